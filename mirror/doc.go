@@ -1,0 +1,71 @@
+// Package mirror keeps a normalized copy of every source under a root and
+// the manifest that says which copy belongs to which file.
+//
+// It owns walking the root (ignore files, symlink rules), change detection,
+// the parsers that turn raw bytes into a Doc, the content-addressed Store of
+// encoded Docs and the Manifest. The engine consumes a ScanResult: the
+// manifest's (Path, TextHash) pairs feed the fingerprint, and Store.Get
+// returns the text to chunk.
+//
+// # Change detection (mtime-then-hash)
+//
+// Scan compares each file found by the walk with its previous Entry:
+//
+//  1. Same size, mtime_ns and parser: the entry is reused and the file is not
+//     opened (StatSkipped). A no-op refresh therefore costs one stat per
+//     file, about what `find` costs.
+//  2. Otherwise the file is read and its bytes hashed with BLAKE3 (Hashed).
+//     Same raw hash and parser as before: only size and mtime change; the
+//     text is not parsed again.
+//  3. Otherwise, if any previous entry had the same raw hash and parser (a
+//     rename or a copy) and the Store still holds its text, that TextHash is
+//     reused without parsing.
+//  4. Otherwise the file is parsed (Parsed) and its Doc put in the Store.
+//
+// Files that cannot be read, are binary, or are larger than the limit are
+// left out of the manifest and listed in ScanResult.Failed, so a later scan
+// looks at them again (binary ones cost only an 8 KiB read each time).
+//
+// # Store objects
+//
+// A mirror object is Doc.Encode(): a "ARMD" magic, a version byte, then the
+// Doc's fields as varint-length-prefixed strings and varints (see object.go).
+// Its name, the TextHash, is the BLAKE3-256 of those bytes, so metadata
+// (title, tags, parser) is part of a text's identity. Objects live at
+// objects/<2 hex>/<62 hex>, are immutable once named, and Get verifies the
+// hash of what it reads.
+//
+// # Manifest format (version 1)
+//
+// The manifest is binary so that 16,000 entries load in about a millisecond:
+//
+//	"ARMF"  magic
+//	0x01    version
+//	uvarint parser count, then each parser name as uvarint length + bytes
+//	uvarint entry count, then per entry, in bytewise path order:
+//	        uvarint  bytes shared with the previous entry's path
+//	        uvarint  length of the rest of the path, then its bytes
+//	        uvarint  size
+//	        8 bytes  mtime_ns, little-endian
+//	        32 bytes raw hash
+//	        32 bytes text hash
+//	        uvarint  index into the parser table
+//	32 bytes BLAKE3-256 of everything above
+//
+// Loading verifies the checksum first, then that every field is in range,
+// paths are strictly increasing and nothing trails the last entry; any
+// failure (and any other version) is ErrCorrupt, which the engine answers
+// with a full rescan. A new layout gets a new version byte; there is no
+// in-place migration because the manifest can always be rebuilt from the
+// sources. Save writes a temp file, fsyncs it, renames it over the old one
+// and fsyncs the directory.
+//
+// # Walking
+//
+// Paths are relative to the root, '/' separated and sorted bytewise (the
+// walk visits a directory's entries so that "a.txt" < "a/..." without a
+// final sort). .git and .autorag are never entered. Ignore rules: see
+// ignore.go. Symlinks to files inside the root are indexed under the link's
+// own path; symlinks to directories are not followed; links that leave the
+// root or dangle are reported. Nothing outside the root is read.
+package mirror

@@ -1,0 +1,169 @@
+package mirror
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Mirror object layout (all integers unsigned LEB128 varints):
+//
+//	"ARMD" objectVersion
+//	len Parser   Parser bytes
+//	len Title    Title bytes
+//	len Lang     Lang bytes
+//	count Tags   { len tag  tag bytes }...
+//	LineOffset
+//	len Text     Text bytes
+//
+// Nothing may follow Text. Bump objectVersion when the layout changes; old
+// objects then fail to decode and are re-parsed from their sources.
+const (
+	objectMagic   = "ARMD"
+	objectVersion = 1
+)
+
+// ErrCorrupt marks stored data (a manifest or a mirror object) that fails its
+// checksum, is truncated, or has an unknown version. Callers treat it as
+// "rebuild from the sources".
+var ErrCorrupt = errors.New("corrupt mirror data")
+
+// Encode returns the on-disk mirror object for d. The encoding is canonical:
+// equal Docs encode to equal bytes (nil and empty Tags are the same).
+func (d *Doc) Encode() []byte {
+	n := len(objectMagic) + 1 + 6*binary.MaxVarintLen64 +
+		len(d.Parser) + len(d.Title) + len(d.Lang) + len(d.Text)
+	for _, t := range d.Tags {
+		n += binary.MaxVarintLen64 + len(t)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, objectMagic...)
+	b = append(b, objectVersion)
+	b = appendString(b, d.Parser)
+	b = appendString(b, d.Title)
+	b = appendString(b, d.Lang)
+	b = binary.AppendUvarint(b, uint64(len(d.Tags)))
+	for _, t := range d.Tags {
+		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(d.LineOffset))
+	return appendString(b, d.Text)
+}
+
+// TextHash is the BLAKE3-256 digest of d.Encode(): the object's name in the
+// Store and the text identity the fingerprint is built from.
+func (d *Doc) TextHash() Hash { return HashBytes(d.Encode()) }
+
+// DecodeDoc parses a mirror object written by Encode. Malformed input yields
+// an error wrapping ErrCorrupt.
+func DecodeDoc(b []byte) (*Doc, error) {
+	r := reader{b: b}
+	if string(r.bytes(len(objectMagic))) != objectMagic {
+		return nil, fmt.Errorf("decode mirror object: bad magic: %w", ErrCorrupt)
+	}
+	if v := r.byte(); v != objectVersion {
+		return nil, fmt.Errorf("decode mirror object: version %d: %w", v, ErrCorrupt)
+	}
+	d := &Doc{Parser: r.string(), Title: r.string(), Lang: r.string()}
+	if n := r.count(); n > 0 {
+		d.Tags = make([]string, n)
+		for i := range d.Tags {
+			d.Tags[i] = r.string()
+		}
+	}
+	off := r.uvarint()
+	if off > math.MaxInt32 {
+		r.fail("line offset out of range")
+	}
+	d.LineOffset = int(off)
+	d.Text = r.string()
+	if r.err == nil && r.remaining() != 0 {
+		r.fail("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("decode mirror object: %s: %w", r.err, ErrCorrupt)
+	}
+	return d, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// reader consumes a byte slice, remembering the first error so decoders can
+// read a whole record and check once. It advances an offset rather than
+// re-slicing, which keeps pointer writes (and GC write barriers) out of the
+// manifest decoder's inner loop.
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) fail(msg string) {
+	if r.err == nil {
+		r.err = errors.New(msg)
+	}
+	r.off = len(r.b)
+}
+
+// remaining is how many bytes are left.
+func (r *reader) remaining() int { return len(r.b) - r.off }
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || n > r.remaining() {
+		r.fail("truncated")
+		return nil
+	}
+	out := r.b[r.off : r.off+n]
+	r.off += n
+	return out
+}
+
+func (r *reader) byte() byte {
+	if b := r.bytes(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+// uvarint reads a minimally encoded varint; overlong encodings are rejected
+// so that every value has exactly one encoding.
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // one-byte fast path
+		v := r.b[r.off]
+		r.off++
+		return uint64(v)
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	if r.b[r.off+n-1] == 0 {
+		r.fail("overlong varint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// count reads a length that must fit in what is left of the input, so a
+// corrupt count cannot make the decoder allocate more than the input size.
+func (r *reader) count() int {
+	v := r.uvarint()
+	if v > uint64(r.remaining()) {
+		r.fail("count exceeds input")
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) string() string {
+	return string(r.bytes(r.count()))
+}

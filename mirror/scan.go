@@ -1,0 +1,361 @@
+package mirror
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DefaultMaxFileSize is the largest source Scan reads when
+// ScanOptions.MaxFileSize is 0.
+const DefaultMaxFileSize = 16 << 20
+
+// ScanOptions tune Scan.
+type ScanOptions struct {
+	// Paths, if non-nil, makes the scan targeted: only these paths (relative
+	// to the root, or absolute inside it) are examined and the tree is not
+	// walked. Every other entry is carried over from prev unchanged. A listed
+	// path that no longer exists, is ignored, or is not a file has its entry
+	// removed; a listed directory is scanned recursively (replacing every
+	// entry under it).
+	Paths []string
+	// MaxFileSize is the largest file read; larger ones are reported in
+	// Failed. 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+}
+
+// Failure is a file left out of the manifest, with the reason: "binary",
+// "too large (N bytes)", "symlink outside root", "dangling symlink",
+// "path outside root", or an I/O error ("read: ...", "stat: ...",
+// "read dir: ...").
+type Failure struct{ Path, Reason string }
+
+// ScanResult is the outcome of Scan.
+type ScanResult struct {
+	Manifest    *Manifest
+	Scanned     int // files considered (not ignored, not a binary extension)
+	StatSkipped int // reused without reading: same size, mtime and parser
+	Hashed      int // read and hashed
+	Parsed      int // parsed and stored (a new text)
+	Failed      []Failure
+	Changed     bool // the manifest differs from prev (needs Save)
+}
+
+// Scan brings prev up to date with the tree under root (change detection is
+// mtime-then-hash; see doc.go) and stores the texts of new and changed files
+// in store. Per-file problems are reported in Failed; only a cancelled
+// context, an unreadable root, or a store write failure is an error. prev may
+// be nil (nothing known). Directory fsyncs for stored objects are left to
+// store.Sync.
+func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts ScanOptions) (*ScanResult, error) {
+	if prev == nil {
+		prev = &Manifest{}
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	w, err := newWalker(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	cov := &coverage{all: true}
+	if opts.Paths != nil {
+		cov, err = w.targeted(opts.Paths)
+	} else {
+		err = w.walkAll()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize}
+	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
+	fresh, err := s.run(w.files, res)
+	if err == nil {
+		err = ctx.Err() // a cancelled scan never yields a manifest
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Manifest = &Manifest{Entries: mergeEntries(prev.Entries, fresh, cov)}
+	res.Changed = !slices.Equal(prev.Entries, res.Manifest.Entries)
+	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
+	return res, nil
+}
+
+// scanner turns candidates into entries.
+type scanner struct {
+	ctx   context.Context
+	root  string
+	store *Store
+	prev  *Manifest
+	max   int64
+
+	byRaw func() map[rawKey]Hash // previous entries by content, built on first use
+}
+
+// rawKey identifies a source's content as a given parser sees it.
+type rawKey struct {
+	raw    Hash
+	parser string
+}
+
+// outcome is what processing one candidate produced.
+type outcome struct {
+	entry   Entry
+	ok      bool // entry is valid
+	fail    string
+	hashed  bool
+	parsed  bool
+	skipped bool // stat fast path
+}
+
+// run processes every candidate, reading only those whose size, mtime or
+// parser changed, on a pool of workers. It returns the new entries in
+// candidate (path) order.
+func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
+	s.byRaw = sync.OnceValue(s.indexByRaw)
+	out := make([]outcome, len(files))
+	var work []int
+	for i := range files {
+		if s.statSkip(&files[i], &out[i]) {
+			continue
+		}
+		work = append(work, i)
+	}
+	if err := s.parallel(files, work, out); err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, 0, len(files))
+	for i := range out {
+		o := &out[i]
+		res.StatSkipped += b2i(o.skipped)
+		res.Hashed += b2i(o.hashed)
+		res.Parsed += b2i(o.parsed)
+		if o.fail != "" {
+			res.Failed = append(res.Failed, Failure{Path: files[i].rel, Reason: o.fail})
+		}
+		if o.ok {
+			entries = append(entries, o.entry)
+		}
+	}
+	return entries, nil
+}
+
+// statSkip applies the fast path: an entry with the same size, mtime and
+// parser is reused without reading the file.
+func (s *scanner) statSkip(c *candidate, o *outcome) bool {
+	if c.size > s.max {
+		o.fail = reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"
+		return true
+	}
+	e, ok := s.prev.Lookup(c.rel)
+	if !ok || e.Size != c.size || e.MtimeNS != c.mtime || e.Parser != c.parser {
+		return false
+	}
+	o.entry, o.ok, o.skipped = *e, true, true
+	return true
+}
+
+// parallel processes the candidates at the indexes in work.
+func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
+	if len(work) == 0 {
+		return nil
+	}
+	jobs := make(chan int)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range min(len(work), max(4, runtime.GOMAXPROCS(0))) {
+		wg.Go(func() {
+			for i := range jobs {
+				if err := s.process(&files[i], &out[i]); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		})
+	}
+	err := s.feed(jobs, work, errs)
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errs:
+		default:
+		}
+	}
+	return err
+}
+
+// feed hands out work until it is done, the context is cancelled or a
+// worker failed.
+func (s *scanner) feed(jobs chan<- int, work []int, errs chan error) error {
+	for _, i := range work {
+		select {
+		case jobs <- i:
+		case <-s.ctx.Done():
+			return s.ctx.Err()
+		case err := <-errs:
+			return err
+		}
+	}
+	return nil
+}
+
+// process reads, hashes and if needed parses and stores one candidate. Only
+// a store failure is returned as an error; per-file problems go to o.fail.
+func (s *scanner) process(c *candidate, o *outcome) error {
+	data, err := s.read(c)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // removed since the walk
+	case errors.Is(err, ErrBinary):
+		o.fail = reasonBinary
+		return nil
+	case err != nil:
+		o.fail = err.Error()
+		return nil
+	}
+	o.hashed = true
+	o.entry = Entry{Path: c.rel, Size: c.size, MtimeNS: c.mtime, RawHash: HashBytes(data), Parser: c.parser}
+	if th, ok := s.reusable(c, o.entry.RawHash); ok {
+		o.entry.TextHash, o.ok = th, true
+		return nil
+	}
+	doc, err := Parse(c.rel, data)
+	if errors.Is(err, ErrBinary) {
+		o.fail = reasonBinary
+		return nil
+	}
+	if err != nil {
+		o.fail = err.Error()
+		return nil
+	}
+	th, err := s.store.Put(doc)
+	if err != nil {
+		return fmt.Errorf("scan %s: %w", c.rel, err)
+	}
+	o.entry.TextHash, o.ok, o.parsed = th, true, true
+	return nil
+}
+
+// reusable finds an existing text for content raw: the file's own previous
+// entry, or any previous entry with the same bytes and parser (a rename or
+// copy), as long as the store still holds that text.
+func (s *scanner) reusable(c *candidate, raw Hash) (Hash, bool) {
+	if e, ok := s.prev.Lookup(c.rel); ok && e.RawHash == raw && e.Parser == c.parser && s.store.Has(e.TextHash) {
+		return e.TextHash, true
+	}
+	if th, ok := s.byRaw()[rawKey{raw, c.parser}]; ok && s.store.Has(th) {
+		return th, true
+	}
+	return Hash{}, false
+}
+
+func (s *scanner) indexByRaw() map[rawKey]Hash {
+	m := make(map[rawKey]Hash, len(s.prev.Entries))
+	for _, e := range s.prev.Entries {
+		m[rawKey{e.RawHash, e.Parser}] = e.TextHash
+	}
+	return m
+}
+
+// read returns the candidate's bytes. A file whose first bytes show it is
+// binary is rejected after reading only those, so binary files that are not
+// in the manifest cost little on every scan.
+func (s *scanner) read(c *candidate) ([]byte, error) {
+	p := c.target
+	if p == "" {
+		p = filepath.Join(s.root, filepath.FromSlash(c.rel))
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read: %s", errText(err))
+	}
+	defer f.Close()
+	buf := make([]byte, 0, min(c.size, s.max)+1)
+	buf, err = readAtMost(f, buf, sniffLen)
+	if err == nil && looksBinary(buf) {
+		return nil, ErrBinary
+	}
+	if err == nil && len(buf) == sniffLen {
+		buf, err = readAtMost(f, buf, int(s.max)+1)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read: %s", errText(err))
+	}
+	if int64(len(buf)) > s.max {
+		return nil, errors.New(reasonTooLarge + " (over " + strconv.FormatInt(s.max, 10) + " bytes)")
+	}
+	return buf, nil
+}
+
+// readAtMost reads from r into buf until buf holds n bytes or r is drained.
+func readAtMost(r io.Reader, buf []byte, n int) ([]byte, error) {
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(n-len(buf), max(len(buf), 4096)))
+		}
+		m, err := r.Read(buf[len(buf):min(cap(buf), n)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// looksBinary applies Parse's NUL test to the first bytes of a file.
+// UTF-16 text (with a BOM) is left for Parse to decode.
+func looksBinary(head []byte) bool {
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return false
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// mergeEntries combines the previous entries that the scan did not cover
+// with the fresh ones; both inputs are sorted by path.
+func mergeEntries(prev, fresh []Entry, cov *coverage) []Entry {
+	if cov.all {
+		return fresh
+	}
+	out := make([]Entry, 0, len(prev)+len(fresh))
+	j := 0
+	for _, e := range prev {
+		if cov.covers(e.Path) {
+			continue
+		}
+		for j < len(fresh) && fresh[j].Path < e.Path {
+			out = append(out, fresh[j])
+			j++
+		}
+		out = append(out, e)
+	}
+	return append(out, fresh[j:]...)
+}
+
+func sortCandidates(c []candidate) {
+	slices.SortFunc(c, func(a, b candidate) int { return strings.Compare(a.rel, b.rel) })
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,282 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeTree creates files (path -> content) under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks unsupported: %v", err)
+	}
+}
+
+func paths(m *Manifest) []string {
+	var out []string
+	for _, e := range m.Entries {
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+func scan(t *testing.T, root string, store *Store, prev *Manifest, opts ScanOptions) *ScanResult {
+	t.Helper()
+	res, err := Scan(context.Background(), root, store, prev, opts)
+	if err != nil {
+		t.Fatalf("Scan: %v", err)
+	}
+	return res
+}
+
+// TestScanWalk checks what a full scan includes and reports over a tree with
+// nested ignore files, negations, symlinks and bad files.
+func TestScanWalk(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":            "*.log\n!keep.log\nbuild/\nsecret/\n",
+		".autoragignore":        "private.txt\n",
+		"a.txt":                 "alpha",
+		"a/z.txt":               "under a",
+		"b.md":                  "---\ntitle: Bee\n---\nbody",
+		"x.log":                 "ignored",
+		"keep.log":              "re-included",
+		"build/out.txt":         "ignored dir",
+		"secret/.gitignore":     "!inside.txt\n",
+		"secret/inside.txt":     "excluded parent: stays out",
+		"private.txt":           "ignored by .autoragignore",
+		"excluded.txt":          "ignored by .git/info/exclude",
+		"sub/.ignore":           "*.tmp\n",
+		"sub/c.go":              "package c",
+		"sub/d.tmp":             "ignored",
+		"sub/deeper/.gitignore": "!*.log\n",
+		"sub/deeper/e.log":      "child re-includes",
+		"img.png":               "\x89PNG",
+		"blob.dat":              "bin\x00ary",
+		"big.txt":               strings.Repeat("x", 2048),
+		".git/config":           "[core]",
+		".git/info/exclude":     "excluded.txt\n",
+		".autorag/mirror/m":     "internal",
+	})
+	writeTree(t, outside, map[string]string{"o.txt": "outside"})
+	symlink(t, "a.txt", filepath.Join(root, "link-in.txt"))
+	symlink(t, "sub", filepath.Join(root, "link-dir"))
+	symlink(t, filepath.Join(outside, "o.txt"), filepath.Join(root, "link-out.txt"))
+	symlink(t, "nowhere.txt", filepath.Join(root, "dangling.txt"))
+
+	res := scan(t, root, OpenStore(filepath.Join(root, ".autorag", "mirror", "objects")), nil, ScanOptions{MaxFileSize: 1024})
+	want := []string{
+		".autoragignore", ".gitignore", "a.txt", "a/z.txt", "b.md", "keep.log", "link-in.txt",
+		"sub/.ignore", "sub/c.go", "sub/deeper/.gitignore", "sub/deeper/e.log",
+	}
+	if diff := cmp.Diff(want, paths(res.Manifest)); diff != "" {
+		t.Errorf("indexed paths (-want +got):\n%s", diff)
+	}
+	wantFailed := []Failure{
+		{"big.txt", "too large (2048 bytes)"},
+		{"blob.dat", "binary"},
+		{"dangling.txt", "dangling symlink"},
+		{"link-out.txt", "symlink outside root"},
+	}
+	if diff := cmp.Diff(wantFailed, res.Failed); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+	if res.Scanned != len(want)+2 || res.Parsed != len(want) || !res.Changed {
+		t.Errorf("Scanned=%d Parsed=%d Changed=%v; want %d %d true", res.Scanned, res.Parsed, res.Changed, len(want)+2, len(want))
+	}
+	if err := res.Manifest.Save(filepath.Join(t.TempDir(), "manifest")); err != nil {
+		t.Errorf("manifest from a walk is not saveable: %v", err)
+	}
+	link, _ := res.Manifest.Lookup("link-in.txt")
+	target, _ := res.Manifest.Lookup("a.txt")
+	if link.TextHash != target.TextHash {
+		t.Errorf("symlink indexed with different text than its target")
+	}
+}
+
+// TestScanChanges walks through the change-detection cases one edit at a
+// time.
+func TestScanChanges(t *testing.T) {
+	root := t.TempDir()
+	store := OpenStore(filepath.Join(t.TempDir(), "objects"))
+	writeTree(t, root, map[string]string{"a.txt": "alpha", "b.md": "# Bee\nbody", "c/d.go": "package d"})
+	first := scan(t, root, store, nil, ScanOptions{})
+	if first.Parsed != 3 || first.Hashed != 3 || !first.Changed {
+		t.Fatalf("first scan: %+v", first)
+	}
+	m := first.Manifest
+	old, _ := m.Lookup("a.txt")
+	oldA := *old
+
+	t.Run("no-op reads nothing", func(t *testing.T) {
+		res := scan(t, root, store, m, ScanOptions{})
+		if res.StatSkipped != res.Scanned || res.Scanned != 3 || res.Hashed != 0 || res.Parsed != 0 || res.Changed {
+			t.Errorf("no-op scan: %+v", res)
+		}
+		if !slices.Equal(res.Manifest.Entries, m.Entries) {
+			t.Errorf("no-op scan changed entries")
+		}
+	})
+
+	t.Run("touch hashes but keeps the text", func(t *testing.T) {
+		later := time.Unix(0, oldA.MtimeNS).Add(time.Hour)
+		if err := os.Chtimes(filepath.Join(root, "a.txt"), later, later); err != nil {
+			t.Fatal(err)
+		}
+		res := scan(t, root, store, m, ScanOptions{})
+		e, _ := res.Manifest.Lookup("a.txt")
+		if res.Hashed != 1 || res.Parsed != 0 || !res.Changed {
+			t.Errorf("touch: Hashed=%d Parsed=%d Changed=%v; want 1 0 true", res.Hashed, res.Parsed, res.Changed)
+		}
+		if e.TextHash != oldA.TextHash || e.RawHash != oldA.RawHash || e.MtimeNS != later.UnixNano() {
+			t.Errorf("touch: entry %+v, want same hashes and new mtime", e)
+		}
+		m = res.Manifest
+	})
+
+	t.Run("content change parses", func(t *testing.T) {
+		writeTree(t, root, map[string]string{"a.txt": "alpha, edited"})
+		res := scan(t, root, store, m, ScanOptions{})
+		e, _ := res.Manifest.Lookup("a.txt")
+		if res.Parsed != 1 || res.Hashed != 1 || e.TextHash == oldA.TextHash {
+			t.Errorf("edit: Parsed=%d Hashed=%d, text changed=%v", res.Parsed, res.Hashed, e.TextHash != oldA.TextHash)
+		}
+		doc, err := store.Get(e.TextHash)
+		if err != nil || doc.Text != "alpha, edited" {
+			t.Errorf("stored text = %v, %v", doc, err)
+		}
+		m = res.Manifest
+	})
+
+	t.Run("rename reuses the text", func(t *testing.T) {
+		before, _ := m.Lookup("b.md")
+		if err := os.Rename(filepath.Join(root, "b.md"), filepath.Join(root, "renamed.md")); err != nil {
+			t.Fatal(err)
+		}
+		res := scan(t, root, store, m, ScanOptions{})
+		after, ok := res.Manifest.Lookup("renamed.md")
+		if _, stale := res.Manifest.Lookup("b.md"); stale || !ok {
+			t.Fatalf("rename: paths %v", paths(res.Manifest))
+		}
+		if res.Parsed != 0 || res.Hashed != 1 || after.TextHash != before.TextHash {
+			t.Errorf("rename: Parsed=%d Hashed=%d reused=%v", res.Parsed, res.Hashed, after.TextHash == before.TextHash)
+		}
+		m = res.Manifest
+	})
+
+	t.Run("delete drops the entry", func(t *testing.T) {
+		if err := os.Remove(filepath.Join(root, "c", "d.go")); err != nil {
+			t.Fatal(err)
+		}
+		res := scan(t, root, store, m, ScanOptions{})
+		if diff := cmp.Diff([]string{"a.txt", "renamed.md"}, paths(res.Manifest)); diff != "" || !res.Changed {
+			t.Errorf("delete: Changed=%v paths (-want +got):\n%s", res.Changed, diff)
+		}
+	})
+}
+
+func TestScanTargeted(t *testing.T) {
+	root := t.TempDir()
+	store := OpenStore(filepath.Join(t.TempDir(), "objects"))
+	writeTree(t, root, map[string]string{
+		".gitignore": "ignored/\n*.bak\n",
+		"a.txt":      "a", "b.txt": "b", "dir/x.txt": "x", "dir/y.txt": "y", "gone/z.txt": "z",
+	})
+	m := scan(t, root, store, nil, ScanOptions{}).Manifest
+
+	// Edit a.txt and b.txt, add dir/new.txt, ignored/n.txt and c.bak, delete gone/.
+	writeTree(t, root, map[string]string{
+		"a.txt": "a2!", "b.txt": "b2!", "dir/new.txt": "new", "ignored/n.txt": "n", "c.bak": "bak",
+	})
+	if err := os.RemoveAll(filepath.Join(root, "gone")); err != nil {
+		t.Fatal(err)
+	}
+
+	res := scan(t, root, store, m, ScanOptions{Paths: []string{
+		"a.txt", filepath.Join(root, "dir"), "gone", "ignored/n.txt", "c.bak", "../escape.txt",
+	}})
+	want := []string{".gitignore", "a.txt", "b.txt", "dir/new.txt", "dir/x.txt", "dir/y.txt"}
+	if diff := cmp.Diff(want, paths(res.Manifest)); diff != "" {
+		t.Errorf("targeted paths (-want +got):\n%s", diff)
+	}
+	// Only the named paths were looked at: b.txt still has its old entry.
+	oldB, _ := m.Lookup("b.txt")
+	newB, _ := res.Manifest.Lookup("b.txt")
+	if *oldB != *newB {
+		t.Errorf("b.txt was rescanned by a targeted scan of other paths")
+	}
+	if res.Scanned != 4 || res.Parsed != 2 || res.StatSkipped != 2 {
+		t.Errorf("Scanned=%d Parsed=%d StatSkipped=%d; want 4 2 2", res.Scanned, res.Parsed, res.StatSkipped)
+	}
+	if diff := cmp.Diff([]Failure{{"../escape.txt", "path outside root"}}, res.Failed); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+
+	// Naming the root is a full scan.
+	full := scan(t, root, store, res.Manifest, ScanOptions{Paths: []string{"."}})
+	if _, ok := full.Manifest.Lookup("b.txt"); !ok || full.Hashed != 1 {
+		t.Errorf("root-targeted scan: Hashed=%d paths=%v", full.Hashed, paths(full.Manifest))
+	}
+}
+
+func TestScanCancelled(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"d/a.txt": "a", "b.txt": "b", "c.txt": "c"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Scan(ctx, root, OpenStore(t.TempDir()), nil, ScanOptions{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Scan with cancelled context: %v", err)
+	}
+}
+
+func TestScanMissingRoot(t *testing.T) {
+	_, err := Scan(context.Background(), filepath.Join(t.TempDir(), "nope"), OpenStore(t.TempDir()), nil, ScanOptions{})
+	if err == nil {
+		t.Error("Scan of a missing root succeeded")
+	}
+}
+
+// TestScanStoreLostText checks that a text missing from the store is parsed
+// again rather than trusted.
+func TestScanStoreLostText(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "objects")
+	writeTree(t, root, map[string]string{"a.txt": "a"})
+	m := scan(t, root, OpenStore(dir), nil, ScanOptions{}).Manifest
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "a.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	store := OpenStore(dir)
+	res := scan(t, root, store, m, ScanOptions{})
+	if res.Parsed != 1 || !store.Has(res.Manifest.Entries[0].TextHash) {
+		t.Errorf("lost text: Parsed=%d", res.Parsed)
+	}
+}

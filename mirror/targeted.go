@@ -1,0 +1,179 @@
+package mirror
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// coverage is the set of paths a scan looked at: manifest entries equal to
+// or under a covered path are replaced by what the scan found.
+type coverage struct {
+	all   bool
+	paths map[string]bool
+}
+
+// covers reports whether the entry path p is p itself or under a covered
+// path.
+func (c *coverage) covers(p string) bool {
+	if c.all {
+		return true
+	}
+	if c.paths[p] {
+		return true
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && c.paths[p[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// targeted examines only the named paths (no walk of the tree). A path that
+// is gone, ignored, or a non-file is covered but yields no candidate, so its
+// entries are removed; a directory is walked recursively. Naming the root
+// itself is a full walk.
+func (w *walker) targeted(paths []string) (*coverage, error) {
+	cov := &coverage{paths: make(map[string]bool, len(paths))}
+	for _, p := range paths {
+		rel, ok := w.relPath(p)
+		switch {
+		case !ok:
+			w.fail(filepath.ToSlash(p), reasonPathOutsideRoot)
+		case rel == "":
+			cov.all = true
+		default:
+			cov.paths[rel] = true
+		}
+	}
+	if cov.all {
+		return cov, w.walkAll()
+	}
+	w.frames = make(map[string]*ignoreFrame)
+	for rel := range cov.paths {
+		if err := w.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := w.target(rel); err != nil {
+			return nil, err
+		}
+	}
+	w.files = sortUniqueCandidates(w.files)
+	return cov, nil
+}
+
+// target examines one relative path.
+func (w *walker) target(rel string) error {
+	if hasInternalDir(rel) {
+		return nil
+	}
+	stack, ok := w.stackFor(rel)
+	if !ok {
+		return nil
+	}
+	abs := filepath.Join(w.root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		w.statFailed(rel, err)
+		return nil
+	}
+	isDir := fi.IsDir()
+	if stack.ignored(rel, isDir) {
+		return nil
+	}
+	switch {
+	case isDir:
+		return w.walkDir(abs, rel, stack)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		w.symlink(abs, rel)
+	case fi.Mode().IsRegular():
+		if parser, ok := ParserFor(rel); ok {
+			w.add(rel, "", fi.Size(), fi.ModTime().UnixNano(), parser)
+		}
+	}
+	return nil
+}
+
+// stackFor returns the ignore rules that apply inside rel's parent
+// directory, and false when an ancestor directory is itself ignored (then
+// nothing under it is indexed).
+func (w *walker) stackFor(rel string) (ignoreStack, bool) {
+	var stack ignoreStack
+	if f := w.frame(""); f != nil {
+		stack = append(stack, f)
+	}
+	for i := 0; i < len(rel); i++ {
+		if rel[i] != '/' {
+			continue
+		}
+		dir := rel[:i]
+		if stack.ignored(dir, true) {
+			return nil, false
+		}
+		if f := w.frame(dir); f != nil {
+			stack = append(stack, f)
+		}
+	}
+	return stack, true
+}
+
+// frame loads (once per scan) the ignore rules of the directory rel.
+func (w *walker) frame(rel string) *ignoreFrame {
+	if f, ok := w.frames[rel]; ok {
+		return f
+	}
+	abs := filepath.Join(w.root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(abs)
+	var f *ignoreFrame
+	if err == nil {
+		f = loadFrame(abs, rel, entries)
+	}
+	w.frames[rel] = f
+	return f
+}
+
+// relPath maps a path given by the caller (relative to the root, or
+// absolute inside it) to a clean '/' separated relative path.
+func (w *walker) relPath(p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		c := filepath.ToSlash(filepath.Clean(p))
+		if c == ".." || strings.HasPrefix(c, "../") {
+			return "", false
+		}
+		if c == "." {
+			c = ""
+		}
+		return c, true
+	}
+	c := filepath.Clean(p)
+	for _, root := range []string{w.root, w.given} {
+		if rel, ok := relUnder(root, c); ok {
+			return rel, true
+		}
+	}
+	// The caller may have reached the root through a symlinked ancestor.
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(c)); err == nil {
+		if rel, ok := relUnder(w.root, filepath.Join(dir, filepath.Base(c))); ok {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+// sortUniqueCandidates orders candidates by path and drops repeats (a file
+// named both directly and through its directory).
+func sortUniqueCandidates(c []candidate) []candidate {
+	if len(c) < 2 {
+		return c
+	}
+	sortCandidates(c)
+	out := c[:1]
+	for _, x := range c[1:] {
+		if x.rel != out[len(out)-1].rel {
+			out = append(out, x)
+		}
+	}
+	return out
+}

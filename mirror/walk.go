@@ -1,0 +1,305 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Failure reasons reported by Scan (Failure.Reason starts with one of these).
+const (
+	reasonBinary          = "binary"
+	reasonTooLarge        = "too large"
+	reasonOutsideRoot     = "symlink outside root"
+	reasonDangling        = "dangling symlink"
+	reasonPathOutsideRoot = "path outside root"
+)
+
+// candidate is a file the walk found: not ignored, of a supported type.
+type candidate struct {
+	rel    string // relative to the root, '/' separated
+	target string // absolute path to read for symlinks; "" means root/rel
+	size   int64
+	mtime  int64
+	parser string
+}
+
+// walker finds candidates under a root, honouring ignore files and the
+// symlink rules. It never reads or stats anything outside the root, except
+// to resolve where a symlink points.
+type walker struct {
+	ctx    context.Context
+	root   string // absolute, symlinks resolved
+	given  string // absolute root as the caller named it
+	files  []candidate
+	failed []Failure
+	frames map[string]*ignoreFrame // targeted scans: loaded frames by directory
+}
+
+func newWalker(ctx context.Context, root string) (*walker, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	fi, err := os.Stat(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("scan %s: not a directory", root)
+	}
+	return &walker{ctx: ctx, root: resolved, given: abs}, nil
+}
+
+func (w *walker) fail(rel, reason string) {
+	w.failed = append(w.failed, Failure{Path: rel, Reason: reason})
+}
+
+// walkAll walks the whole tree. An unreadable root is an error (scanning
+// nothing would delete every entry); unreadable subdirectories are failures.
+func (w *walker) walkAll() error {
+	d, entries, err := openDirSorted(w.root)
+	if err != nil {
+		return fmt.Errorf("scan %s: %w", w.root, err)
+	}
+	defer d.Close()
+	return w.walkEntries(d, w.root, "", entries, nil)
+}
+
+// walkDir walks the directory rel (at abs) with the rules of its ancestors.
+func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	d, entries, err := openDirSorted(abs)
+	if err != nil {
+		w.fail(rel, "read dir: "+errText(err))
+		return nil
+	}
+	defer d.Close()
+	return w.walkEntries(d, abs, rel, entries, stack)
+}
+
+// walkEntries visits the entries of the open directory d in path order.
+func (w *walker) walkEntries(d *os.File, abs, rel string, entries []fs.DirEntry, stack ignoreStack) error {
+	if f := loadFrame(abs, rel, entries); f != nil {
+		stack = append(stack, f)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" || name == ".autorag" {
+			continue
+		}
+		childRel := joinRel(rel, name)
+		if err := w.visit(d, e, abs+string(filepath.Separator)+name, childRel, stack); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visit handles one directory entry.
+func (w *walker) visit(d *os.File, e fs.DirEntry, abs, rel string, stack ignoreStack) error {
+	t := e.Type()
+	switch {
+	case t.IsDir():
+		if stack.ignored(rel, true) {
+			return nil
+		}
+		return w.walkDir(abs, rel, stack)
+	case t&fs.ModeSymlink != 0:
+		if !stack.ignored(rel, false) {
+			w.symlink(abs, rel)
+		}
+	case t.IsRegular():
+		if stack.ignored(rel, false) {
+			return nil
+		}
+		parser, ok := ParserFor(rel)
+		if !ok {
+			return nil
+		}
+		size, mtime, err := statEntry(d, e)
+		if err != nil {
+			w.statFailed(rel, err)
+			return nil
+		}
+		w.add(rel, "", size, mtime, parser)
+	}
+	// Devices, sockets and FIFOs are never read.
+	return nil
+}
+
+func (w *walker) add(rel, target string, size, mtime int64, parser string) {
+	w.files = append(w.files, candidate{rel: rel, target: target, size: size, mtime: mtime, parser: parser})
+}
+
+// statFailed records a stat error; a file that vanished is simply gone.
+func (w *walker) statFailed(rel string, err error) {
+	if !errors.Is(err, fs.ErrNotExist) {
+		w.fail(rel, "stat: "+errText(err))
+	}
+}
+
+// symlink indexes a link to a regular file inside the root under the link's
+// own path. Links to directories are not followed; links leaving the root or
+// pointing nowhere are reported.
+func (w *walker) symlink(abs, rel string) {
+	target, err := filepath.EvalSymlinks(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		w.fail(rel, reasonDangling)
+		return
+	case err != nil:
+		w.fail(rel, "symlink: "+errText(err))
+		return
+	}
+	inner, ok := relUnder(w.root, target)
+	if !ok {
+		w.fail(rel, reasonOutsideRoot)
+		return
+	}
+	if hasInternalDir(inner) {
+		return
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		w.statFailed(rel, err)
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		return
+	}
+	if parser, ok := ParserFor(rel); ok {
+		w.add(rel, target, fi.Size(), fi.ModTime().UnixNano(), parser)
+	}
+}
+
+// loadFrame reads the ignore files among a directory's entries (and, at the
+// root, .git/info/exclude). It returns nil when the directory has no rules.
+func loadFrame(abs, rel string, entries []fs.DirEntry) *ignoreFrame {
+	var f *ignoreFrame
+	set := func(kind int, data []byte) {
+		if rs := parseRules(data); len(rs) > 0 {
+			if f == nil {
+				f = &ignoreFrame{prefix: rel}
+			}
+			f.sets[kind] = rs
+		}
+	}
+	for _, e := range entries {
+		kind := ignoreFileKind(e.Name())
+		if kind < 0 || e.IsDir() {
+			continue
+		}
+		if data, err := os.ReadFile(filepath.Join(abs, e.Name())); err == nil {
+			set(kind, data)
+		}
+	}
+	if rel == "" {
+		if data, err := os.ReadFile(filepath.Join(abs, ".git", "info", "exclude")); err == nil {
+			set(kindExclude, data)
+		}
+	}
+	return f
+}
+
+// openDirSorted opens a directory (the caller closes it) and lists it so
+// that walking it depth-first yields paths in bytewise order: a directory
+// "a" sorts as "a/", after "a.txt".
+func openDirSorted(dir string) (*os.File, []fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
+		return comparePathKeys(a.Name(), a.IsDir(), b.Name(), b.IsDir())
+	})
+	return f, entries, nil
+}
+
+// comparePathKeys compares a (plus "/" if aDir) with b (plus "/" if bDir)
+// without building either string.
+func comparePathKeys(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	ka, kb := keyByte(a, n, aDir), keyByte(b, n, bDir)
+	switch {
+	case ka < kb:
+		return -1
+	case ka > kb:
+		return 1
+	}
+	return 0
+}
+
+// keyByte returns the byte at i of s+"/" (when dir) or -1 past the end.
+func keyByte(s string, i int, dir bool) int {
+	switch {
+	case i < len(s):
+		return int(s[i])
+	case i == len(s) && dir:
+		return '/'
+	}
+	return -1
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// relUnder returns target relative to root ('/' separated) when target is
+// root or inside it.
+func relUnder(root, target string) (string, bool) {
+	if target == root {
+		return "", true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	rest, ok := strings.CutPrefix(target, prefix)
+	if !ok {
+		return "", false
+	}
+	return filepath.ToSlash(rest), true
+}
+
+// hasInternalDir reports whether a relative path passes through .git or
+// .autorag, which are never indexed.
+func hasInternalDir(rel string) bool {
+	for part := range strings.SplitSeq(rel, "/") {
+		if part == ".git" || part == ".autorag" {
+			return true
+		}
+	}
+	return false
+}
+
+// errText renders an error without the path os errors repeat.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
