@@ -1,0 +1,69 @@
+package analyze
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/token/stop"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+)
+
+// Version names the analysis chain and its settings. It goes into the index
+// fingerprint: change it whenever Analyzer may produce different terms for
+// the same text.
+const Version = "analyze@1 unicode+ident+apos+lower+possessive+stop_en+porter+max64"
+
+// MaxTermBytes is the longest term kept. Longer tokens (hashes beyond SHA-256
+// hex, base64 blobs, minified code) are dropped whole; the parts an
+// identifier splits into are kept when they are short enough.
+const MaxTermBytes = 64
+
+// shared is the analyzer, built on first use.
+var shared = sync.OnceValue(newAnalyzer)
+
+// Analyzer returns the analyzer used both to index and to query. It is built
+// once, on first use, and is safe for concurrent use. Like bleve's own
+// analyzers, Analyze may modify the input bytes in place.
+func Analyzer() analysis.Analyzer { return shared() }
+
+// Terms analyzes a query string and returns its terms in order of first
+// appearance, without duplicates; nil when nothing is left.
+func Terms(text string) []string {
+	tokens := Analyzer().Analyze([]byte(text))
+	var out []string
+	seen := make(map[string]struct{}, len(tokens))
+	for _, t := range tokens {
+		term := string(t.Term)
+		if _, dup := seen[term]; dup {
+			continue
+		}
+		seen[term] = struct{}{}
+		out = append(out, term)
+	}
+	return out
+}
+
+func newAnalyzer() analysis.Analyzer {
+	return &analysis.DefaultAnalyzer{
+		Tokenizer: unicode.NewUnicodeTokenizer(),
+		TokenFilters: []analysis.TokenFilter{
+			identFilter{},
+			lowerFilter{},
+			en.NewPossessiveFilter(),
+			stop.NewStopTokensFilter(englishStopWords()),
+			porter.NewPorterStemmer(),
+		},
+	}
+}
+
+// englishStopWords loads bleve's English stop list (the Snowball list).
+func englishStopWords() analysis.TokenMap {
+	m := analysis.NewTokenMap()
+	for line := range bytes.Lines(en.EnglishStopWords) {
+		m.LoadLine(string(line))
+	}
+	return m
+}

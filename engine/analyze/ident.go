@@ -1,0 +1,222 @@
+package analyze
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+)
+
+// identFilter splits code identifiers into their words and keeps the whole
+// token next to them: "getUserName" gives getUserName, get, User, Name;
+// "foo_bar.baz" gives foo_bar.baz, foo, bar, baz; "HTTPServer" gives
+// HTTPServer, HTTP, Server; "utf8Decode" gives utf8Decode, utf8, Decode.
+//
+// It also folds typographic apostrophes (’ and ＇) to ' so "don’t" meets the
+// stop list, and drops terms longer than MaxTermBytes (measured here, before
+// lower-casing and stemming). Numbers ("3.14",
+// "1,000") and ideographic tokens are never split.
+//
+// Positions: the whole token and its first part share a position, the other
+// parts take the following positions, and every later token moves along, so
+// a phrase such as "user name" matches inside getUserName.
+type identFilter struct{}
+
+var _ analysis.TokenFilter = identFilter{}
+
+// Filter implements analysis.TokenFilter. It returns input itself when no
+// token changes.
+func (identFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	var out analysis.TokenStream // nil until the first change
+	shift := 0
+	for i, tok := range input {
+		parts := splitIdent(tok)
+		keep := len(tok.Term) <= MaxTermBytes
+		if out == nil && len(parts) == 0 && keep && !hasTypographicApostrophe(tok.Term) {
+			continue // unchanged so far: shift is still 0
+		}
+		if out == nil {
+			out = make(analysis.TokenStream, i, len(input)+len(parts)+8)
+			copy(out, input[:i])
+		}
+		tok.Position += shift
+		partToks := partTokens(tok, parts)
+		if keep {
+			tok.Term = foldApostrophes(tok.Term)
+			out = append(out, tok)
+		}
+		out = append(out, partToks...)
+		if len(parts) > 1 {
+			shift += len(parts) - 1
+		}
+	}
+	if out == nil {
+		return input
+	}
+	return out
+}
+
+// span is a part of a token: byte offsets into its term.
+type span struct{ start, end int }
+
+// partTokens returns a token for each part short enough to keep, at
+// consecutive positions from tok's. The parts get their own copy of the
+// bytes: the lower-case filter rewrites terms in place and may shorten a
+// rune ("İ" to "i"), which would garble parts that share the whole token's
+// bytes.
+func partTokens(tok *analysis.Token, parts []span) analysis.TokenStream {
+	if len(parts) == 0 {
+		return nil
+	}
+	toks := make([]analysis.Token, len(parts))
+	out := make(analysis.TokenStream, 0, len(parts))
+	buf := make([]byte, 0, len(tok.Term))
+	for k, p := range parts {
+		if p.end-p.start > MaxTermBytes {
+			continue
+		}
+		from := len(buf)
+		buf = append(buf, tok.Term[p.start:p.end]...)
+		t := &toks[k]
+		*t = analysis.Token{
+			Term:     foldApostrophes(buf[from:len(buf):len(buf)]),
+			Start:    tok.Start + p.start,
+			End:      tok.Start + p.end,
+			Position: tok.Position + k,
+			Type:     tok.Type,
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// splitIdent returns the parts of an identifier-like token, or nil when the
+// token is a single word (nothing to add).
+func splitIdent(tok *analysis.Token) []span {
+	if tok.Type != analysis.AlphaNumeric || !mayNeedSplit(tok.Term) {
+		return nil
+	}
+	parts := identParts(tok.Term)
+	if len(parts) == 1 && parts[0].start == 0 && parts[0].end == len(tok.Term) {
+		return nil
+	}
+	return parts
+}
+
+// mayNeedSplit is a fast check: ASCII lowercase words (most of prose) cannot
+// split.
+func mayNeedSplit(term []byte) bool {
+	for _, c := range term {
+		if c >= utf8.RuneSelf || c < 'a' || c > 'z' {
+			if c != '\'' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identParts cuts term into words. Separators are runes other than letters,
+// digits, marks and apostrophes ('_', '.', ':', '-', ...). Inside a word, a
+// new part starts at an upper-case letter that follows a lower-case letter or
+// a digit ("getUser", "utf8Decode"), and at the last upper-case letter of a
+// run followed by a lower-case one ("HTTPServer"), except for a plural "s"
+// ("userIDs" stays user, IDs). Digits stay with the letters before them
+// ("utf8", "sha256", "int64").
+func identParts(term []byte) []span {
+	var parts []span
+	start := -1
+	var prev, prev2 rune // the two previous runes of the current part
+	for i := 0; i < len(term); {
+		r, w := utf8.DecodeRune(term[i:])
+		if !isWordRune(r) {
+			parts = appendSpan(parts, term, start, i)
+			start, prev, prev2 = -1, 0, 0
+			i += w
+			continue
+		}
+		if start >= 0 && caseBoundary(prev2, prev, r, term[i+w:]) {
+			cut := i
+			if unicode.IsUpper(prev) && unicode.IsLower(r) {
+				cut = i - utf8.RuneLen(prev) // "HTTPServer": the S starts the part
+			}
+			parts = appendSpan(parts, term, start, cut)
+			start = cut
+		}
+		if start < 0 {
+			start = i
+		}
+		prev2, prev = prev, r
+		i += w
+	}
+	return appendSpan(parts, term, start, len(term))
+}
+
+// caseBoundary reports whether a part ends before r (or, for an acronym run
+// followed by a lower-case letter, before prev).
+func caseBoundary(prev2, prev, r rune, rest []byte) bool {
+	switch {
+	case unicode.IsUpper(r):
+		return unicode.IsLower(prev) || unicode.IsDigit(prev)
+	case unicode.IsLower(r):
+		return unicode.IsUpper(prev) && unicode.IsUpper(prev2) && !pluralS(r, rest)
+	}
+	return false
+}
+
+// pluralS reports whether r is a final "s" ("IDs", "URLs").
+func pluralS(r rune, rest []byte) bool {
+	if r != 's' {
+		return false
+	}
+	next, _ := utf8.DecodeRune(rest)
+	return len(rest) == 0 || !unicode.IsLower(next)
+}
+
+// appendSpan appends term[start:end] without apostrophes at its edges,
+// unless that leaves nothing.
+func appendSpan(parts []span, term []byte, start, end int) []span {
+	if start < 0 {
+		return parts
+	}
+	for start < end {
+		r, w := utf8.DecodeRune(term[start:end])
+		if !isApostrophe(r) {
+			break
+		}
+		start += w
+	}
+	for start < end {
+		r, w := utf8.DecodeLastRune(term[start:end])
+		if !isApostrophe(r) {
+			break
+		}
+		end -= w
+	}
+	if end <= start {
+		return parts
+	}
+	return append(parts, span{start, end})
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) ||
+		unicode.Is(unicode.Mc, r) || isApostrophe(r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' || r == '＇' }
+
+func hasTypographicApostrophe(term []byte) bool {
+	return bytes.ContainsRune(term, '’') || bytes.ContainsRune(term, '＇')
+}
+
+// foldApostrophes returns term with ’ and ＇ replaced by ', copying only
+// when there is one.
+func foldApostrophes(term []byte) []byte {
+	if !hasTypographicApostrophe(term) {
+		return term
+	}
+	term = bytes.ReplaceAll(term, []byte("’"), []byte("'"))
+	return bytes.ReplaceAll(term, []byte("＇"), []byte("'"))
+}
