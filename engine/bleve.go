@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/autorag/autorag/engine/analyze"
+)
+
+// Fields of a chunk document. Only the body is indexed; text and meta are
+// stored for the results a query prints.
+const (
+	fieldBody = "b" // title, section and text, analyzed; no stored value, no term vectors
+	fieldText = "t" // the chunk text, stored only
+	fieldMeta = "m" // start line, end line, section, title, stored only
+	stampKey  = "autorag.generation"
+	bleveDir  = "bleve"
+	metaSep   = "\x1f"
+)
+
+// errStamp reports a generation whose bleve index does not carry its own
+// stamp: scorch fell back to an older snapshot.
+var errStamp = errors.New("generation stamp mismatch")
+
+// chunkDoc is one chunk as the index stores it.
+type chunkDoc struct {
+	Path      string
+	Ord       int
+	Title     string
+	Section   string
+	StartLine int
+	EndLine   int
+	Text      string
+	tokens    int // analyzed body length, known after the batch
+	fileIdx   int // index of the file's record in the builder
+}
+
+// chunkID is the document ID of a chunk: the source path and its ordinal.
+// Paths cannot contain NUL, so the ID splits back unambiguously.
+func chunkID(path string, ord int) string { return path + "\x00" + strconv.Itoa(ord) }
+
+// splitChunkID returns the path and ordinal of a chunk ID.
+func splitChunkID(id string) (string, int) {
+	i := strings.LastIndexByte(id, 0)
+	if i < 0 {
+		return id, 0
+	}
+	n, _ := strconv.Atoi(id[i+1:])
+	return id[:i], n
+}
+
+// emptyAnalyzer yields no tokens: stored-only fields must not add terms.
+type emptyAnalyzer struct{}
+
+func (emptyAnalyzer) Analyze([]byte) analysis.TokenStream { return nil }
+
+func (c *chunkDoc) document() (*document.Document, *document.TextField) {
+	d := document.NewDocument(chunkID(c.Path, c.Ord))
+	body := document.NewTextFieldCustom(fieldBody, nil,
+		[]byte(c.Title+"\n"+c.Section+"\n"+c.Text), index.IndexField, analyze.Analyzer())
+	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title}, metaSep)
+	d.AddField(body)
+	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
+	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))
+	return d, body
+}
+
+// indexMapping is the mapping stored with the index. Documents are built
+// by hand (IndexAdvanced), so it only has to turn dynamic mapping off.
+func indexMapping() *mapping.IndexMappingImpl {
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping.Dynamic = false
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	return m
+}
+
+// rwConfig bounds bolt's file lock wait: nothing else should ever open a
+// generation that is still being written.
+var rwConfig = map[string]interface{}{"bolt_timeout": "10s"}
+
+func createBleve(dir string) (bleve.Index, error) {
+	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig)
+	if err != nil {
+		return nil, fmt.Errorf("create index %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+func openBleveRW(dir string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, rwConfig)
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+// openBleveRO opens a committed generation read-only and checks its stamp.
+// Committed generations are never opened for writing again, so bolt's
+// shared lock never waits; the timeout is a guard, not a mechanism.
+func openBleveRO(dir, gen string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"read_only": true, "bolt_timeout": "2s"})
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	if err := checkStamp(idx, gen); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return idx, nil
+}
+
+func checkStamp(idx bleve.Index, gen string) error {
+	v, err := idx.GetInternal([]byte(stampKey))
+	if err != nil {
+		return fmt.Errorf("read generation stamp: %w", err)
+	}
+	if string(v) != gen {
+		return fmt.Errorf("%w: index holds %q, want %q", errStamp, v, gen)
+	}
+	return nil
+}
+
+// cloneBleve prepares dst as a copy of the generation index at src: the
+// immutable segment files are hard-linked, the files scorch rewrites in
+// place (root.bolt, index_meta.json) are copied. A hard-linked root.bolt
+// would let the new generation change the old one.
+func cloneBleve(src, dst string) error {
+	if err := os.MkdirAll(filepath.Join(dst, "store"), 0o755); err != nil {
+		return fmt.Errorf("clone index: %w", err)
+	}
+	if err := copyFile(filepath.Join(src, "index_meta.json"), filepath.Join(dst, "index_meta.json")); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(filepath.Join(src, "store"))
+	if err != nil {
+		return fmt.Errorf("clone index: %w", err)
+	}
+	for _, e := range ents {
+		from, to := filepath.Join(src, "store", e.Name()), filepath.Join(dst, "store", e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".zap"):
+			err = os.Link(from, to)
+		case e.Name() == "root.bolt":
+			err = copyFile(from, to)
+		}
+		if err != nil {
+			return fmt.Errorf("clone index: %w", err)
+		}
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	return out.Close()
+}
+
+// applyBatch deletes and inserts chunk documents in one batch that also
+// stamps the generation; with merge it then merges segments so that
+// short-lived writers do not leave one more segment per generation. The analyzed length of each
+// inserted body is recorded in its chunkDoc.
+func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*chunkDoc, gen string, merge bool) error {
+	b := idx.NewBatch()
+	for _, id := range deletes {
+		b.Delete(id)
+	}
+	bodies := make([]*document.TextField, len(docs))
+	for i, c := range docs {
+		d, body := c.document()
+		bodies[i] = body
+		if err := b.IndexAdvanced(d); err != nil {
+			return fmt.Errorf("batch %s: %w", d.ID(), err)
+		}
+	}
+	b.SetInternal([]byte(stampKey), []byte(gen))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := idx.Batch(b); err != nil {
+		return fmt.Errorf("apply batch: %w", err)
+	}
+	for i, body := range bodies {
+		docs[i].tokens = body.AnalyzedLength()
+	}
+	if !merge {
+		return nil
+	}
+	return forceMerge(ctx, idx)
+}
+
+func forceMerge(ctx context.Context, idx bleve.Index) error {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	if err := s.ForceMerge(ctx, &opts); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	return nil
+}

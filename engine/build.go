@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
+)
+
+// batchChunks bounds the chunks held in memory and sent to bleve at once.
+const batchChunks = 4096
+
+// builder writes one new generation.
+type builder struct {
+	e        *Engine
+	store    *mirror.Store
+	gen      string
+	base     string // generation to build on; "" for a fresh build
+	progress func(done, total int)
+}
+
+// build writes the generation directory completely and fsyncs it, and
+// returns its file table. It fills the change counts of res.
+func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
+	dir := b.e.Layout.GenDir(b.gen)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create generation: %w", err)
+	}
+	idx, err := b.openIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	cs := diffFiles(prev, man)
+	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
+	records, err := b.index(ctx, idx, cs)
+	if cerr := idx.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close index: %w", cerr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	table := mergeRecords(cs.keep, records)
+	for _, r := range records {
+		res.ChunksIndexed += r.Chunks
+	}
+	res.FilesIndexed = len(records)
+	if err := writeFileTable(filepath.Join(dir, "files.bin"), table); err != nil {
+		return nil, err
+	}
+	if err := syncTree(dir); err != nil {
+		return nil, err
+	}
+	return table, fingerprint.SyncDir(b.e.Layout.IndexDir())
+}
+
+func (b *builder) openIndex(dir string) (bleve.Index, error) {
+	bdir := filepath.Join(dir, bleveDir)
+	if b.base == "" {
+		return createBleve(bdir)
+	}
+	if err := cloneBleve(filepath.Join(b.e.Layout.GenDir(b.base), bleveDir), bdir); err != nil {
+		return nil, err
+	}
+	return openBleveRW(bdir)
+}
+
+// index sends the change set to bleve in bounded batches; the last batch
+// carries the deletes' tail and the generation stamp.
+func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]fileRecord, error) {
+	records := make([]fileRecord, 0, len(cs.index))
+	var pending []*chunkDoc
+	deletes := cs.deletes
+	flush := func(final bool) error {
+		if len(pending) == 0 && len(deletes) == 0 && !final {
+			return nil
+		}
+		err := applyBatch(ctx, idx, deletes, pending, b.gen, final)
+		failpoint("mid-generation")
+		for _, c := range pending {
+			records[c.fileIdx].Tokens += int64(c.tokens)
+		}
+		pending, deletes = nil, nil
+		return err
+	}
+	for i, en := range cs.index {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		docs, err := b.chunkFile(en)
+		if err != nil {
+			return nil, err
+		}
+		records = append(records, fileRecord{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
+		for _, d := range docs {
+			d.fileIdx = len(records) - 1
+		}
+		pending = append(pending, docs...)
+		if len(pending) >= batchChunks {
+			if err := flush(false); err != nil {
+				return nil, err
+			}
+		}
+		if b.progress != nil {
+			b.progress(i+1, len(cs.index))
+		}
+	}
+	return records, flush(true)
+}
+
+// chunkFile reads a file's normalized text from the mirror (or, if the
+// object is gone, parses the source again) and cuts it into chunk docs.
+func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
+	doc, err := b.store.Get(en.TextHash)
+	if err != nil {
+		doc, err = b.reparse(en)
+		if err != nil {
+			return nil, err
+		}
+	}
+	pieces := chunk.Split(chunkKind(doc.Lang), doc.Text, b.e.Settings.Chunk)
+	docs := make([]*chunkDoc, len(pieces))
+	for i, p := range pieces {
+		docs[i] = &chunkDoc{
+			Path: en.Path, Ord: i, Title: doc.Title, Section: p.Section,
+			StartLine: p.StartLine + doc.LineOffset, EndLine: p.EndLine + doc.LineOffset,
+			Text: p.Text,
+		}
+	}
+	return docs, nil
+}
+
+// reparse reads a source whose mirror object is missing and checks that it
+// still has the text the manifest recorded.
+func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
+	raw, err := os.ReadFile(filepath.Join(b.e.Layout.Root, filepath.FromSlash(en.Path)))
+	if err != nil {
+		return nil, fmt.Errorf("mirror object for %s missing and source unreadable: %w", en.Path, err)
+	}
+	doc, err := mirror.Parse(en.Path, raw)
+	if err != nil {
+		return nil, fmt.Errorf("reparse %s: %w", en.Path, err)
+	}
+	if doc.TextHash() != en.TextHash {
+		return nil, fmt.Errorf("%s changed during the refresh; run refresh again", en.Path)
+	}
+	if _, err := b.store.Put(doc); err != nil {
+		return nil, fmt.Errorf("restore mirror object for %s: %w", en.Path, err)
+	}
+	return doc, nil
+}
+
+// chunkKind maps a document language to the chunker's kinds.
+func chunkKind(lang string) string {
+	switch lang {
+	case "markdown", "text":
+		return lang
+	default:
+		return "code"
+	}
+}
+
+// mergeRecords merges the kept and the new records into one sorted table.
+func mergeRecords(keep, added []fileRecord) fileTable {
+	out := make(fileTable, 0, len(keep)+len(added))
+	i, j := 0, 0
+	for i < len(keep) || j < len(added) {
+		if j == len(added) || (i < len(keep) && keep[i].Path < added[j].Path) {
+			out = append(out, keep[i])
+			i++
+		} else {
+			out = append(out, added[j])
+			j++
+		}
+	}
+	return out
+}
+
+// syncTree fsyncs every file and directory under dir. Files hard-linked
+// from an older generation have no dirty pages, so this costs little.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		defer f.Close()
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"github.com/autorag/autorag/mirror"
+)
+
+// changeSet is what a new generation changes relative to its base.
+type changeSet struct {
+	deletes                           []string       // chunk IDs to remove
+	index                             []mirror.Entry // files whose chunks are (re)inserted
+	keep                              fileTable      // records carried over unchanged
+	added, modified, deleted, renamed int
+}
+
+// diffFiles compares the base generation's file table with the manifest.
+// A path present on both sides with a different text hash is modified; a
+// deleted path whose text hash reappears under an added path is a rename.
+func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
+	var cs changeSet
+	gone := map[mirror.Hash]int{}
+	i := 0
+	for _, e := range man.Entries {
+		for i < len(prev) && prev[i].Path < e.Path {
+			cs.remove(prev[i], gone)
+			i++
+		}
+		if i < len(prev) && prev[i].Path == e.Path {
+			if prev[i].TextHash == e.TextHash {
+				cs.keep = append(cs.keep, prev[i])
+			} else {
+				cs.drop(prev[i])
+				cs.index = append(cs.index, e)
+				cs.modified++
+			}
+			i++
+			continue
+		}
+		cs.index = append(cs.index, e)
+		cs.added++
+	}
+	for ; i < len(prev); i++ {
+		cs.remove(prev[i], gone)
+	}
+	cs.countRenames(gone, prev)
+	return cs
+}
+
+func (cs *changeSet) drop(r fileRecord) {
+	for o := 0; o < r.Chunks; o++ {
+		cs.deletes = append(cs.deletes, chunkID(r.Path, o))
+	}
+}
+
+// remove records a base file that the manifest no longer has.
+func (cs *changeSet) remove(r fileRecord, gone map[mirror.Hash]int) {
+	cs.drop(r)
+	gone[r.TextHash]++
+	cs.deleted++
+}
+
+// countRenames pairs added files with deleted files of the same text.
+func (cs *changeSet) countRenames(gone map[mirror.Hash]int, prev fileTable) {
+	for _, e := range cs.index {
+		if _, existed := prev.lookup(e.Path); existed {
+			continue
+		}
+		if gone[e.TextHash] > 0 {
+			gone[e.TextHash]--
+			cs.renamed++
+			cs.added--
+			cs.deleted--
+		}
+	}
+}

@@ -1,0 +1,41 @@
+// Package engine owns the index: chunking (engine/chunk), analysis
+// (engine/analyze), the BM25 index in bleve, generations and the refresh and
+// query pipelines.
+//
+// # On-disk layout of a generation
+//
+// Every refresh that changes anything writes a new, immutable generation
+// directory under <root>/.autorag/index/<generation>/:
+//
+//	bleve/          a scorch index; one document per chunk, ID "<path>\x00<ordinal>"
+//	files.bin       the file table: path, text hash, chunk count and token count per source
+//
+// A generation is built from its predecessor by hard-linking the predecessor's
+// immutable .zap segment files, copying its small mutable root.bolt and
+// index_meta.json, and applying one batch (deletes of the changed files' old
+// chunks, inserts of their new chunks) to the copy. Older generations are
+// never modified, so a reader that has one open keeps a consistent view. The
+// cost of a generation is proportional to the change, not to the corpus.
+//
+// The batch stores a stamp (the generation name) as bleve internal data; a
+// reader checks it after opening, because scorch silently falls back to an
+// older snapshot when a segment file is missing.
+//
+// # Commit protocol
+//
+// The generation is written and fsynced completely, then the sidecar
+// (.autorag/fingerprint.json, package fingerprint) is replaced atomically. The
+// sidecar is the only commit point: a crash at any instant leaves the previous
+// sidecar naming a complete generation. Generations no sidecar names are
+// garbage and are removed after the next commit (or at the start of the next
+// refresh, under the lock).
+//
+// # Scoring
+//
+// bleve's own BM25 depends on segment layout (its average length counts
+// distinct terms per segment). The engine computes Lucene-style BM25 itself
+// from bleve's postings (term frequency and the exact field length encoded in
+// the norm) with exact collection statistics (chunk count and total tokens)
+// kept per generation in the sidecar, so an incrementally updated index
+// scores exactly like a fresh build.
+package engine

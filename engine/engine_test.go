@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/mirror"
+)
+
+func TestBM25MatchesLuceneFormula(t *testing.T) {
+	m := bm25{n: 1000, avgdl: 100, k1: 0.9, b: 0.4}
+	idf := m.idf(10)
+	if want := math.Log(1 + (1000-10+0.5)/(10+0.5)); math.Abs(idf-want) > 1e-12 {
+		t.Fatalf("idf = %v, want %v", idf, want)
+	}
+	// A document of average length: tf(k1+1)/(tf+k1).
+	if got, want := m.weight(idf, 3, 100), idf*3*1.9/(3+0.9); math.Abs(got-want) > 1e-12 {
+		t.Fatalf("weight = %v, want %v", got, want)
+	}
+	// Longer documents score lower, more occurrences score higher.
+	if m.weight(idf, 3, 400) >= m.weight(idf, 3, 100) {
+		t.Error("a longer document did not score lower")
+	}
+	if m.weight(idf, 4, 100) <= m.weight(idf, 3, 100) {
+		t.Error("a higher term frequency did not score higher")
+	}
+	// A term in every document still contributes a little, never negative.
+	if w := m.weight(m.idf(1000), 1, 100); w <= 0 {
+		t.Errorf("weight of a ubiquitous term = %v, want > 0", w)
+	}
+}
+
+func TestLengthFromNorm(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 100, 1234, 65535, 200000} {
+		norm := float64(float32(1 / math.Sqrt(float64(n))))
+		if got := lengthFromNorm(norm); got != n {
+			t.Errorf("lengthFromNorm(norm(%d)) = %d", n, got)
+		}
+	}
+}
+
+func TestPathFilter(t *testing.T) {
+	tests := []struct {
+		glob, path string
+		want       bool
+	}{
+		{"*.go", "internal/cache/lru.go", true},
+		{"*.go", "lru.go", true},
+		{"*.go", "docs/a.md", false},
+		{"docs/**", "docs/guides/x.md", true},
+		{"docs/", "docs/guides/x.md", true},
+		{"docs/*.md", "docs/guides/x.md", false},
+		{"docs/*.md", "docs/faq.md", true},
+		{"**/guides/*.md", "docs/guides/x.md", true},
+		{"?aq.md", "docs/faq.md", true},
+		{"[fg]aq.md", "docs/faq.md", true},
+		{"[!f]aq.md", "docs/faq.md", false},
+		{"a+b.md", "a+b.md", true},
+	}
+	for _, tt := range tests {
+		f, err := newPathFilter(tt.glob)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.glob, err)
+		}
+		if got := f.match(tt.path); got != tt.want {
+			t.Errorf("glob %q on %q = %v, want %v", tt.glob, tt.path, got, tt.want)
+		}
+	}
+	var none *pathFilter
+	if !none.match("anything") {
+		t.Error("no filter must match everything")
+	}
+}
+
+func h(s string) mirror.Hash { return mirror.HashBytes([]byte(s)) }
+
+func TestDiffFiles(t *testing.T) {
+	prev := fileTable{
+		{Path: "a.md", TextHash: h("a"), Chunks: 2},
+		{Path: "b.md", TextHash: h("b"), Chunks: 1},
+		{Path: "c.md", TextHash: h("c"), Chunks: 1},
+		{Path: "d.md", TextHash: h("d"), Chunks: 3},
+	}
+	man := &mirror.Manifest{Entries: []mirror.Entry{
+		{Path: "a.md", TextHash: h("a")},  // unchanged
+		{Path: "b.md", TextHash: h("b2")}, // modified
+		{Path: "e.md", TextHash: h("d")},  // d.md renamed
+		{Path: "f.md", TextHash: h("f")},  // added
+	}} // c.md deleted
+	cs := diffFiles(prev, man)
+	if cs.added != 1 || cs.modified != 1 || cs.deleted != 1 || cs.renamed != 1 {
+		t.Errorf("added %d modified %d deleted %d renamed %d, want 1 1 1 1", cs.added, cs.modified, cs.deleted, cs.renamed)
+	}
+	wantDeletes := []string{chunkID("b.md", 0), chunkID("c.md", 0), chunkID("d.md", 0), chunkID("d.md", 1), chunkID("d.md", 2)}
+	if diff := cmp.Diff(wantDeletes, cs.deletes); diff != "" {
+		t.Errorf("deletes (-want +got):\n%s", diff)
+	}
+	var indexed []string
+	for _, e := range cs.index {
+		indexed = append(indexed, e.Path)
+	}
+	if diff := cmp.Diff([]string{"b.md", "e.md", "f.md"}, indexed); diff != "" {
+		t.Errorf("indexed (-want +got):\n%s", diff)
+	}
+	if len(cs.keep) != 1 || cs.keep[0].Path != "a.md" {
+		t.Errorf("keep = %v, want a.md only", cs.keep)
+	}
+}
+
+func TestFileTableRoundTripAndCorruption(t *testing.T) {
+	tab := fileTable{{Path: "a.md", TextHash: h("a"), Chunks: 2, Tokens: 40}, {Path: "dir/ü.go", TextHash: h("u"), Chunks: 1, Tokens: 7}}
+	b := tab.encode()
+	got, err := decodeFileTable(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tab, got); diff != "" {
+		t.Fatalf("round trip (-want +got):\n%s", diff)
+	}
+	for i := range b {
+		bad := append([]byte(nil), b...)
+		bad[i] ^= 0x40
+		if _, err := decodeFileTable(bad); err == nil {
+			t.Fatalf("flipping byte %d went unnoticed", i)
+		}
+	}
+	if _, err := decodeFileTable(b[:len(b)-1]); err == nil {
+		t.Fatal("a truncated table went unnoticed")
+	}
+}
+
+func TestChunkIDRoundTrip(t *testing.T) {
+	for _, p := range []string{"a.md", "dir/x y.go", "weird\x1fname"} {
+		for _, o := range []int{0, 7, 1234} {
+			gp, go_ := splitChunkID(chunkID(p, o))
+			if gp != p || go_ != o {
+				t.Errorf("split(chunkID(%q,%d)) = %q,%d", p, o, gp, go_)
+			}
+		}
+	}
+	if !lessChunkID(chunkID("a", 2), chunkID("a", 10)) || !lessChunkID(chunkID("a", 10), chunkID("b", 0)) {
+		t.Error("chunk IDs must order by path, then numerically by ordinal")
+	}
+}

@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// pathFilter matches result paths against a --path glob: `*` and `?` stay
+// within one path segment, `**` crosses segments, `[...]` is a class. A
+// glob without `/` matches the file name in any directory; a glob ending in
+// `/` matches everything below that directory.
+type pathFilter struct{ re *regexp.Regexp }
+
+func newPathFilter(glob string) (*pathFilter, error) {
+	if glob == "" {
+		return nil, nil
+	}
+	g := strings.TrimPrefix(glob, "./")
+	if strings.HasSuffix(g, "/") {
+		g += "**"
+	}
+	if !strings.Contains(g, "/") {
+		g = "**/" + g
+	}
+	re, err := regexp.Compile("^" + globToRegexp(g) + "$")
+	if err != nil {
+		return nil, fmt.Errorf("bad --path glob %q: %w", glob, err)
+	}
+	return &pathFilter{re: re}, nil
+}
+
+func globToRegexp(g string) string {
+	var sb strings.Builder
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case strings.HasPrefix(g[i:], "**/"):
+			sb.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(g[i:], "**"):
+			sb.WriteString(".*")
+			i++
+		case c == '*':
+			sb.WriteString("[^/]*")
+		case c == '?':
+			sb.WriteString("[^/]")
+		case c == '[':
+			j := strings.IndexByte(g[i:], ']')
+			if j < 0 {
+				sb.WriteString(`\[`)
+				continue
+			}
+			class := g[i+1 : i+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			sb.WriteString("[" + class + "]")
+			i += j
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return sb.String()
+}
+
+func (f *pathFilter) match(path string) bool { return f == nil || f.re.MatchString(path) }

@@ -1,0 +1,360 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/lock"
+	"github.com/autorag/autorag/mirror"
+)
+
+// Outcomes of a refresh.
+const (
+	OutcomeUnchanged = "unchanged"
+	OutcomeUpdated   = "updated"
+	OutcomeRebuilt   = "rebuilt"
+)
+
+// RefreshOptions select what a refresh does.
+type RefreshOptions struct {
+	Paths    []string      // targeted refresh: only these paths, no walk
+	Rebuild  bool          // full rebuild from sources (index rebuild)
+	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
+	Command  string        // recorded as the lock holder's command
+	Progress func(done, total int)
+}
+
+// RefreshResult is what a refresh did; the CLI prints it as the envelope.
+type RefreshResult struct {
+	Outcome          string             `json:"outcome"`
+	Scanned          int                `json:"scanned"`
+	StatSkipped      int                `json:"stat_skipped"`
+	Hashed           int                `json:"hashed"`
+	Parsed           int                `json:"parsed"`
+	Added            int                `json:"added"`
+	Modified         int                `json:"modified"`
+	Deleted          int                `json:"deleted"`
+	Renamed          int                `json:"renamed"`
+	Failed           int                `json:"failed"`
+	Failures         []mirror.Failure   `json:"failures"`
+	Files            int                `json:"files"`
+	Chunks           int                `json:"chunks"`
+	FilesIndexed     int                `json:"files_indexed"`
+	ChunksIndexed    int                `json:"chunks_indexed"`
+	ChunksEmbedded   int                `json:"chunks_embedded"`
+	EmbedCacheHits   int                `json:"embed_cache_hits"`
+	EmbedCacheMisses int                `json:"embed_cache_misses"`
+	Fingerprint      string             `json:"fingerprint"`
+	Generation       string             `json:"generation"`
+	TookMS           float64            `json:"took_ms"`
+	Stages           map[string]float64 `json:"stages_ms"`
+	Warnings         []string           `json:"warnings,omitempty"`
+}
+
+// Engine runs refreshes and queries over one root.
+type Engine struct {
+	Layout   Layout
+	Settings Settings
+}
+
+// New returns an engine for root with settings s.
+func New(root string, s Settings) (*Engine, error) {
+	l, err := NewLayout(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &Engine{Layout: l, Settings: s}, nil
+}
+
+// Refresh brings the index up to date under the refresh lock.
+func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
+	if err := e.ensureDir(); err != nil {
+		return nil, err
+	}
+	lk, err := lock.Acquire(ctx, e.Layout.LockPath(), o.Wait, o.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	return e.refreshLocked(ctx, o)
+}
+
+// ensureDir creates .autorag with a .gitignore so that nobody commits it.
+func (e *Engine) ensureDir() error {
+	if err := os.MkdirAll(e.Layout.Dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", e.Layout.Dir, err)
+	}
+	gi := filepath.Join(e.Layout.Dir, ".gitignore")
+	if _, err := os.Lstat(gi); os.IsNotExist(err) {
+		_ = os.WriteFile(gi, []byte("*\n"), 0o644)
+	}
+	return nil
+}
+
+type stageClock struct {
+	start, last time.Time
+	stages      map[string]float64
+}
+
+func newStageClock() *stageClock {
+	now := time.Now()
+	return &stageClock{start: now, last: now, stages: map[string]float64{}}
+}
+
+func (c *stageClock) mark(name string) {
+	now := time.Now()
+	c.stages[name] = ms(now.Sub(c.last))
+	c.last = now
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
+	clock := newStageClock()
+	res := &RefreshResult{Stages: clock.stages}
+	sc := e.readSidecarForWrite(res)
+	if err := e.removeGarbage(sc); err != nil {
+		return nil, err
+	}
+	man := e.loadManifest(o, sc, res)
+	store := mirror.OpenStore(e.Layout.ObjectsDir())
+	paths := o.Paths
+	if len(man.Entries) == 0 || sc == nil {
+		paths = nil // a targeted refresh needs a committed base; walk instead
+	}
+	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize})
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	if err := store.Sync(); err != nil {
+		return nil, fmt.Errorf("sync mirror: %w", err)
+	}
+	res.fromScan(scan)
+	clock.mark("scan")
+	failpoint("after-mirror")
+
+	fp := e.fingerprintOf(scan.Manifest)
+	res.Fingerprint = fp
+	if !o.Rebuild && sc != nil && sc.Fingerprint == fp && fingerprint.Check(e.Layout.Dir, sc.Artifacts) == nil {
+		return e.finishUnchanged(res, sc, scan, clock)
+	}
+	return e.commitNew(ctx, o, sc, scan, store, res, clock)
+}
+
+func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
+	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed
+	res.Failures = s.Failed
+	if res.Failures == nil {
+		res.Failures = []mirror.Failure{}
+	}
+	res.Failed = len(s.Failed)
+	res.Files = len(s.Manifest.Entries)
+}
+
+// readSidecarForWrite reads the committed sidecar; a corrupt one is
+// reported and treated as absent, so the refresh rebuilds.
+func (e *Engine) readSidecarForWrite(res *RefreshResult) *fingerprint.Sidecar {
+	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+	if err != nil {
+		if !errors.Is(err, fingerprint.ErrNoSidecar) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("ignoring unreadable sidecar, rebuilding: %v", err))
+		}
+		return nil
+	}
+	return sc
+}
+
+// loadManifest returns the manifest to compare against; a rebuild starts
+// from an empty one so that every source is read again.
+func (e *Engine) loadManifest(o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) *mirror.Manifest {
+	if o.Rebuild {
+		return &mirror.Manifest{}
+	}
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("ignoring unreadable manifest, rehashing: %v", err))
+		return &mirror.Manifest{}
+	}
+	return man
+}
+
+func (e *Engine) fingerprintOf(man *mirror.Manifest) string {
+	files := make([]fingerprint.FileHash, len(man.Entries))
+	for i, en := range man.Entries {
+		files[i] = fingerprint.FileHash{Path: en.Path, TextHash: en.TextHash}
+	}
+	return fingerprint.Compute(fingerprint.Inputs{
+		SemanticsVersion: IndexSemanticsVersion,
+		Settings:         e.Settings.fingerprinted(),
+		Files:            files,
+	})
+}
+
+func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, scan *mirror.ScanResult, clock *stageClock) (*RefreshResult, error) {
+	if scan.Changed {
+		if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
+			return nil, fmt.Errorf("save manifest: %w", err)
+		}
+	}
+	res.Outcome = OutcomeUnchanged
+	res.Generation = sc.Generation
+	res.Chunks = sc.Counts.Chunks
+	clock.mark("commit")
+	res.TookMS = ms(time.Since(clock.start))
+	return res, nil
+}
+
+// commitNew builds the next generation, commits it through the sidecar and
+// collects garbage. On any error before the commit the new generation is
+// removed and the old one stays served.
+func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
+	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
+	base, prevTable := e.incrementalBase(o, sc, res)
+	current := ""
+	if sc != nil {
+		current = sc.Generation
+	}
+	gen, err := e.Layout.nextGeneration(current)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: o.Progress}
+	table, err := b.build(ctx, prevTable, scan.Manifest, res)
+	if err != nil {
+		_ = os.RemoveAll(e.Layout.GenDir(gen))
+		return nil, err
+	}
+	clock.mark("build")
+	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
+	if err != nil {
+		_ = os.RemoveAll(e.Layout.GenDir(gen))
+		return nil, err
+	}
+	res.Outcome = OutcomeUpdated
+	if base == "" {
+		res.Outcome = OutcomeRebuilt
+	}
+	res.Generation = gen
+	res.Chunks = next.Counts.Chunks
+	res.TookMS = ms(time.Since(clock.start))
+	next.Refresh = fingerprint.Refresh{Outcome: res.Outcome, At: time.Now().UTC(), TookMS: res.TookMS,
+		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
+	failpoint("before-sidecar")
+	if err := ctx.Err(); err != nil {
+		_ = os.RemoveAll(e.Layout.GenDir(gen))
+		return nil, err
+	}
+	if err := fingerprint.WriteSidecar(e.Layout.SidecarPath(), next); err != nil {
+		_ = os.RemoveAll(e.Layout.GenDir(gen))
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	failpoint("after-sidecar")
+	clock.mark("commit")
+	e.afterCommit(next, scan, store, res)
+	clock.mark("gc")
+	res.TookMS = ms(time.Since(clock.start))
+	return res, nil
+}
+
+// incrementalBase picks the generation to build on: the committed one when
+// it is intact and was built with the same settings; else none (rebuild).
+func (e *Engine) incrementalBase(o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable) {
+	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !sameSettings(sc.Settings, e.Settings.fingerprinted()) {
+		return "", nil
+	}
+	if err := fingerprint.Check(e.Layout.Dir, sc.Artifacts); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
+		return "", nil
+	}
+	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
+		return "", nil
+	}
+	return sc.Generation, t
+}
+
+func sameSettings(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {
+	var reuse *fingerprint.Reuse
+	if prev != nil {
+		reuse = &fingerprint.Reuse{Dir: "index/" + prev.Generation, Artifacts: prev.Artifacts}
+	}
+	arts, err := fingerprint.Describe(e.Layout.Dir, "index/"+gen, reuse)
+	if err != nil {
+		return nil, fmt.Errorf("describe generation: %w", err)
+	}
+	chunks, tokens := table.totals()
+	return &fingerprint.Sidecar{
+		Format:           fingerprint.FormatVersion,
+		SemanticsVersion: IndexSemanticsVersion,
+		Fingerprint:      fp,
+		Generation:       gen,
+		Settings:         e.Settings.fingerprinted(),
+		Counts:           fingerprint.Counts{Files: len(table), Chunks: chunks, Tokens: tokens},
+		Artifacts:        arts,
+	}, nil
+}
+
+// afterCommit saves the manifest and removes what the new sidecar no longer
+// names. Failures here lose nothing: the commit stands and the next refresh
+// retries, so they are reported as warnings.
+func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("save manifest: %v", err))
+		return
+	}
+	if err := e.removeGarbage(sc); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	keep := make(map[mirror.Hash]bool, len(scan.Manifest.Entries))
+	for _, en := range scan.Manifest.Entries {
+		keep[en.TextHash] = true
+	}
+	if _, err := store.GC(keep); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
+	}
+}
+
+// removeGarbage deletes every generation directory the sidecar does not
+// name (left by crashed or superseded refreshes). The caller holds the lock.
+func (e *Engine) removeGarbage(sc *fingerprint.Sidecar) error {
+	gens, err := e.Layout.listGenerations()
+	if err != nil {
+		return err
+	}
+	ents, _ := os.ReadDir(e.Layout.IndexDir())
+	for _, en := range ents {
+		if _, ok := parseGen(en.Name()); !ok {
+			gens = append(gens, en.Name()) // stray temp names
+		}
+	}
+	for _, g := range gens {
+		if sc != nil && g == sc.Generation {
+			continue
+		}
+		if err := os.RemoveAll(e.Layout.GenDir(g)); err != nil {
+			return fmt.Errorf("remove old generation %s: %w", g, err)
+		}
+	}
+	return nil
+}

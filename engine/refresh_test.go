@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/autorag/autorag/fingerprint"
+)
+
+func newTestEngine(t *testing.T, files map[string]string) *Engine {
+	t.Helper()
+	root := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := New(root, DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func paths(res *QueryResult) []string {
+	var out []string
+	for _, r := range res.Results {
+		out = append(out, r.Path)
+	}
+	return out
+}
+
+func TestRefreshAndQueryInProcess(t *testing.T) {
+	ctx := context.Background()
+	e := newTestEngine(t, map[string]string{
+		"a.md":      "# Alpha\n\nThe heron fishes at dawn.\n\n## Later\n\nThe heron sleeps.\n",
+		"b/code.go": "package b\n\n// ParseConfig reads the heron configuration.\nfunc ParseConfig() {}\n",
+		"c.txt":     "nothing relevant here\n",
+	})
+	r, err := e.Refresh(ctx, RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != OutcomeRebuilt || r.Files != 3 {
+		t.Fatalf("first refresh: %+v", r)
+	}
+	q, err := e.Query(ctx, QueryOptions{Text: "heron", K: 10, PerFile: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(q); len(got) != 2 || got[0] != "a.md" {
+		t.Fatalf("heron: %v", got)
+	}
+	// Identifier parts match: "parse config" finds ParseConfig.
+	q, err = e.Query(ctx, QueryOptions{Text: "parse config", PathGlob: "*.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(q); len(got) != 1 || got[0] != "b/code.go" {
+		t.Fatalf("parse config in *.go: %v", got)
+	}
+	if res := q.Results[0]; res.Lines[0] < 1 || res.Lines[1] < res.Lines[0] || !strings.Contains(res.Text, "ParseConfig") {
+		t.Errorf("result lacks lines or text: %+v", res)
+	}
+	// --per-file 2 returns both chunks of a.md.
+	q, _ = e.Query(ctx, QueryOptions{Text: "heron", K: 10, PerFile: 2})
+	if n := strings.Count(strings.Join(paths(q), " "), "a.md"); n != 2 {
+		t.Errorf("per-file 2 returned a.md %d times: %v", n, paths(q))
+	}
+}
+
+// TestFailedBuildKeepsServing cancels a refresh in the middle of its build:
+// the committed generation stays named and served, and nothing is left.
+func TestFailedBuildKeepsServing(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.md": "# A\n\nheron\n", "b.md": "# B\n\negret\n"})
+	first, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"c.md", "d.md"} {
+		os.WriteFile(filepath.Join(e.Layout.Root, f), []byte("# New\n\nheron egret\n"), 0o644)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = e.Refresh(ctx, RefreshOptions{Rebuild: true, Progress: func(done, total int) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled rebuild returned %v, want context.Canceled", err)
+	}
+	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+	if err != nil || sc.Generation != first.Generation {
+		t.Fatalf("sidecar after failed rebuild: %v %v, want generation %s", sc, err, first.Generation)
+	}
+	gens, _ := e.Layout.listGenerations()
+	if len(gens) != 1 || gens[0] != first.Generation {
+		t.Errorf("generations after failed rebuild: %v", gens)
+	}
+	q, err := e.Query(context.Background(), QueryOptions{Text: "heron egret"})
+	if err != nil || len(q.Results) != 2 {
+		t.Fatalf("query after failed rebuild: %v %v", q, err)
+	}
+}
+
+// TestDamagedGenerationRebuilds removes a segment file of the committed
+// generation: the no-op check notices, and the refresh rebuilds instead of
+// trusting it.
+func TestDamagedGenerationRebuilds(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.md": "# A\n\nheron\n"})
+	first, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zaps, _ := filepath.Glob(filepath.Join(e.Layout.GenDir(first.Generation), "bleve", "store", "*.zap"))
+	if len(zaps) == 0 {
+		t.Fatal("no segment files")
+	}
+	os.Remove(zaps[0])
+	r, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != OutcomeRebuilt {
+		t.Fatalf("refresh over a damaged generation: outcome %s, want rebuilt", r.Outcome)
+	}
+	if q, err := e.Query(context.Background(), QueryOptions{Text: "heron"}); err != nil || len(q.Results) != 1 {
+		t.Fatalf("query after repair: %v %v", q, err)
+	}
+}
+
+func TestVerifyDetectsCorruption(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.md": "# A\n\nheron\n"})
+	r, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := e.Verify(context.Background()); err != nil || len(p) != 0 {
+		t.Fatalf("verify of a fresh index: %v %v", p, err)
+	}
+	ft := filepath.Join(e.Layout.GenDir(r.Generation), "files.bin")
+	b, _ := os.ReadFile(ft)
+	b[len(b)/2] ^= 1
+	os.WriteFile(ft, b, 0o644)
+	p, err := e.Verify(context.Background())
+	if err != nil || len(p) != 1 || !strings.HasSuffix(p[0].Path, "files.bin") {
+		t.Fatalf("verify after corrupting files.bin: %v %v", p, err)
+	}
+}

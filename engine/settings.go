@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/mirror"
+)
+
+// IndexSemanticsVersion versions what the engine stores in a generation.
+// Bump it whenever a change alters what an artifact holds for the same
+// input; the fingerprint includes it, so the next refresh rebuilds.
+const IndexSemanticsVersion = 1
+
+// Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
+// baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
+// scored lower there.
+const (
+	DefaultK1 = 0.9
+	DefaultB  = 0.4
+)
+
+// Settings are the knobs of the engine. Chunk and MaxFileSize shape the
+// index (they are fingerprinted); K1 and B are query-time only.
+type Settings struct {
+	Chunk       chunk.Options
+	MaxFileSize int64
+	K1, B       float64
+}
+
+// DefaultSettings returns the built-in defaults.
+func DefaultSettings() Settings {
+	return Settings{
+		Chunk: chunk.Options{Size: chunk.DefaultSize, Overlap: chunk.DefaultOverlap},
+		K1:    DefaultK1,
+		B:     DefaultB,
+	}
+}
+
+// Validate reports settings that cannot work.
+func (s Settings) Validate() error {
+	if s.K1 < 0 || s.B < 0 || s.B > 1 {
+		return fmt.Errorf("bm25 parameters out of range: k1=%g (>= 0), b=%g (0..1)", s.K1, s.B)
+	}
+	if s.MaxFileSize < 0 {
+		return fmt.Errorf("max file size must not be negative: %d", s.MaxFileSize)
+	}
+	return nil
+}
+
+// fingerprinted returns the settings strings that go into the fingerprint:
+// everything that shapes what an artifact stores.
+func (s Settings) fingerprinted() map[string]string {
+	return map[string]string{
+		"parsers":  mirror.ParsersVersion,
+		"chunker":  s.Chunk.Normalize().String(),
+		"analyzer": analyze.Version,
+		"embedder": "none",
+		"maxfile":  fmt.Sprint(s.MaxFileSize),
+	}
+}
