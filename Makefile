@@ -1,0 +1,39 @@
+GO      ?= go
+BIN     ?= bin/autorag
+DEMO    ?= $(CURDIR)/.demo
+
+.PHONY: build test demo bench bench-cli check clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/autorag
+
+# The test command (README, CI): race detector over every package.
+test:
+	$(GO) test -race -count=1 ./...
+
+# Build, index testdata/corpus (copied, so the repo stays clean) and query it.
+demo: build
+	rm -rf $(DEMO) && mkdir -p $(DEMO) && cp -a testdata/corpus/. $(DEMO)/
+	$(BIN) --root $(DEMO) refresh
+	$(BIN) --root $(DEMO) refresh
+	$(BIN) --root $(DEMO) query -k 3 "retry with exponential backoff"
+	$(BIN) --root $(DEMO) query -k 3 "rotate JWT signing keys"
+	$(BIN) --root $(DEMO) query -k 3 --path '*.go' "evict least recently used entry"
+	$(BIN) --root $(DEMO) status
+
+# Go micro-benchmarks of the hot paths.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee bench.txt
+
+# Whole-process benchmarks of the CLI; writes docs/BENCHMARKS.md.
+bench-cli:
+	$(GO) run ./bench/harness -out docs/BENCHMARKS.md
+
+check:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./...
+	$(GO) mod tidy && git diff --exit-code go.mod go.sum
+
+clean:
+	rm -rf bin $(DEMO) bench.txt

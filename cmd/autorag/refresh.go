@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autorag/autorag/engine"
+)
+
+type refreshOptions struct {
+	paths []string
+	wait  time.Duration
+}
+
+func newRefreshCmd(g *globals) *cobra.Command {
+	o := &refreshOptions{}
+	cmd := &cobra.Command{
+		Use:   "refresh [--paths P...]",
+		Short: "Bring the index up to date with the folder (skips all work when nothing changed)",
+		Long: `Bring the index up to date with the folder. Files whose size and mtime are
+unchanged are not read; changed files are hashed (BLAKE3) and only those whose
+content changed are re-indexed. When the corpus fingerprint is unchanged no
+index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
+		Args: cobra.NoArgs,
+		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
+			return runRefresh(cmd, g, o, engine.RefreshOptions{Paths: o.paths})
+		}),
+	}
+	cmd.Flags().StringSliceVar(&o.paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
+	cmd.Flags().DurationVar(&o.wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
+	return cmd
+}
+
+// refreshEnvelope is the JSON a refresh prints.
+type refreshEnvelope struct {
+	OK bool `json:"ok"`
+	*engine.RefreshResult
+}
+
+func runRefresh(cmd *cobra.Command, g *globals, o *refreshOptions, ro engine.RefreshOptions) error {
+	e, err := g.engine()
+	if err != nil {
+		return err
+	}
+	ro.Wait, ro.Command = o.wait, commandLine()
+	if isTerminal(g.stderr) && !g.quiet && !g.json {
+		ro.Progress = progressPrinter(g.stderr)
+	}
+	res, err := e.Refresh(cmd.Context(), ro)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(g.stderr, "autorag: warning: %s\n", w)
+	}
+	if g.json {
+		writeJSON(g.stdout, refreshEnvelope{OK: true, RefreshResult: res})
+		return nil
+	}
+	if !g.quiet {
+		printRefresh(g.stdout, res, g.verbose)
+	}
+	return nil
+}
+
+func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
+	fmt.Fprintf(w, "%s: generation %s, %d files, %d chunks (%.1f ms)\n", r.Outcome, r.Generation, r.Files, r.Chunks, r.TookMS)
+	if r.Outcome != engine.OutcomeUnchanged {
+		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %d files / %d chunks indexed\n",
+			r.Added, r.Modified, r.Deleted, r.Renamed, r.FilesIndexed, r.ChunksIndexed)
+	}
+	if verbose {
+		fmt.Fprintf(w, "  scanned %d, stat-skipped %d, hashed %d, parsed %d\n", r.Scanned, r.StatSkipped, r.Hashed, r.Parsed)
+	}
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "  skipped %s: %s\n", f.Path, f.Reason)
+	}
+}
+
+// progressPrinter redraws one status line on a terminal.
+func progressPrinter(w io.Writer) func(done, total int) {
+	last := time.Time{}
+	return func(done, total int) {
+		if done != total && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "\rindexing %d/%d files", done, total)
+		if done == total {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autorag/autorag/engine"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	root    string
+	json    bool
+	quiet   bool
+	verbose bool
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	settings       settingFlags
+}
+
+// run is the whole CLI: it parses args, runs the command and maps its error
+// to an exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var rerr *runError
+	if !errors.As(err, &rerr) {
+		// cobra's own errors: unknown command or flag, bad arguments
+		err = &usageError{err: err}
+		if cmd != nil && !g.json {
+			fmt.Fprintln(stderr, cmd.UsageString())
+		}
+	} else {
+		err = rerr.err
+	}
+	return report(err, g.json, stdout, stderr)
+}
+
+// runError marks an error returned by a command's own work, as opposed to
+// cobra's parsing errors.
+type runError struct{ err error }
+
+func (r *runError) Error() string { return r.err.Error() }
+
+func wrapRun(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := f(cmd, args); err != nil {
+			return &runError{err: err}
+		}
+		return nil
+	}
+}
+
+func newRootCmd(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "autorag",
+		Short:         "Local hybrid search over a folder of documents and code",
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.root, "root", "", "corpus root (default: nearest ancestor holding .autorag/, else the working directory; env AUTORAG_ROOT)")
+	pf.BoolVar(&g.json, "json", false, "print one JSON object on stdout")
+	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
+	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
+	g.settings.register(pf)
+	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g))
+	return root
+}
+
+// version reports the module version and VCS revision from the build info.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "autorag (unknown)"
+	}
+	v := bi.Main.Version
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return "autorag " + v
+	}
+	return fmt.Sprintf("autorag %s (%s%s)", v, rev, dirty)
+}
+
+// resolveRoot applies --root, AUTORAG_ROOT, the nearest ancestor holding
+// .autorag/, else the working directory.
+func (g *globals) resolveRoot() (string, error) {
+	if g.root != "" {
+		return checkRoot(g.root)
+	}
+	if r := os.Getenv("AUTORAG_ROOT"); r != "" {
+		return checkRoot(r)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, engine.DirName)); err == nil && fi.IsDir() {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return wd, nil
+		}
+	}
+}
+
+func checkRoot(r string) (string, error) {
+	fi, err := os.Stat(r)
+	if err != nil {
+		return "", usagef("root %s: %w", r, err)
+	}
+	if !fi.IsDir() {
+		return "", usagef("root %s is not a directory", r)
+	}
+	return filepath.Abs(r)
+}
+
+// engine opens the engine for the resolved root with resolved settings.
+func (g *globals) engine() (*engine.Engine, error) {
+	root, err := g.resolveRoot()
+	if err != nil {
+		return nil, err
+	}
+	l, err := engine.NewLayout(root)
+	if err != nil {
+		return nil, err
+	}
+	s, err := g.settings.resolve(l.ConfigPath())
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.New(root, s)
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	return e, nil
+}
+
+// commandLine is recorded as the lock holder's command.
+func commandLine() string { return strings.Join(os.Args, " ") }
+
+// isTerminal reports whether w is a terminal (progress goes only there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autorag/autorag/engine"
+)
+
+func newStatusCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the committed index, the last refresh, the lock holder and whether sources changed since",
+		Args:  cobra.NoArgs,
+		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
+			e, err := g.engine()
+			if err != nil {
+				return err
+			}
+			st, err := e.Status(cmd.Context())
+			if err != nil && !(errors.Is(err, engine.ErrNoIndex) && st != nil) {
+				return err
+			}
+			if err != nil { // no index: still say who holds the lock
+				if st.LockHolder != nil && !g.json {
+					fmt.Fprintf(g.stderr, "refresh in progress by pid %d (%s)\n", st.LockHolder.PID, st.LockHolder.Command)
+				}
+				return err
+			}
+			if g.json {
+				writeJSON(g.stdout, struct {
+					OK      bool   `json:"ok"`
+					Outcome string `json:"outcome"`
+					*engine.Status
+				}{true, "ok", st})
+				return nil
+			}
+			printStatus(g, st)
+			return nil
+		}),
+	}
+}
+
+func printStatus(g *globals, st *engine.Status) {
+	w := g.stdout
+	fmt.Fprintf(w, "root:        %s\n", st.Root)
+	fmt.Fprintf(w, "generation:  %s\n", st.Generation)
+	fmt.Fprintf(w, "fingerprint: %s\n", st.Fingerprint)
+	fmt.Fprintf(w, "files:       %d, chunks %d, tokens %d\n", st.Counts.Files, st.Counts.Chunks, st.Counts.Tokens)
+	if r := st.LastRefresh; r != nil {
+		fmt.Fprintf(w, "last refresh: %s at %s (%.1f ms; %d added, %d modified, %d deleted, %d renamed, %d failed)\n",
+			r.Outcome, r.At.Local().Format("2006-01-02 15:04:05"), r.TookMS, r.Added, r.Modified, r.Deleted, r.Renamed, r.Failed)
+	}
+	if st.SourcesChanged != nil && *st.SourcesChanged {
+		fmt.Fprintln(w, "sources:     changed since the last refresh (run `autorag refresh`)")
+	} else {
+		fmt.Fprintln(w, "sources:     unchanged")
+	}
+	if h := st.LockHolder; h != nil {
+		fmt.Fprintf(w, "lock:        held by pid %d on %s since %s (%s)\n", h.PID, h.Host, h.Since.Local().Format("15:04:05"), h.Command)
+	} else {
+		fmt.Fprintln(w, "lock:        free")
+	}
+	if g.verbose {
+		keys := make([]string, 0, len(st.Settings))
+		for k := range st.Settings {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "setting:     %s = %s\n", k, st.Settings[k])
+		}
+	}
+}
