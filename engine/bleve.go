@@ -91,11 +91,40 @@ func indexMapping() *mapping.IndexMappingImpl {
 }
 
 // rwConfig bounds bolt's file lock wait: nothing else should ever open a
-// generation that is still being written.
-var rwConfig = map[string]interface{}{"bolt_timeout": "10s"}
+// generation that is still being written. It returns a new map each time
+// because bleve writes into the config it is given (its "path" key would
+// otherwise point the next index at the previous one's store).
+func rwConfig() map[string]interface{} {
+	o := mergeOptions()
+	return map[string]interface{}{
+		"bolt_timeout": "10s",
+		"scorchMergePlanOptions": map[string]interface{}{
+			"MaxSegmentsPerTier":   o.MaxSegmentsPerTier,
+			"MaxSegmentSize":       o.MaxSegmentSize,
+			"TierGrowth":           o.TierGrowth,
+			"SegmentsPerMergeTask": o.SegmentsPerMergeTask,
+			"FloorSegmentSize":     o.FloorSegmentSize,
+			"FloorSegmentFileSize": o.FloorSegmentFileSize,
+			"ReclaimDeletesWeight": o.ReclaimDeletesWeight,
+		},
+	}
+}
+
+// mergeOptions is the segment merge policy of every writer: Lucene-style
+// tiers counted in live chunks, with a small floor so that the one-file
+// segments of incremental refreshes merge among themselves and a large
+// segment is rewritten only when its tier fills up. bleve's default counts
+// tiers in file bytes with a floor of several MB, which rewrote a
+// half-corpus segment on every other one-file refresh.
+func mergeOptions() mergeplan.MergePlanOptions {
+	o := mergeplan.DefaultMergePlanOptions
+	o.FloorSegmentSize = 64
+	o.FloorSegmentFileSize = 0
+	return o
+}
 
 func createBleve(dir string) (bleve.Index, error) {
-	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig)
+	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig())
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", dir, err)
 	}
@@ -103,7 +132,7 @@ func createBleve(dir string) (bleve.Index, error) {
 }
 
 func openBleveRW(dir string) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(dir, rwConfig)
+	idx, err := bleve.OpenUsing(dir, rwConfig())
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
@@ -225,7 +254,7 @@ func forceMerge(ctx context.Context, idx bleve.Index) error {
 	if !ok {
 		return nil
 	}
-	opts := mergeplan.DefaultMergePlanOptions
+	opts := mergeOptions()
 	if err := s.ForceMerge(ctx, &opts); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -146,7 +146,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if !o.Rebuild && sc != nil && sc.Fingerprint == fp && fingerprint.Check(e.Layout.Dir, sc.Artifacts) == nil {
 		return e.finishUnchanged(res, sc, scan, clock)
 	}
-	return e.commitNew(ctx, o, sc, scan, store, res, clock)
+	return e.commitNew(ctx, o, sc, man, scan, store, res, clock)
 }
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
@@ -215,7 +215,7 @@ func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, sc
 // commitNew builds the next generation, commits it through the sidecar and
 // collects garbage. On any error before the commit the new generation is
 // removed and the old one stays served.
-func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
+func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, prevMan *mirror.Manifest, scan *mirror.ScanResult,
 	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
 	base, prevTable := e.incrementalBase(o, sc, res)
 	current := ""
@@ -258,7 +258,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	}
 	failpoint("after-sidecar")
 	clock.mark("commit")
-	e.afterCommit(next, scan, store, res)
+	e.afterCommit(next, prevMan, scan, store, res)
 	clock.mark("gc")
 	res.TookMS = ms(time.Since(clock.start))
 	return res, nil
@@ -318,7 +318,7 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 // afterCommit saves the manifest and removes what the new sidecar no longer
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
-func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+func (e *Engine) afterCommit(sc *fingerprint.Sidecar, prevMan *mirror.Manifest, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
 	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("save manifest: %v", err))
 		return
@@ -326,13 +326,32 @@ func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, s
 	if err := e.removeGarbage(sc); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	keep := make(map[mirror.Hash]bool, len(scan.Manifest.Entries))
-	for _, en := range scan.Manifest.Entries {
-		keep[en.TextHash] = true
-	}
-	if _, err := store.GC(keep); err != nil {
+	if err := collectMirror(store, prevMan, scan.Manifest); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
 	}
+}
+
+// collectMirror removes mirror objects the new manifest no longer uses.
+// After an incremental refresh only the texts that left the manifest are
+// deleted (cost proportional to the change); after a rebuild, or with no
+// previous manifest, the whole store is swept, which also collects objects
+// left by refreshes that failed before committing.
+func collectMirror(store *mirror.Store, prev, next *mirror.Manifest) error {
+	keep := make(map[mirror.Hash]bool, len(next.Entries))
+	for _, en := range next.Entries {
+		keep[en.TextHash] = true
+	}
+	if len(prev.Entries) == 0 {
+		_, err := store.GC(keep)
+		return err
+	}
+	var dropped []mirror.Hash
+	for _, en := range prev.Entries {
+		if !keep[en.TextHash] {
+			dropped = append(dropped, en.TextHash)
+		}
+	}
+	return store.Delete(dropped)
 }
 
 // removeGarbage deletes every generation directory the sidecar does not

@@ -151,3 +151,25 @@ func TestVerifyDetectsCorruption(t *testing.T) {
 		t.Fatalf("verify after corrupting files.bin: %v %v", p, err)
 	}
 }
+
+// TestRepeatedRefreshInProcess runs many refreshes in one process, as
+// watch will: every generation must open and answer (bleve writes into the
+// config map it is given, which once pointed a new index at an old store).
+func TestRepeatedRefreshInProcess(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.md": "# A\n\nheron\n", "b.md": "# B\n\negret\n"})
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		os.WriteFile(filepath.Join(e.Layout.Root, "a.md"), []byte(strings.Repeat("heron ", i+1)+"\n"), 0o644)
+		r, err := e.Refresh(ctx, RefreshOptions{})
+		if err != nil {
+			t.Fatalf("refresh %d: %v", i, err)
+		}
+		if i > 0 && r.Outcome != OutcomeUpdated {
+			t.Fatalf("refresh %d: outcome %s", i, r.Outcome)
+		}
+		q, err := e.Query(ctx, QueryOptions{Text: "heron egret"})
+		if err != nil || len(q.Results) != 2 {
+			t.Fatalf("query after refresh %d: %v %v", i, q, err)
+		}
+	}
+}

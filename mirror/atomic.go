@@ -16,7 +16,7 @@ const tempPrefix = ".tmp-"
 // error.
 func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	if err := writeTempAndRename(dir, path, data); err != nil {
+	if err := writeTempAndRename(dir, path, data, true); err != nil {
 		return err
 	}
 	if err := syncDir(dir); err != nil {
@@ -27,7 +27,7 @@ func writeFileAtomic(path string, data []byte) error {
 
 // writeTempAndRename does everything writeFileAtomic does except the final
 // directory fsync, which the Store batches.
-func writeTempAndRename(dir, path string, data []byte) (err error) {
+func writeTempAndRename(dir, path string, data []byte, sync bool) (err error) {
 	f, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)
@@ -42,8 +42,10 @@ func writeTempAndRename(dir, path string, data []byte) (err error) {
 	if _, err = f.Write(data); err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
+	if sync {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("atomic write %s: %w", path, err)
+		}
 	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)

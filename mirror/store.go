@@ -14,9 +14,13 @@ import (
 // Store is the content-addressed mirror of normalized texts. Object h lives
 // at <dir>/<first two hex digits of h>/<remaining 62 hex digits> and holds
 // Doc.Encode() bytes whose BLAKE3-256 is h. Objects are immutable once named:
-// each is written to a temp file in its final directory, fsynced and renamed
-// into place. Directory fsyncs are batched: Sync makes every rename since the
-// previous Sync durable. A Store is safe for concurrent use.
+// each is written to a temp file in its final directory and renamed into
+// place. Object contents are not fsynced one by one (on a first refresh of
+// thousands of files that cost most of the refresh): nothing depends on an
+// object surviving a crash, because Get verifies the hash and the engine
+// re-parses the source when an object is missing or torn. Directory fsyncs
+// are batched: Sync makes every rename since the previous Sync durable. A
+// Store is safe for concurrent use.
 type Store struct {
 	dir string
 
@@ -58,7 +62,7 @@ func (s *Store) Put(d *Doc) (Hash, error) {
 	if err := s.mkdir(sub); err != nil {
 		return h, fmt.Errorf("put object %s: %w", h, err)
 	}
-	if err := writeTempAndRename(sub, p, b); err != nil {
+	if err := writeTempAndRename(sub, p, b, false); err != nil {
 		return h, fmt.Errorf("put object %s: %w", h, err)
 	}
 	s.markDirty(sub)
@@ -188,4 +192,16 @@ func (s *Store) gcSub(sub fs.DirEntry, keep map[Hash]bool) (int, error) {
 func isFanout(name string) bool {
 	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 	return len(name) == 2 && isHex(name[0]) && isHex(name[1])
+}
+
+// Delete removes the objects hs, ignoring those already gone. It is the
+// cheap collection after an incremental refresh: the caller names the texts
+// that left the manifest instead of listing the whole store.
+func (s *Store) Delete(hs []Hash) error {
+	for _, h := range hs {
+		if err := os.Remove(s.objectPath(h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete object %s: %w", h, err)
+		}
+	}
+	return nil
 }
