@@ -1,0 +1,235 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/autorag/autorag/engine/embed"
+)
+
+// Provider is the provider name in the embedder's identity.
+const Provider = "openai"
+
+// Embedder embeds texts through an OpenAI-compatible embeddings API. It is
+// safe for concurrent use.
+type Embedder struct {
+	cfg      Config
+	client   *goopenai.Client
+	sendDims bool
+
+	// Seams for tests; New sets the real ones.
+	sleep  func(ctx context.Context, d time.Duration) error
+	jitter func(ceiling time.Duration) time.Duration
+	now    func() time.Time
+}
+
+var _ embed.Embedder = (*Embedder)(nil)
+
+// New validates cfg (zero fields take the defaults) and returns an
+// Embedder. It makes no request.
+func New(cfg Config) (*Embedder, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cc := goopenai.DefaultConfig(cfg.APIKey)
+	cc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	cc.HTTPClient = &recordingDoer{client: &http.Client{Transport: newTransport(cfg.Concurrency)}}
+	return &Embedder{
+		cfg:      cfg,
+		client:   goopenai.NewClientWithConfig(cc),
+		sendDims: acceptsDimensions(cfg.Model) && cfg.Dimensions != knownDims(cfg.Model),
+		sleep:    sleepCtx,
+		jitter:   fullJitter,
+		now:      time.Now,
+	}, nil
+}
+
+// newTransport is the default transport, keeping enough idle connections
+// for every request in flight to reuse one.
+func newTransport(concurrency int) http.RoundTripper {
+	def, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	tr := def.Clone()
+	tr.MaxIdleConnsPerHost = max(concurrency, tr.MaxIdleConnsPerHost)
+	return tr
+}
+
+// Identity is {Provider: "openai", Model: cfg.Model, Dims: the vector size}.
+func (e *Embedder) Identity() embed.Identity {
+	return embed.Identity{Provider: Provider, Model: e.cfg.Model, Dims: e.cfg.Dimensions}
+}
+
+// Embed returns one unit-length vector per text, in order. Texts longer
+// than MaxInputTokens estimated tokens are truncated first (see the package
+// doc). It fails as a whole: on any error, including an empty text, no
+// vector is returned. When ctx is done it stops every request and returns
+// an error wrapping ctx.Err().
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	for i, t := range texts {
+		if t == "" {
+			return nil, fmt.Errorf("openai embedder: text %d is empty", i)
+		}
+	}
+	inputs := e.prepare(texts)
+	out := make([][]float32, len(texts))
+	err := e.run(ctx, e.plan(inputs), len(texts), func(ctx context.Context, s span) error {
+		vecs, err := e.embedBatch(ctx, inputs[s.start:s.end])
+		if err != nil {
+			return fmt.Errorf("texts %d-%d: %w", s.start, s.end-1, err)
+		}
+		copy(out[s.start:s.end], vecs)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("openai embedder: %w", err)
+	}
+	return out, nil
+}
+
+// run calls do for every span with at most Concurrency calls at once. The
+// first error cancels the rest and is returned; if ctx itself is done,
+// ctx.Err() is returned instead.
+func (e *Embedder) run(ctx context.Context, spans []span, total int, do func(context.Context, span) error) error {
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		first error
+		done  int
+		wg    sync.WaitGroup
+	)
+	next := make(chan span)
+	for range min(e.cfg.Concurrency, len(spans)) {
+		wg.Go(func() {
+			for s := range next {
+				err := do(gctx, s)
+				mu.Lock()
+				if err != nil && first == nil {
+					first = err
+					cancel()
+				} else if err == nil && first == nil {
+					done += s.end - s.start
+					if e.cfg.Progress != nil {
+						e.cfg.Progress(done, total)
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for _, s := range spans {
+		select {
+		case next <- s:
+		case <-gctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return first
+}
+
+// embedBatch embeds one request's inputs, retrying as the package doc
+// describes, and returns checked, normalized vectors.
+func (e *Embedder) embedBatch(ctx context.Context, inputs []string) ([][]float32, error) {
+	for attempt := 1; ; attempt++ {
+		data, err := e.attempt(ctx, inputs)
+		if err == nil {
+			return e.checkReply(data, len(inputs))
+		}
+		var ae *attemptError
+		if !errors.As(err, &ae) || !ae.retry {
+			return nil, err
+		}
+		if attempt >= e.cfg.MaxAttempts {
+			return nil, fmt.Errorf("gave up after %d attempts: %w", attempt, err)
+		}
+		if err := e.sleep(ctx, e.delay(attempt, ae)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// attempt makes one request under the per-request timeout.
+func (e *Embedder) attempt(ctx context.Context, inputs []string) ([]goopenai.Embedding, error) {
+	actx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	x := &exchange{}
+	req := goopenai.EmbeddingRequest{
+		Input:          inputs,
+		Model:          goopenai.EmbeddingModel(e.cfg.Model),
+		EncodingFormat: goopenai.EmbeddingEncodingFormatFloat,
+	}
+	if e.sendDims {
+		req.Dimensions = e.cfg.Dimensions
+	}
+	resp, err := e.client.CreateEmbeddings(context.WithValue(actx, exchangeKey{}, x), req)
+	if err != nil {
+		return nil, e.classify(ctx, actx, x, err)
+	}
+	return resp.Data, nil
+}
+
+// checkReply maps a reply's embeddings to inputs by their index and
+// normalizes them, rejecting any reply that is not exactly one finite,
+// non-zero vector of the configured size per input.
+func (e *Embedder) checkReply(data []goopenai.Embedding, n int) ([][]float32, error) {
+	if len(data) != n {
+		return nil, fmt.Errorf("invalid reply: %d embeddings for %d inputs", len(data), n)
+	}
+	out := make([][]float32, n)
+	for _, d := range data {
+		if d.Index < 0 || d.Index >= n {
+			return nil, fmt.Errorf("invalid reply: index %d out of range for %d inputs", d.Index, n)
+		}
+		if out[d.Index] != nil {
+			return nil, fmt.Errorf("invalid reply: index %d appears more than once", d.Index)
+		}
+		v, err := normalize(d.Embedding, e.cfg.Dimensions)
+		if err != nil {
+			return nil, fmt.Errorf("invalid reply: embedding %d: %w", d.Index, err)
+		}
+		out[d.Index] = v
+	}
+	return out, nil
+}
+
+// normalize returns v scaled to unit length after checking its size and
+// values.
+func normalize(v []float32, dims int) ([]float32, error) {
+	if len(v) != dims {
+		return nil, fmt.Errorf("%d dimensions, want %d (check %s)", len(v), dims, EnvDimensions)
+	}
+	var sum float64
+	for i, x := range v {
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("value %d is not finite (%v)", i, x)
+		}
+		sum += f * f
+	}
+	if sum == 0 {
+		return nil, errors.New("zero vector")
+	}
+	norm := math.Sqrt(sum)
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) / norm)
+	}
+	return out, nil
+}
