@@ -1,0 +1,195 @@
+package cache
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// Collect bounds the cache. When the bytes stored under the embeddings
+// directory (every identity) exceed capBytes, it removes the directories of
+// all other identities and rewrites this identity's log keeping only the
+// entries for which live returns true. Live entries are never dropped, even
+// when they alone exceed capBytes (a record found corrupt is dropped: it was
+// lost already). evicted counts this identity's entries not carried over.
+//
+// The rewrite is atomic: a new log and index are written under temporary
+// names, fsynced, and renamed over the old ones. Readers that opened the old
+// log keep reading it. Collect is a write: it needs the writer lock.
+func (c *Embeddings) Collect(live func(h [32]byte) bool, capBytes int64) (evicted int, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return 0, errClosed
+	}
+	if err := c.flush(); err != nil {
+		return 0, err
+	}
+	total, err := dirBytes(c.root)
+	if err != nil {
+		return 0, fmt.Errorf("embedding cache: measure: %w", err)
+	}
+	if total <= capBytes {
+		return 0, nil
+	}
+	if err := c.dropOtherIdentities(); err != nil {
+		return 0, err
+	}
+	if c.f == nil && c.index.len() == 0 {
+		return 0, nil
+	}
+	if err := c.startWriter(); err != nil {
+		return 0, err
+	}
+	return c.rewrite(live)
+}
+
+// dirBytes sums the sizes of the regular files under dir.
+func dirBytes(dir string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
+	return total, err
+}
+
+// dropOtherIdentities removes every directory under the embeddings
+// directory except this identity's.
+func (c *Embeddings) dropOtherIdentities() error {
+	ents, err := os.ReadDir(c.root)
+	if err != nil {
+		return fmt.Errorf("embedding cache: %w", err)
+	}
+	own := filepath.Base(c.dir)
+	for _, e := range ents {
+		if e.IsDir() && e.Name() != own {
+			if err := os.RemoveAll(filepath.Join(c.root, e.Name())); err != nil {
+				return fmt.Errorf("embedding cache: drop other identity: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// rewrite replaces the log and index with ones holding only live, intact
+// records. c.mu must be held and c must be the writer with nothing pending.
+func (c *Embeddings) rewrite(live func(h [32]byte) bool) (evicted int, err error) {
+	nonce := rand.Uint64()
+	logTmp, err := createTempIn(c.dir, logName)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(logTmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(logTmp, writeBufSize)
+	hdr := logHeader(c.identity, nonce)
+	_, _ = bw.Write(hdr)
+	off := int64(len(hdr))
+	var kept []hashSlot
+	w := &window{r: c.f, size: c.end}
+	for _, e := range c.index.all() {
+		n := recordLen(e.dims)
+		if !live(e.h) {
+			evicted++
+			continue
+		}
+		rec, rerr := w.at(e.off, int(n))
+		if rerr != nil || !recordValid(rec) || [32]byte(rec[:32]) != e.h {
+			evicted++
+			continue
+		}
+		_, _ = bw.Write(rec)
+		kept = append(kept, hashSlot{e.h, slot{off: off, dims: e.dims}})
+		off += n
+	}
+	if err := finishTemp(logTmp, bw.Flush()); err != nil {
+		return 0, err
+	}
+	return evicted, c.install(logTmp.Name(), fullIndex(nonce, off, kept), nonce, off)
+}
+
+// install renames a rewritten log into place, writes its index, and
+// switches c over to them. A crash between the two renames leaves a new log
+// with the old index, whose nonce no longer matches: the next load ignores
+// it and scans the log.
+func (c *Embeddings) install(logTmp string, idx []byte, nonce uint64, end int64) error {
+	logPath, idxPath := filepath.Join(c.dir, logName), filepath.Join(c.dir, idxName)
+	if err := os.Rename(logTmp, logPath); err != nil {
+		return fmt.Errorf("embedding cache: install log: %w", err)
+	}
+	// From here on the old files are replaced: on failure refuse further
+	// writes, keep serving from the old log still open.
+	fail := func(err error) error {
+		c.werr = fmt.Errorf("embedding cache: install: %w", err)
+		return c.werr
+	}
+	if err := fingerprint.WriteFileAtomic(idxPath, idx, 0o644); err != nil {
+		return fail(err)
+	}
+	f, err := os.OpenFile(logPath, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return fail(err)
+	}
+	ix, err := os.OpenFile(idxPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		_ = f.Close()
+		return fail(err)
+	}
+	_ = c.f.Close()
+	_ = c.idx.Close()
+	c.f, c.idx, c.index, c.nonce, c.tailN = f, ix, newEntryIndex(idx[idxHeaderLen:], 0), nonce, 0
+	c.end, c.bufStart, c.dirty = end, end, false
+	return nil
+}
+
+// createTempIn creates a temporary file for name in dir, with a name
+// readers and removeTemps recognize.
+func createTempIn(dir, name string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, fingerprint.TempPrefix+name+".*")
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+		return nil, fmt.Errorf("embedding cache: %w", err)
+	}
+	return f, nil
+}
+
+// finishTemp fsyncs and closes a temporary file after its last write
+// (whose error is werr).
+func finishTemp(f *os.File, werr error) error {
+	err := werr
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("embedding cache: write %s: %w", f.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,387 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gofrs/flock"
+
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// ErrWriterBusy is returned by the first Put (or Collect) of an Embeddings
+// when another Embeddings, in this process or another, is writing the same
+// identity's log. The engine writes only under the refresh lock, so seeing
+// it means a caller broke that rule; nothing was written.
+var ErrWriterBusy = errors.New("embedding cache: another writer holds it")
+
+var errClosed = errors.New("embedding cache: closed")
+
+// compactMin is the fewest entries in the index tail that make Flush
+// rewrite the index sorted; beyond it, a quarter of the sorted region.
+const compactMin = 4096
+
+// writeBufSize is how many bytes of new records Put buffers before writing
+// them to the log (without fsync; Flush fsyncs).
+const writeBufSize = 1 << 20
+
+// Embeddings caches embedding vectors of one embedder identity, keyed by the
+// BLAKE3 hash of the embedded text. Any number of processes may open it and
+// Get; Put, Flush and Collect write, and only one writer at a time is
+// allowed (a second gets ErrWriterBusy). See doc.go for the format.
+//
+// An Embeddings is safe for concurrent use by multiple goroutines.
+type Embeddings struct {
+	root     string // the embeddings directory, holding every identity
+	dir      string // this identity's directory
+	identity string
+
+	mu     sync.RWMutex
+	f      *os.File // the log; opened read-only, reopened read-write by the writer
+	index  entryIndex
+	closed bool
+
+	// Writer state, set up by the first write (startWriter).
+	writing  bool
+	lock     *flock.Flock
+	idx      *os.File
+	nonce    uint64
+	end      int64  // log offset where the next record goes
+	buf      []byte // records not yet written to the log; buf[0] is at bufStart
+	bufStart int64
+	pendIdx  []byte // index entries of records not yet flushed
+	tailN    int    // entries in the index file's unsorted tail
+	dirty    bool   // something was written since the last fsync
+	newFiles bool   // files or directories were created: fsync the directories too
+	werr     error  // a failed write leaves the log's tail unknown: refuse more
+}
+
+// OpenEmbeddings opens the cache of identity under dir (normally
+// .autorag/cache/embeddings). It reads the small index file and, at most,
+// the headers of records the index does not cover; vector payloads are read
+// only by Get. A missing cache is an empty one, and nothing is created until
+// the first Put. A damaged log or index loses what it no longer proves, never
+// more (see doc.go); only I/O errors are returned.
+func OpenEmbeddings(dir, identity string) (*Embeddings, error) {
+	if len(identity) > maxIdentity {
+		return nil, fmt.Errorf("open embedding cache: identity longer than %d bytes", maxIdentity)
+	}
+	c := &Embeddings{
+		root:     dir,
+		dir:      filepath.Join(dir, dirName(identity, 16)),
+		identity: identity,
+		index:    newEntryIndex(nil, 0),
+	}
+	f, err := os.Open(filepath.Join(c.dir, logName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open embedding cache: %w", err)
+	}
+	st, err := loadLog(f, c.dir, identity)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("load embedding cache %s: %w", c.dir, err)
+	}
+	c.f, c.index = f, st.index
+	return c, nil
+}
+
+// Len returns the number of vectors the cache holds (as far as its index
+// knows: a record found corrupt by Get is dropped then).
+func (c *Embeddings) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.index.len()
+}
+
+// Get returns the vector stored for h. The record is verified (hash, length,
+// checksum) on every read; a record that fails is forgotten and reported as
+// missing, so the caller embeds the text again and Puts it anew.
+func (c *Embeddings) Get(h [32]byte) ([]float32, bool) {
+	c.mu.RLock()
+	s, found := c.index.lookup(h)
+	var v []float32
+	ok := false
+	if found {
+		v, ok = c.read(h, s)
+	}
+	c.mu.RUnlock()
+	if found && !ok {
+		c.forget(h, s)
+	}
+	return v, ok
+}
+
+// read reads and verifies the record at s; c.mu must be held.
+func (c *Embeddings) read(h [32]byte, s slot) ([]float32, bool) {
+	n := recordLen(s.dims)
+	if c.writing && s.off >= c.bufStart {
+		at := s.off - c.bufStart
+		if at+n > int64(len(c.buf)) {
+			return nil, false
+		}
+		return decodeRecord(c.buf[at:at+n], h, s.dims)
+	}
+	if c.f == nil {
+		return nil, false
+	}
+	b := make([]byte, n)
+	if _, err := c.f.ReadAt(b, s.off); err != nil {
+		return nil, false
+	}
+	return decodeRecord(b, h, s.dims)
+}
+
+// forget drops h if it still points at s.
+func (c *Embeddings) forget(h [32]byte, s slot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.index.forget(h, s)
+}
+
+// Put stores v for h. It is buffered: Flush makes it durable. Putting a hash
+// the cache already holds does nothing.
+func (c *Embeddings) Put(h [32]byte, v []float32) error {
+	if len(v) == 0 || len(v) > maxDims {
+		return fmt.Errorf("embedding cache: vector of %d dimensions (want 1..%d)", len(v), maxDims)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.index.lookup(h); ok {
+		return nil
+	}
+	if err := c.startWriter(); err != nil {
+		return err
+	}
+	s := slot{off: c.end, dims: uint32(len(v))}
+	c.buf = appendRecord(c.buf, h, v)
+	c.pendIdx = appendIdxEntry(c.pendIdx, h, s)
+	c.index.add(h, s)
+	c.end += recordLen(s.dims)
+	c.dirty = true
+	if len(c.buf) >= writeBufSize {
+		return c.writeBuf()
+	}
+	return nil
+}
+
+// writeBuf appends the buffered records to the log (no fsync).
+func (c *Embeddings) writeBuf() error {
+	if len(c.buf) == 0 {
+		return nil
+	}
+	if _, err := c.f.Write(c.buf); err != nil {
+		c.werr = fmt.Errorf("embedding cache: write log: %w", err)
+		return c.werr
+	}
+	c.bufStart += int64(len(c.buf))
+	c.buf = c.buf[:0]
+	return nil
+}
+
+// Flush makes every vector Put so far durable: it writes and fsyncs the log,
+// then appends and fsyncs their index entries. A crash before Flush loses
+// only what was Put since the previous Flush.
+func (c *Embeddings) Flush() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.flush()
+}
+
+func (c *Embeddings) flush() error {
+	if c.werr != nil {
+		return c.werr
+	}
+	if !c.writing || !c.dirty {
+		return nil
+	}
+	if err := c.writeBuf(); err != nil {
+		return err
+	}
+	if err := c.f.Sync(); err != nil {
+		c.werr = fmt.Errorf("embedding cache: sync log: %w", err)
+		return c.werr
+	}
+	if _, err := c.idx.Write(c.pendIdx); err != nil {
+		c.werr = fmt.Errorf("embedding cache: write index: %w", err)
+		return c.werr
+	}
+	if err := c.idx.Sync(); err != nil {
+		c.werr = fmt.Errorf("embedding cache: sync index: %w", err)
+		return c.werr
+	}
+	c.tailN += len(c.pendIdx) / idxEntryLen
+	c.pendIdx = c.pendIdx[:0]
+	if c.tailN > max(compactMin, len(c.index.base)/idxEntryLen/4) {
+		if err := c.compactIndex(); err != nil {
+			return err
+		}
+	}
+	if c.newFiles {
+		for _, d := range []string{c.dir, c.root} {
+			if err := fingerprint.SyncDir(d); err != nil {
+				return fmt.Errorf("embedding cache: %w", err)
+			}
+		}
+		c.newFiles = false
+	}
+	c.dirty = false
+	return nil
+}
+
+// Close flushes and releases the files and the writer lock.
+func (c *Embeddings) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	err := c.flush()
+	c.closed = true
+	for _, f := range []*os.File{c.f, c.idx} {
+		if f != nil {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("embedding cache: close: %w", cerr)
+			}
+		}
+	}
+	c.f, c.idx = nil, nil
+	if c.lock != nil {
+		_ = c.lock.Unlock()
+		c.lock = nil
+	}
+	c.writing = false
+	return err
+}
+
+// startWriter makes c the writer: it takes the writer lock, reopens the log
+// for appending, reloads it (another writer may have appended since Open),
+// cuts off a torn tail, and rewrites the index if it does not exactly cover
+// the log. c.mu must be held.
+func (c *Embeddings) startWriter() (err error) {
+	switch {
+	case c.closed:
+		return errClosed
+	case c.werr != nil:
+		return c.werr
+	case c.writing:
+		return nil
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return fmt.Errorf("embedding cache: %w", err)
+	}
+	lk := flock.New(filepath.Join(c.dir, writerLockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+	ok, err := lk.TryLock()
+	if err != nil {
+		return fmt.Errorf("embedding cache: lock: %w", err)
+	}
+	if !ok {
+		return ErrWriterBusy
+	}
+	var f, idx *os.File
+	defer func() {
+		if err != nil {
+			for _, x := range []*os.File{f, idx} {
+				if x != nil {
+					_ = x.Close()
+				}
+			}
+			_ = lk.Unlock()
+			err = fmt.Errorf("embedding cache: start writing %s: %w", c.dir, err)
+		}
+	}()
+	removeTemps(c.dir)
+	f, err = os.OpenFile(filepath.Join(c.dir, logName), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	st, err := c.repair(f)
+	if err != nil {
+		return err
+	}
+	idx, err = os.OpenFile(filepath.Join(c.dir, idxName), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	if c.f != nil {
+		_ = c.f.Close()
+	}
+	c.f, c.idx, c.lock, c.index, c.nonce, c.tailN = f, idx, lk, st.index, st.nonce, st.tailN
+	c.end, c.bufStart, c.writing, c.newFiles, c.dirty = st.validEnd, st.validEnd, true, true, true
+	return nil
+}
+
+// repair loads the log open as f (read-write) and brings it and its index
+// to a state a writer can append to.
+func (c *Embeddings) repair(f *os.File) (*logState, error) {
+	st, err := loadLog(f, c.dir, c.identity)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !st.headerOK:
+		nonce := rand.Uint64()
+		hdr := logHeader(c.identity, nonce)
+		if err := f.Truncate(0); err != nil {
+			return nil, err
+		}
+		if _, err := f.Write(hdr); err != nil {
+			return nil, err
+		}
+		n := int64(len(hdr))
+		st = &logState{headerOK: true, nonce: nonce, hdrLen: n, size: n, validEnd: n, index: newEntryIndex(nil, 0)}
+	case st.size > st.validEnd:
+		if err := f.Truncate(st.validEnd); err != nil {
+			return nil, err
+		}
+	}
+	if !st.idxClean {
+		data := fullIndex(st.nonce, st.validEnd, st.index.all())
+		if err := fingerprint.WriteFileAtomic(filepath.Join(c.dir, idxName), data, 0o644); err != nil {
+			return nil, err
+		}
+		st.index, st.tailN = newEntryIndex(data[idxHeaderLen:], 0), 0
+	}
+	return st, nil
+}
+
+// compactIndex rewrites the index with every entry in its sorted region,
+// once enough have been appended to its tail (which every opening process
+// loads into a map). Log data must be durable first.
+func (c *Embeddings) compactIndex() error {
+	data := fullIndex(c.nonce, c.end, c.index.all())
+	path := filepath.Join(c.dir, idxName)
+	if err := fingerprint.WriteFileAtomic(path, data, 0o644); err != nil {
+		return fmt.Errorf("embedding cache: compact index: %w", err)
+	}
+	idx, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		c.werr = fmt.Errorf("embedding cache: reopen index: %w", err)
+		return c.werr
+	}
+	_ = c.idx.Close()
+	c.idx, c.index, c.tailN = idx, newEntryIndex(data[idxHeaderLen:], 0), 0
+	return nil
+}
+
+// removeTemps removes temporary files a crashed writer left in dir. Only
+// the writer (holding the writer lock) creates them, so none is in use.
+func removeTemps(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), fingerprint.TempPrefix) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
