@@ -1,0 +1,131 @@
+package main
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/embed/local"
+)
+
+// rankBM25 indexes the corpus with the real engine (one "<id>.md" file
+// per document: "# title\n\ntext") and runs every query through it, one
+// result per file.
+func rankBM25(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
+	dir, err := os.MkdirTemp("", "autorag-eval-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	for _, d := range ds.docs {
+		body := "# " + d.Title + "\n\n" + d.Text + "\n"
+		if err := os.WriteFile(filepath.Join(dir, d.ID+".md"), []byte(body), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	eng, err := engine.New(dir, engine.DefaultSettings())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := eng.Refresh(ctx, engine.RefreshOptions{Command: "eval"}); err != nil {
+		return nil, fmt.Errorf("refresh: %w", err)
+	}
+	runs := make(map[string][]string, len(ds.queries))
+	for _, q := range ds.queries {
+		res, err := eng.Query(ctx, engine.QueryOptions{Text: q.Text, K: k, PerFile: 1})
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		ids := make([]string, 0, len(res.Results))
+		for _, r := range res.Results {
+			ids = append(ids, strings.TrimSuffix(r.Path, ".md"))
+		}
+		runs[q.ID] = ids
+	}
+	return runs, nil
+}
+
+// denseRanker ranks by exact cosine between e's vectors of the query and
+// of title + "\n" + text.
+func denseRanker(e *local.Embedder) ranker {
+	return func(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
+		texts := make([]string, len(ds.docs))
+		for i, d := range ds.docs {
+			texts[i] = d.Title + "\n" + d.Text
+		}
+		dv, err := e.Embed(ctx, texts)
+		if err != nil {
+			return nil, err
+		}
+		qtexts := make([]string, len(ds.queries))
+		for i, q := range ds.queries {
+			qtexts[i] = q.Text
+		}
+		qv, err := e.Embed(ctx, qtexts)
+		if err != nil {
+			return nil, err
+		}
+		runs := make(map[string][]string, len(ds.queries))
+		for i, q := range ds.queries {
+			top := topK(qv[i], dv, k)
+			ids := make([]string, len(top))
+			for j, t := range top {
+				ids[j] = ds.docs[t].ID
+			}
+			runs[q.ID] = ids
+		}
+		return runs, nil
+	}
+}
+
+// topK returns the indices of the k vectors with the highest dot product
+// with q, best first; ties go to the lower index.
+func topK(q []float32, vs [][]float32, k int) []int {
+	h := &hitHeap{}
+	for i, v := range vs {
+		var s float32
+		for d, x := range q {
+			s += x * v[d]
+		}
+		if h.Len() < k {
+			heap.Push(h, hit{i, s})
+		} else if s > (*h)[0].score {
+			(*h)[0] = hit{i, s}
+			heap.Fix(h, 0)
+		}
+	}
+	out := make([]int, h.Len())
+	for j := len(out) - 1; j >= 0; j-- {
+		out[j] = heap.Pop(h).(hit).doc
+	}
+	return out
+}
+
+type hit struct {
+	doc   int
+	score float32
+}
+
+// hitHeap is a min-heap: the worst kept hit (lowest score, then highest
+// index) on top.
+type hitHeap []hit
+
+func (h hitHeap) Len() int { return len(h) }
+func (h hitHeap) Less(i, j int) bool {
+	if h[i].score != h[j].score {
+		return h[i].score < h[j].score
+	}
+	return h[i].doc > h[j].doc
+}
+func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)   { *h = append(*h, x.(hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
