@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
 )
@@ -22,7 +23,8 @@ type builder struct {
 	store    *mirror.Store
 	gen      string
 	base     string // generation to build on; "" for a fresh build
-	progress func(done, total int)
+	progress func(stage string, done, total int)
+	vb       *vectorBuilder // nil without an embedder
 }
 
 // build writes the generation directory completely and fsyncs it, and
@@ -43,6 +45,9 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 		err = fmt.Errorf("close index: %w", cerr)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := b.buildVectors(cs); err != nil {
 		return nil, err
 	}
 	table := mergeRecords(cs.keep, records)
@@ -80,6 +85,9 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 		if len(pending) == 0 && len(deletes) == 0 && !final {
 			return nil
 		}
+		if err := b.vb.add(ctx, pending); err != nil {
+			return err
+		}
 		err := applyBatch(ctx, idx, deletes, pending, b.gen, final)
 		failpoint("mid-generation")
 		for _, c := range pending {
@@ -107,7 +115,7 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 			}
 		}
 		if b.progress != nil {
-			b.progress(i+1, len(cs.index))
+			b.progress("indexing", i+1, len(cs.index))
 		}
 	}
 	return records, flush(true)
@@ -198,4 +206,22 @@ func syncTree(dir string) error {
 		}
 		return nil
 	})
+}
+
+// buildVectors writes the generation's vector index from its base's: the
+// deleted chunks become tombstones, the embedded chunks a new segment.
+func (b *builder) buildVectors(cs changeSet) error {
+	if b.vb == nil {
+		return nil
+	}
+	base := ""
+	if b.base != "" {
+		base = filepath.Join(b.e.Layout.GenDir(b.base), vectorDir)
+	}
+	dir := filepath.Join(b.e.Layout.GenDir(b.gen), vectorDir)
+	dims := b.vb.emb.Identity().Dims
+	if _, err := vector.Build(dir, base, dims, cs.deletes, b.vb.adds); err != nil {
+		return fmt.Errorf("build vectors: %w", err)
+	}
+	return nil
 }

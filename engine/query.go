@@ -27,13 +27,22 @@ type QueryOptions struct {
 	K        int    // results to return; default 10
 	PerFile  int    // results per source file; default 1
 	PathGlob string // only paths matching this glob
+	Mode     string // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
+	Explain  bool   // fill Result.Explain
 }
 
-// Scores explains a result: each list's score and rank (1-based). Vector
-// fields are null until the vector index exists.
+// Query modes.
+const (
+	ModeBM25   = "bm25"
+	ModeVector = "vector"
+	ModeHybrid = "hybrid"
+)
+
+// Scores say what each list thought of a result: its score and 1-based
+// rank there, or null when the result was not in that list.
 type Scores struct {
-	BM25       float64  `json:"bm25"`
-	BM25Rank   int      `json:"bm25_rank"`
+	BM25       *float64 `json:"bm25"`
+	BM25Rank   *int     `json:"bm25_rank"`
 	Vector     *float64 `json:"vector"`
 	VectorRank *int     `json:"vector_rank"`
 }
@@ -48,6 +57,7 @@ type Result struct {
 	Title   string  `json:"title"`
 	Score   float64 `json:"score"`
 	Scores  Scores  `json:"scores"`
+	Explain string  `json:"explain,omitempty"`
 	Text    string  `json:"text"`
 }
 
@@ -55,6 +65,8 @@ type Result struct {
 type QueryResult struct {
 	Fingerprint string
 	Generation  string
+	Mode        string
+	Fusion      string // the fusion used in hybrid mode
 	Results     []Result
 	TookMS      float64
 }
@@ -112,21 +124,79 @@ func lastGen(err error) string {
 }
 
 func (e *Engine) queryGeneration(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
+	mode, err := e.resolveMode(sc, o.Mode)
+	if err != nil {
+		return nil, err
+	}
 	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
 	if err != nil {
 		return nil, err
 	}
 	defer idx.Close()
 	s := &searcher{idx: idx, model: e.model(sc)}
-	hits, err := s.bm25(ctx, analyze.Terms(o.Text))
+	if err := s.openReader(); err != nil {
+		return nil, err
+	}
+	defer s.r.Close()
+	k, perFile := defaults(o)
+	want := max(50, 5*k*perFile) // each list is oversampled before fusion
+	var bmList, deList []listHit
+	if mode != ModeVector {
+		if bmList, err = s.bm25List(ctx, analyze.Terms(o.Text), filter, mode, want, k, perFile); err != nil {
+			return nil, err
+		}
+	}
+	if mode != ModeBM25 {
+		if deList, err = e.denseList(ctx, sc, o.Text, filter, want); err != nil {
+			return nil, err
+		}
+	}
+	f := e.fusion()
+	ranking := rank(mode, f, bmList, deList)
+	results, err := s.materialize(ranking, k, perFile, o.Explain, mode, f)
 	if err != nil {
 		return nil, err
 	}
-	results, err := s.materialize(hits, o, filter)
-	if err != nil {
-		return nil, err
+	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results}
+	if mode == ModeHybrid {
+		res.Fusion = f.String()
 	}
-	return &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Results: results}, nil
+	return res, nil
+}
+
+func defaults(o QueryOptions) (k, perFile int) {
+	k, perFile = o.K, o.PerFile
+	if k <= 0 {
+		k = 10
+	}
+	if perFile <= 0 {
+		perFile = 1
+	}
+	return k, perFile
+}
+
+// rank turns the lists into one ranking for the mode.
+func rank(mode string, f Fusion, bm, de []listHit) []fused {
+	switch mode {
+	case ModeBM25:
+		return single(bm, true)
+	case ModeVector:
+		return single(de, false)
+	}
+	return fuse(f, bm, de)
+}
+
+func single(l []listHit, isBM25 bool) []fused {
+	out := make([]fused, len(l))
+	for i, h := range l {
+		out[i] = fused{id: h.id, score: h.score}
+		if isBM25 {
+			out[i].bm25, out[i].bm25Rank = h.score, i+1
+		} else {
+			out[i].dense, out[i].denseRank = h.score, i+1
+		}
+	}
+	return out
 }
 
 func (e *Engine) model(sc *fingerprint.Sidecar) bm25 {
@@ -146,20 +216,58 @@ type hit struct {
 
 type searcher struct {
 	idx   bleve.Index
+	r     index.IndexReader
 	model bm25
+}
+
+func (s *searcher) openReader() error {
+	adv, err := s.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	if s.r, err = adv.Reader(); err != nil {
+		return fmt.Errorf("open reader: %w", err)
+	}
+	return nil
+}
+
+// bm25List scores the query and returns the best chunks that pass the
+// filter: in hybrid mode the top want chunks; in bm25 mode as many as it
+// takes to fill k files with perFile chunks each (external IDs are
+// resolved only for the chunks walked).
+func (s *searcher) bm25List(ctx context.Context, terms []string, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, error) {
+	hits, err := s.bm25(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	var out []listHit
+	files := map[string]int{}
+	accepted := 0 // results the per-file limit would keep
+	for _, h := range hits {
+		if mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want {
+			break
+		}
+		id := h.id
+		if id == "" {
+			if id, err = s.r.ExternalID(internalID(h.num)); err != nil {
+				return nil, fmt.Errorf("resolve document: %w", err)
+			}
+		}
+		path, _ := splitChunkID(id)
+		if !filter.match(path) {
+			continue
+		}
+		out = append(out, listHit{id: id, score: h.score})
+		if files[path]++; files[path] <= perFile {
+			accepted++
+		}
+	}
+	return out, nil
 }
 
 // bm25 scores every chunk that holds a query term, best first.
 func (s *searcher) bm25(ctx context.Context, terms []string) ([]hit, error) {
-	adv, err := s.idx.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("open reader: %w", err)
-	}
-	defer r.Close()
+	r := s.r
 	scores := map[uint64]float64{}
 	for _, t := range terms {
 		if err := s.scoreTerm(ctx, r, t, scores); err != nil {
@@ -251,53 +359,66 @@ func lessChunkID(a, b string) bool {
 	return oa < ob
 }
 
-// materialize walks the ranking, applies the path filter and the per-file
-// limit, and loads the stored fields of the results it keeps.
-func (s *searcher) materialize(hits []hit, o QueryOptions, filter *pathFilter) ([]Result, error) {
-	k, perFile := o.K, o.PerFile
-	if k <= 0 {
-		k = 10
-	}
-	if perFile <= 0 {
-		perFile = 1
-	}
-	adv, err := s.idx.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("open reader: %w", err)
-	}
-	defer r.Close()
+// materialize walks the ranking, applies the per-file limit and loads the
+// stored fields of the results it keeps.
+func (s *searcher) materialize(ranking []fused, k, perFile int, explain bool, mode string, f Fusion) ([]Result, error) {
 	seen := map[string]int{}
-	var out []Result
-	for rank, h := range hits {
+	out := []Result{}
+	for _, x := range ranking {
 		if len(out) == k {
 			break
 		}
-		if h.id == "" {
-			if h.id, err = r.ExternalID(internalID(h.num)); err != nil {
-				return nil, fmt.Errorf("resolve document: %w", err)
-			}
-		}
-		path, ord := splitChunkID(h.id)
-		if !filter.match(path) || seen[path] >= perFile {
+		path, ord := splitChunkID(x.id)
+		if seen[path] >= perFile {
 			continue
 		}
 		seen[path]++
-		res, err := s.load(h.id, path, ord)
+		res, err := s.load(x.id, path, ord)
 		if err != nil {
 			return nil, err
 		}
-		res.Rank, res.Score = len(out)+1, h.score
-		res.Scores = Scores{BM25: h.score, BM25Rank: rank + 1}
+		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()
+		if explain {
+			res.Explain = x.explain(mode, f)
+		}
 		out = append(out, res)
 	}
-	if out == nil {
-		out = []Result{}
-	}
 	return out, nil
+}
+
+func (x fused) scores() Scores {
+	var s Scores
+	if x.bm25Rank > 0 {
+		b, r := x.bm25, x.bm25Rank
+		s.BM25, s.BM25Rank = &b, &r
+	}
+	if x.denseRank > 0 {
+		d, r := x.dense, x.denseRank
+		s.Vector, s.VectorRank = &d, &r
+	}
+	return s
+}
+
+// explain says how a result's score came about.
+func (x fused) explain(mode string, f Fusion) string {
+	list := func(name string, rank int, score float64) string {
+		if rank == 0 {
+			return name + " absent"
+		}
+		return fmt.Sprintf("%s rank %d score %.4f", name, rank, score)
+	}
+	switch mode {
+	case ModeBM25:
+		return "bm25: " + list("bm25", x.bm25Rank, x.bm25)
+	case ModeVector:
+		return "vector: " + list("vector", x.denseRank, x.dense)
+	}
+	if f.Method == FusionRRF {
+		return fmt.Sprintf("%s: %s (weight %.3g), %s (weight %.3g) -> %.5f", f, list("bm25", x.bm25Rank, x.bm25), f.WBM25,
+			list("vector", x.denseRank, x.dense), f.WDense, x.score)
+	}
+	return fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f", f,
+		list("bm25", x.bm25Rank, x.bm25), f.Alpha, list("vector", x.denseRank, x.dense), 1-f.Alpha, x.score)
 }
 
 func (s *searcher) load(id, path string, ord int) (Result, error) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
@@ -26,7 +27,7 @@ type RefreshOptions struct {
 	Rebuild  bool          // full rebuild from sources (index rebuild)
 	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
 	Command  string        // recorded as the lock holder's command
-	Progress func(done, total int)
+	Progress func(stage string, done, total int)
 }
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
@@ -226,8 +227,16 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{e: e, store: store, gen: gen, base: base, progress: o.Progress}
+	vb, err := e.openVectorBuilder(o)
+	if err != nil {
+		return nil, err
+	}
+	defer vb.close()
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: o.Progress, vb: vb}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
+	if err == nil {
+		err = vb.flush(res)
+	}
 	if err != nil {
 		_ = os.RemoveAll(e.Layout.GenDir(gen))
 		return nil, err
@@ -259,6 +268,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	failpoint("after-sidecar")
 	clock.mark("commit")
 	e.afterCommit(next, prevMan, scan, store, res)
+	e.collectEmbeddings(vb, scan.Manifest, store, res)
 	clock.mark("gc")
 	res.TookMS = ms(time.Since(clock.start))
 	return res, nil
@@ -329,6 +339,21 @@ func (e *Engine) afterCommit(sc *fingerprint.Sidecar, prevMan *mirror.Manifest, 
 	if err := collectMirror(store, prevMan, scan.Manifest); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
 	}
+	if err := e.dropQueryCache(sc, res.Outcome == OutcomeRebuilt); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("query cache: %v", err))
+	}
+}
+
+// dropQueryCache removes cached answers that can no longer be served:
+// those of other fingerprints after any commit, all of them after a
+// rebuild (a new generation of the same fingerprint keys differently, so
+// they would only take space).
+func (e *Engine) dropQueryCache(sc *fingerprint.Sidecar, all bool) error {
+	q := cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "query"), 0)
+	if all {
+		return q.Clear()
+	}
+	return q.DropOtherFingerprints(sc.Fingerprint)
 }
 
 // collectMirror removes mirror objects the new manifest no longer uses.

@@ -89,7 +89,7 @@ func TestFailedBuildKeepsServing(t *testing.T) {
 		os.WriteFile(filepath.Join(e.Layout.Root, f), []byte("# New\n\nheron egret\n"), 0o644)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.Refresh(ctx, RefreshOptions{Rebuild: true, Progress: func(done, total int) { cancel() }})
+	_, err = e.Refresh(ctx, RefreshOptions{Rebuild: true, Progress: func(string, int, int) { cancel() }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled rebuild returned %v, want context.Canceled", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -27,14 +28,25 @@ type Settings struct {
 	Chunk       chunk.Options
 	MaxFileSize int64
 	K1, B       float64
+
+	// Embedder computes chunk and query vectors; nil builds a BM25-only
+	// index. Its identity is fingerprinted.
+	Embedder embed.Embedder
+	// Fusion combines BM25 and vectors in hybrid mode; the zero value
+	// means DefaultFusion for the embedder. Query-time only.
+	Fusion Fusion
+	// EmbedCacheCap bounds the embedding cache in bytes (entries no
+	// generation uses are evicted past it).
+	EmbedCacheCap int64
 }
 
 // DefaultSettings returns the built-in defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		Chunk: chunk.Options{Size: chunk.DefaultSize, Overlap: chunk.DefaultOverlap},
-		K1:    DefaultK1,
-		B:     DefaultB,
+		Chunk:         chunk.Options{Size: chunk.DefaultSize, Overlap: chunk.DefaultOverlap},
+		K1:            DefaultK1,
+		B:             DefaultB,
+		EmbedCacheCap: 1 << 30,
 	}
 }
 
@@ -46,6 +58,9 @@ func (s Settings) Validate() error {
 	if s.MaxFileSize < 0 {
 		return fmt.Errorf("max file size must not be negative: %d", s.MaxFileSize)
 	}
+	if s.Fusion.Method != "" {
+		return s.Fusion.Validate()
+	}
 	return nil
 }
 
@@ -56,7 +71,7 @@ func (s Settings) fingerprinted() map[string]string {
 		"parsers":  mirror.ParsersVersion,
 		"chunker":  s.Chunk.Normalize().String(),
 		"analyzer": analyze.Version,
-		"embedder": "none",
+		"embedder": s.embedderID(),
 		"maxfile":  fmt.Sprint(s.MaxFileSize),
 	}
 }

@@ -40,7 +40,7 @@ func classify(err error) (int, string) {
 		return exitBusy, "busy"
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted, "interrupted"
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage):
 		return exitUsage, "usage"
 	case errors.Is(err, engine.ErrNoIndex):
 		return exitUsage, "no_index"

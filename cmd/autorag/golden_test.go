@@ -34,25 +34,43 @@ func readQueries(t *testing.T) []goldenQuery {
 	return qs
 }
 
-// TestGoldenQueries checks that each query of testdata/queries.txt ranks
-// its expected file first, and pins the whole top 5 (paths, line spans,
-// sections, scores) in testdata/golden_bm25.txt (-update rewrites it).
+// TestGoldenQueries checks, for each mode, that each query of
+// testdata/queries.txt ranks its expected file first (vector mode: in the
+// top 5 for all but two queries; the built-in static embedder is weak on
+// code by itself), and pins the
+// whole top 5 (paths, line spans, sections, scores) in
+// testdata/golden_<mode>.txt (-update rewrites them).
 func TestGoldenQueries(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
-	var got []string
+	for _, mode := range []string{"bm25", "hybrid", "vector"} {
+		t.Run(mode, func(t *testing.T) { checkGolden(t, root, mode) })
+	}
+}
+
+func checkGolden(t *testing.T, root, mode string) {
+	var got, vectorMisses []string
 	for _, q := range readQueries(t) {
-		m := mustOK(t, "--root", root, "query", "--json", "-k", "5", q.query).json(t)
+		m := mustOK(t, "--root", root, "query", "--json", "--mode", mode, "-k", "5", q.query).json(t)
+		if m["mode"] != mode {
+			t.Fatalf("envelope mode %v, want %s", m["mode"], mode)
+		}
 		res := m["results"].([]any)
-		if len(res) == 0 || res[0].(map[string]any)["path"] != q.want {
-			t.Errorf("query %q: first result %v, want %s", q.query, first(res), q.want)
+		if mode != "vector" && !inTop(res, q.want, 1) {
+			t.Errorf("%s query %q: first result %v, want %s", mode, q.query, first(res), q.want)
+		}
+		if mode == "vector" && !inTop(res, q.want, 5) {
+			vectorMisses = append(vectorMisses, q.query)
 		}
 		for _, r := range res {
 			r := r.(map[string]any)
 			got = append(got, fmt.Sprintf("%s\t%v\t%s:%v\t%s\t%.4f", q.query, r["rank"], r["path"], r["lines"], r["section"], r["score"]))
 		}
 	}
-	golden := filepath.Join("testdata", "golden_bm25.txt")
+	if len(vectorMisses) > 2 {
+		t.Errorf("vector mode missed the expected file in the top 5 for %d of the queries (allowed 2): %q", len(vectorMisses), vectorMisses)
+	}
+	golden := filepath.Join("testdata", "golden_"+mode+".txt")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
@@ -70,6 +88,15 @@ func TestGoldenQueries(t *testing.T) {
 	}
 }
 
+func inTop(res []any, path string, n int) bool {
+	for i, r := range res {
+		if i < n && r.(map[string]any)["path"] == path {
+			return true
+		}
+	}
+	return false
+}
+
 func first(res []any) any {
 	if len(res) == 0 {
 		return "nothing"
@@ -77,13 +104,13 @@ func first(res []any) any {
 	return res[0].(map[string]any)["path"]
 }
 
-// TestIgnoredAndBinaryFilesAreNotIndexed queries words that only occur in
-// files the corpus's ignore rules exclude.
+// TestIgnoredAndBinaryFilesAreNotIndexed queries (BM25: an exact-term
+// list) words that only occur in files the corpus's ignore rules exclude.
 func TestIgnoredAndBinaryFilesAreNotIndexed(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	for _, word := range []string{"glimmerwick", "snorkelbuoy", "quokkaflange"} {
-		m := mustOK(t, "--root", root, "query", "--json", word).json(t)
+		m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", word).json(t)
 		if res := m["results"].([]any); len(res) != 0 {
 			t.Errorf("%s is only in ignored files, but the query found %v", word, first(res))
 		}

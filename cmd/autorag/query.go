@@ -4,16 +4,21 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 type queryOptions struct {
 	k       int
 	perFile int
 	path    string
+	mode    string
+	explain bool
+	noCache bool
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -29,6 +34,9 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "number of results")
 	cmd.Flags().IntVar(&o.perFile, "per-file", 1, "results per source file")
 	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this glob (`*`, `?`, `**`, `[...]`; no `/` = any directory)")
+	cmd.Flags().StringVar(&o.mode, "mode", "", "hybrid (default when the index has vectors), bm25 or vector")
+	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "answer from the index even when the query cache holds the answer")
+	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
 	return cmd
 }
 
@@ -38,6 +46,7 @@ type queryEnvelope struct {
 	Outcome     string          `json:"outcome"`
 	Query       string          `json:"query"`
 	Mode        string          `json:"mode"`
+	Fusion      string          `json:"fusion,omitempty"`
 	K           int             `json:"k"`
 	Fingerprint string          `json:"fingerprint"`
 	Generation  string          `json:"generation"`
@@ -53,20 +62,40 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
 	}
+	start := time.Now()
 	e, err := g.engine()
 	if err != nil {
 		return err
 	}
-	res, err := e.Query(cmd.Context(), engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path})
+	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain}
+	var sc *fingerprint.Sidecar
+	var key [32]byte
+	if !o.noCache {
+		var env *queryEnvelope
+		if env, sc, key = cachedQuery(e, qo); env != nil {
+			env.Cached, env.TookMS = true, since(start)
+			return printQuery(g, env)
+		}
+	}
+	res, err := e.Query(cmd.Context(), qo)
 	if err != nil {
 		return err
 	}
+	env := &queryEnvelope{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: o.k,
+		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: res.Results}
+	if !o.noCache {
+		storeQuery(e, sc, key, env)
+	}
+	env.TookMS = since(start)
+	return printQuery(g, env)
+}
+
+func printQuery(g *globals, env *queryEnvelope) error {
 	if g.json {
-		writeJSON(g.stdout, queryEnvelope{OK: true, Outcome: "ok", Query: text, Mode: "bm25", K: o.k,
-			Fingerprint: res.Fingerprint, Generation: res.Generation, TookMS: res.TookMS, Results: res.Results})
+		writeJSON(g.stdout, env)
 		return nil
 	}
-	printResults(g.stdout, res.Results, g.verbose)
+	printResults(g.stdout, env.Results, g.verbose)
 	return nil
 }
 
@@ -81,6 +110,9 @@ func printResults(w io.Writer, results []engine.Result, verbose bool) {
 			fmt.Fprintf(w, "  § %s", r.Section)
 		}
 		fmt.Fprintf(w, "  (%.3f)\n", r.Score)
+		if r.Explain != "" {
+			fmt.Fprintf(w, "   [%s]\n", r.Explain)
+		}
 		lines := snippet(r.Text, 3, 160)
 		if verbose {
 			lines = snippet(r.Text, 1<<20, 1<<20)

@@ -81,14 +81,18 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 }
 
 // progressPrinter redraws one status line on a terminal.
-func progressPrinter(w io.Writer) func(done, total int) {
+func progressPrinter(w io.Writer) func(stage string, done, total int) {
 	last := time.Time{}
-	return func(done, total int) {
+	return func(stage string, done, total int) {
+		if stage == "embedding" {
+			fmt.Fprintf(w, "\r\033[Kembedding %d chunks", total)
+			return
+		}
 		if done != total && time.Since(last) < 100*time.Millisecond {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "\rindexing %d/%d files", done, total)
+		fmt.Fprintf(w, "\r\033[K%s %d/%d files", stage, done, total)
 		if done == total {
 			fmt.Fprint(w, "\r\033[K")
 		}

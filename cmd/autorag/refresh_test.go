@@ -147,7 +147,7 @@ func TestTargetedRefresh(t *testing.T) {
 	if r["outcome"] != "updated" || num(r, "scanned") != 1 || num(r, "added") != 1 {
 		t.Fatalf("targeted refresh: outcome %v scanned %d added %d", r["outcome"], num(r, "scanned"), num(r, "added"))
 	}
-	m := mustOK(t, "--root", root, "query", "--json", "wombat").json(t)
+	m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", "wombat").json(t)
 	var paths []string
 	for _, x := range m["results"].([]any) {
 		paths = append(paths, x.(map[string]any)["path"].(string))

@@ -9,6 +9,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/openai"
 )
 
 // settingFlags are the engine settings on the command line. Precedence:
@@ -20,6 +23,9 @@ type settingFlags struct {
 	chunkOverlap int
 	maxFileSize  int64
 	k1, b        float64
+	embedder     string
+	fusion       string
+	alpha        float64
 }
 
 // fileConfig is .autorag/config.toml.
@@ -29,6 +35,9 @@ type fileConfig struct {
 	MaxFileSize  *int64   `toml:"max_file_size"`
 	BM25K1       *float64 `toml:"bm25_k1"`
 	BM25B        *float64 `toml:"bm25_b"`
+	Embedder     *string  `toml:"embedder"`
+	Fusion       *string  `toml:"fusion"`
+	FusionAlpha  *float64 `toml:"fusion_alpha"`
 }
 
 func (s *settingFlags) register(fs *pflag.FlagSet) {
@@ -39,24 +48,95 @@ func (s *settingFlags) register(fs *pflag.FlagSet) {
 	fs.Int64Var(&s.maxFileSize, "max-file-size", 0, "skip files larger than this many bytes; 0 = 16 MiB (env AUTORAG_MAX_FILE_SIZE)")
 	fs.Float64Var(&s.k1, "bm25-k1", d.K1, "BM25 k1 (env AUTORAG_BM25_K1)")
 	fs.Float64Var(&s.b, "bm25-b", d.B, "BM25 b (env AUTORAG_BM25_B)")
+	fs.StringVar(&s.embedder, "embedder", "local", "local (built-in, offline), openai (any OpenAI-compatible API: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_EMBEDDING_MODEL) or none (BM25 only) (env AUTORAG_EMBEDDER)")
+	fs.StringVar(&s.fusion, "fusion", "", "hybrid fusion: convex or rrf (default: measured best for the embedder) (env AUTORAG_FUSION)")
+	fs.Float64Var(&s.alpha, "fusion-alpha", 0, "convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25 (env AUTORAG_FUSION_ALPHA)")
+}
+
+// resolved is what the flags, the environment and the config file say
+// beyond the engine's numeric settings.
+type resolved struct {
+	embedder string
+	fusion   string
+	alpha    *float64
 }
 
 func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 	out := engine.DefaultSettings()
-	if err := applyConfigFile(configPath, &out); err != nil {
+	r := resolved{embedder: "local"}
+	if err := applyConfigFile(configPath, &out, &r); err != nil {
 		return out, err
 	}
-	if err := applyEnv(&out); err != nil {
+	if err := applyEnv(&out, &r); err != nil {
 		return out, err
 	}
-	s.applyFlags(&out)
+	s.applyFlags(&out, &r)
+	emb, err := newEmbedder(r.embedder)
+	if err != nil {
+		return out, err
+	}
+	out.Embedder = emb
+	if out.Fusion, err = fusionFrom(r, emb); err != nil {
+		return out, err
+	}
 	if err := out.Validate(); err != nil {
 		return out, &usageError{err: err}
 	}
 	return out, nil
 }
 
-func applyConfigFile(path string, out *engine.Settings) error {
+// newEmbedder builds the configured embedder; "none" builds a BM25-only
+// index.
+func newEmbedder(name string) (embed.Embedder, error) {
+	switch name {
+	case "local", "":
+		return local.New(), nil
+	case "none":
+		return nil, nil
+	case "openai":
+		cfg, err := openai.ConfigFromEnv(os.Getenv)
+		if err != nil {
+			return nil, &usageError{err: err}
+		}
+		e, err := openai.New(cfg)
+		if err != nil {
+			return nil, &usageError{err: err}
+		}
+		return e, nil
+	}
+	return nil, usagef("unknown embedder %q (want local, openai or none)", name)
+}
+
+// fusionFrom applies --fusion and --fusion-alpha over the embedder's
+// default.
+func fusionFrom(r resolved, emb embed.Embedder) (engine.Fusion, error) {
+	if r.fusion == "" && r.alpha == nil {
+		return engine.Fusion{}, nil
+	}
+	var f engine.Fusion
+	if emb != nil {
+		f = engine.DefaultFusion(emb.Identity())
+	}
+	switch r.fusion {
+	case engine.FusionConvex:
+		f = engine.Fusion{Method: engine.FusionConvex, Alpha: 0.95}
+	case engine.FusionRRF:
+		f = engine.Fusion{Method: engine.FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	case "":
+	default:
+		return f, usagef("unknown fusion %q (want convex or rrf)", r.fusion)
+	}
+	if r.alpha != nil {
+		if f.Method == engine.FusionRRF {
+			f.WDense = *r.alpha
+		} else {
+			f.Alpha = *r.alpha
+		}
+	}
+	return f, nil
+}
+
+func applyConfigFile(path string, out *engine.Settings, r *resolved) error {
 	var c fileConfig
 	_, err := toml.DecodeFile(path, &c)
 	if errors.Is(err, os.ErrNotExist) {
@@ -76,6 +156,15 @@ func applyConfigFile(path string, out *engine.Settings) error {
 	if c.BM25B != nil {
 		out.B = *c.BM25B
 	}
+	if c.Embedder != nil {
+		r.embedder = *c.Embedder
+	}
+	if c.Fusion != nil {
+		r.fusion = *c.Fusion
+	}
+	if c.FusionAlpha != nil {
+		r.alpha = c.FusionAlpha
+	}
 	return nil
 }
 
@@ -85,7 +174,20 @@ func setInt(dst *int, v *int) {
 	}
 }
 
-func applyEnv(out *engine.Settings) error {
+func applyEnv(out *engine.Settings, r *resolved) error {
+	if v := os.Getenv("AUTORAG_EMBEDDER"); v != "" {
+		r.embedder = v
+	}
+	if v := os.Getenv("AUTORAG_FUSION"); v != "" {
+		r.fusion = v
+	}
+	if v := os.Getenv("AUTORAG_FUSION_ALPHA"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return usagef("AUTORAG_FUSION_ALPHA=%q: not a number", v)
+		}
+		r.alpha = &f
+	}
 	ints := []struct {
 		name string
 		dst  *int
@@ -122,7 +224,7 @@ func applyEnv(out *engine.Settings) error {
 	return nil
 }
 
-func (s *settingFlags) applyFlags(out *engine.Settings) {
+func (s *settingFlags) applyFlags(out *engine.Settings, r *resolved) {
 	if s.fs == nil {
 		return
 	}
@@ -141,5 +243,15 @@ func (s *settingFlags) applyFlags(out *engine.Settings) {
 	}
 	if changed("bm25-b") {
 		out.B = s.b
+	}
+	if changed("embedder") {
+		r.embedder = s.embedder
+	}
+	if changed("fusion") {
+		r.fusion = s.fusion
+	}
+	if changed("fusion-alpha") {
+		a := s.alpha
+		r.alpha = &a
 	}
 }

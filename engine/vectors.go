@@ -1,0 +1,298 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/vector"
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
+)
+
+const vectorDir = "vectors"
+
+// ErrUsage marks errors of what the caller asked for (a mode the index
+// cannot serve, a mismatched embedder): the CLI exits 2 for them.
+var ErrUsage = errors.New("usage error")
+
+type usageErr struct{ msg string }
+
+func (u usageErr) Error() string        { return u.msg }
+func (u usageErr) Is(target error) bool { return target == ErrUsage }
+
+func usagef(format string, args ...any) error { return usageErr{msg: fmt.Sprintf(format, args...)} }
+
+// embedderID is the fingerprinted name of the configured embedder.
+func (s Settings) embedderID() string {
+	if s.Embedder == nil {
+		return "none"
+	}
+	return s.Embedder.Identity().String()
+}
+
+// DefaultFusion is the fusion measured best for an embedder: with the
+// built-in static embedder BM25 carries the ranking and the dense list
+// adjusts it (convex, α = 0.95, FINDINGS.md); an API embedder is strong
+// enough for reciprocal rank fusion at equal weights.
+func DefaultFusion(id embed.Identity) Fusion {
+	if id.Provider == "local" {
+		return Fusion{Method: FusionConvex, Alpha: 0.95}
+	}
+	return Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+}
+
+func (e *Engine) fusion() Fusion {
+	if e.Settings.Fusion.Method != "" || e.Settings.Embedder == nil {
+		return e.Settings.Fusion
+	}
+	return DefaultFusion(e.Settings.Embedder.Identity())
+}
+
+// resolveMode picks the query mode and checks the index can serve it with
+// the configured embedder.
+func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	built := sc.Settings["embedder"]
+	hasVectors := built != "" && built != "none"
+	switch mode {
+	case "":
+		if !hasVectors {
+			return ModeBM25, nil
+		}
+		mode = ModeHybrid
+	case ModeBM25:
+		return mode, nil
+	case ModeVector, ModeHybrid:
+		if !hasVectors {
+			return "", usagef("--mode %s: the index has no vectors (it was built with AUTORAG_EMBEDDER=none)", mode)
+		}
+	default:
+		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
+	}
+	if cur := e.Settings.embedderID(); cur != built {
+		return "", usagef("the index was built with embedder %s but %s is configured: run `autorag refresh`", built, cur)
+	}
+	return mode, nil
+}
+
+// denseList searches the generation's vectors for the query; with a path
+// filter it searches deeper so that enough chunks pass.
+func (e *Engine) denseList(ctx context.Context, sc *fingerprint.Sidecar, text string, filter *pathFilter, want int) ([]listHit, error) {
+	q, err := e.queryVector(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := vector.Open(filepath.Join(e.Layout.GenDir(sc.Generation), vectorDir), e.Settings.Embedder.Identity().Dims)
+	if err != nil {
+		return nil, fmt.Errorf("open vectors: %w", err)
+	}
+	defer ix.Close()
+	n := want
+	if filter != nil {
+		n = want * 20
+	}
+	var out []listHit
+	for _, h := range ix.Search(q, n) {
+		path, _ := splitChunkID(h.ID)
+		if filter.match(path) {
+			out = append(out, listHit{id: h.ID, score: float64(h.Score)})
+			if len(out) == want {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// queryVector embeds the query text. The built-in embedder costs
+// microseconds; a remote one goes through a small on-disk cache of query
+// vectors so a repeated question is not sent again.
+func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error) {
+	emb := e.Settings.Embedder
+	id := emb.Identity()
+	if id.Provider == "local" {
+		return embedOne(ctx, emb, text)
+	}
+	qc := cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "qvec"), 16<<20)
+	key := cache.QueryKey("query-vector", id.String(), text)
+	if b, ok := qc.Get(id.String(), key); ok && len(b) == 4*id.Dims {
+		return decodeVector(b), nil
+	}
+	v, err := embedOne(ctx, emb, text)
+	if err != nil {
+		return nil, err
+	}
+	_ = qc.Put(id.String(), key, encodeVector(v)) // a cache that cannot be written is not an error
+	return v, nil
+}
+
+func embedOne(ctx context.Context, emb embed.Embedder, text string) ([]float32, error) {
+	vs, err := emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	return vs[0], nil
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// embedInput is what a chunk's vector is computed from: the same title,
+// section and text that BM25 indexes.
+func (c *chunkDoc) embedInput() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
+
+// vectorBuilder embeds the chunks of a generation through the embedding
+// cache: only texts the cache does not hold reach the embedder.
+type vectorBuilder struct {
+	emb      embed.Embedder
+	cache    *cache.Embeddings
+	adds     []vector.Entry
+	progress func(stage string, done, total int)
+
+	hits, misses, embedded int
+}
+
+func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
+	if v == nil || len(docs) == 0 {
+		return nil
+	}
+	type need struct {
+		hash [32]byte
+		text string
+		at   []int // positions in docs
+	}
+	var todo []*need
+	byHash := map[[32]byte]*need{}
+	vecs := make([][]float32, len(docs))
+	for i, d := range docs {
+		in := d.embedInput()
+		h := blake3.Sum256([]byte(in))
+		if vec, ok := v.cache.Get(h); ok && len(vec) == v.emb.Identity().Dims {
+			vecs[i] = vec
+			v.hits++
+			continue
+		}
+		v.misses++
+		if n, ok := byHash[h]; ok {
+			n.at = append(n.at, i)
+			continue
+		}
+		n := &need{hash: h, text: in, at: []int{i}}
+		byHash[h] = n
+		todo = append(todo, n)
+	}
+	if len(todo) > 0 {
+		texts := make([]string, len(todo))
+		for i, n := range todo {
+			texts[i] = n.text
+		}
+		if v.progress != nil {
+			v.progress("embedding", 0, len(texts))
+		}
+		out, err := v.emb.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed %d chunks: %w", len(texts), err)
+		}
+		v.embedded += len(texts)
+		for i, n := range todo {
+			if err := v.cache.Put(n.hash, out[i]); err != nil {
+				return fmt.Errorf("embedding cache: %w", err)
+			}
+			for _, at := range n.at {
+				vecs[at] = out[i]
+			}
+		}
+	}
+	for i, d := range docs {
+		v.adds = append(v.adds, vector.Entry{ID: chunkID(d.Path, d.Ord), Vec: vecs[i]})
+	}
+	return nil
+}
+
+// openVectorBuilder opens the embedding cache for the configured embedder;
+// it returns nil (a valid, inert builder) without one.
+func (e *Engine) openVectorBuilder(o RefreshOptions) (*vectorBuilder, error) {
+	if e.Settings.Embedder == nil {
+		return nil, nil
+	}
+	id := e.Settings.Embedder.Identity()
+	c, err := cache.OpenEmbeddings(filepath.Join(e.Layout.CacheDir(), "embeddings"), id.String())
+	if err != nil {
+		return nil, fmt.Errorf("open embedding cache: %w", err)
+	}
+	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: o.Progress}, nil
+}
+
+func (v *vectorBuilder) close() {
+	if v != nil {
+		_ = v.cache.Close()
+	}
+}
+
+// flush makes the new embeddings durable before the commit and reports the
+// counts.
+func (v *vectorBuilder) flush(res *RefreshResult) error {
+	if v == nil {
+		return nil
+	}
+	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.embedded, v.hits, v.misses
+	if err := v.cache.Flush(); err != nil {
+		return fmt.Errorf("embedding cache: %w", err)
+	}
+	return nil
+}
+
+// collectEmbeddings evicts cached embeddings no chunk of the committed
+// generation uses once the cache is over its cap. The live set is computed
+// only when the cache asks (re-chunking the mirror), which is rare.
+func (e *Engine) collectEmbeddings(v *vectorBuilder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
+	if v == nil {
+		return
+	}
+	var live map[[32]byte]bool
+	isLive := func(h [32]byte) bool {
+		if live == nil {
+			live = e.liveEmbedHashes(man, store)
+		}
+		return live[h]
+	}
+	if _, err := v.cache.Collect(isLive, e.Settings.EmbedCacheCap); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("embedding cache gc: %v", err))
+	}
+}
+
+// liveEmbedHashes recomputes the embedding inputs of every chunk.
+func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) map[[32]byte]bool {
+	b := &builder{e: e, store: store}
+	live := map[[32]byte]bool{}
+	for _, en := range man.Entries {
+		docs, err := b.chunkFile(en)
+		if err != nil {
+			continue
+		}
+		for _, d := range docs {
+			live[blake3.Sum256([]byte(d.embedInput()))] = true
+		}
+	}
+	return live
+}
