@@ -5,9 +5,11 @@
 //	go run ./bench/eval -data /work/shared/eval/nfcorpus -split test
 //	go run ./bench/eval -data /work/shared/eval/nfcorpus -split dev -modes dense -variants logr100,sif3
 //
-// Modes: bm25 runs the real engine over the corpus written as one markdown
-// file per document; dense is exact cosine over the local embedder's
-// vectors of title + "\n" + text. A mode is one function from the data set
+// Modes: bm25 runs the real engine (BM25 only) over the corpus written as
+// one markdown file per document; dense is exact cosine over the local
+// embedder's vectors of title + "\n" + text; engine builds one index with
+// the built-in embedder and runs bm25, vector and hybrid (default fusion,
+// plus any -fusions) through it. A mode is one function from the data set
 // to a ranking per query (see modes); add one there.
 package main
 
@@ -22,6 +24,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed/local"
 )
 
@@ -31,8 +34,24 @@ type ranker func(ctx context.Context, ds *dataset, k int) (map[string][]string, 
 
 // modes builds the rankers a -modes name stands for, in order, with a label
 // each. dense gives one ranker per -variants entry.
-func modes(name string, variants []string) ([]string, []ranker, error) {
+func modes(name string, variants, fusions []string, ix *engineIndex) ([]string, []ranker, error) {
 	switch name {
+	case "engine":
+		labels := []string{"engine bm25", "engine vector", "engine hybrid (default fusion)"}
+		rs := []ranker{ix.ranker(engine.ModeBM25, engine.Fusion{}), ix.ranker(engine.ModeVector, engine.Fusion{}),
+			ix.ranker(engine.ModeHybrid, engine.Fusion{})}
+		for _, f := range fusions {
+			if f == "" {
+				continue
+			}
+			fu, err := parseFusion(f)
+			if err != nil {
+				return nil, nil, err
+			}
+			labels = append(labels, "engine hybrid "+fu.String())
+			rs = append(rs, ix.ranker(engine.ModeHybrid, fu))
+		}
+		return labels, rs, nil
 	case "bm25":
 		return []string{"bm25"}, []ranker{rankBM25}, nil
 	case "dense":
@@ -48,7 +67,7 @@ func modes(name string, variants []string) ([]string, []ranker, error) {
 		}
 		return labels, rs, nil
 	}
-	return nil, nil, fmt.Errorf("unknown mode %q (want bm25 or dense)", name)
+	return nil, nil, fmt.Errorf("unknown mode %q (want bm25, dense or engine)", name)
 }
 
 func main() {
@@ -63,7 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "BEIR data set directory (corpus.jsonl, queries.jsonl, qrels/)")
 	split := fs.String("split", "test", "qrels split: qrels/<split>.tsv")
-	modeList := fs.String("modes", "bm25,dense", "comma-separated modes: bm25, dense")
+	modeList := fs.String("modes", "bm25,dense", "comma-separated modes: bm25, dense, engine (bm25, vector and hybrid through one index with the built-in embedder)")
+	fusions := fs.String("fusions", "", "engine mode: extra hybrid fusions to try, e.g. convex:0.9,rrf:0.3")
 	variants := fs.String("variants", local.DefaultVariant, "comma-separated local embedder variants for dense (see local.NewVariant)")
 	k := fs.Int("k", 10, "nDCG cut-off")
 	if err := fs.Parse(args); err != nil {
@@ -80,8 +100,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var labels []string
 	var rankers []ranker
+	ix := &engineIndex{}
+	defer ix.close()
 	for _, m := range strings.Split(*modeList, ",") {
-		l, r, err := modes(strings.TrimSpace(m), strings.Split(*variants, ","))
+		l, r, err := modes(strings.TrimSpace(m), strings.Split(*variants, ","), strings.Split(*fusions, ","), ix)
 		if err != nil {
 			fmt.Fprintln(stderr, "eval:", err)
 			return 2

@@ -119,7 +119,7 @@ func fusionFrom(r resolved, emb embed.Embedder) (engine.Fusion, error) {
 	}
 	switch r.fusion {
 	case engine.FusionConvex:
-		f = engine.Fusion{Method: engine.FusionConvex, Alpha: 0.95}
+		f = engine.Fusion{Method: engine.FusionConvex, Alpha: 0.8}
 	case engine.FusionRRF:
 		f = engine.Fusion{Method: engine.FusionRRF, K: 60, WBM25: 1, WDense: 1}
 	case "":
