@@ -15,6 +15,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -124,16 +125,75 @@ func lastGen(err error) string {
 }
 
 func (e *Engine) queryGeneration(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	mode, err := e.resolveMode(sc, o.Mode)
+	g, err := e.openGeneration(sc)
 	if err != nil {
 		return nil, err
 	}
+	defer g.Close()
+	return e.search(ctx, g, o, filter)
+}
+
+// Generation is a committed generation opened for reading: its bleve index
+// and, when it has one, its vector index. Long-running callers keep one open
+// across queries; it stays valid after a newer generation is committed.
+type Generation struct {
+	Sidecar *fingerprint.Sidecar
+	idx     bleve.Index
+	vec     *vector.Index
+}
+
+// OpenGeneration opens the generation sc names, read-only.
+func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
+	return e.openGeneration(sc)
+}
+
+func (e *Engine) openGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
 	if err != nil {
 		return nil, err
 	}
-	defer idx.Close()
-	s := &searcher{idx: idx, model: e.model(sc)}
+	g := &Generation{Sidecar: sc, idx: idx}
+	if built := sc.Settings["embedder"]; built != "" && built != "none" && e.Settings.Embedder != nil &&
+		built == e.Settings.embedderID() {
+		g.vec, err = vector.Open(filepath.Join(e.Layout.GenDir(sc.Generation), vectorDir), e.Settings.Embedder.Identity().Dims)
+		if err != nil {
+			idx.Close()
+			return nil, fmt.Errorf("open vectors: %w", err)
+		}
+	}
+	return g, nil
+}
+
+// Close releases the generation's files.
+func (g *Generation) Close() error {
+	if g.vec != nil {
+		g.vec.Close()
+	}
+	return g.idx.Close()
+}
+
+// Search answers o from an open generation.
+func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*QueryResult, error) {
+	start := time.Now()
+	filter, err := newPathFilter(o.PathGlob)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.search(ctx, g, o, filter)
+	if err != nil {
+		return nil, err
+	}
+	res.TookMS = ms(time.Since(start))
+	return res, nil
+}
+
+func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
+	sc := g.Sidecar
+	mode, err := e.resolveMode(sc, o.Mode)
+	if err != nil {
+		return nil, err
+	}
+	s := &searcher{idx: g.idx, model: e.model(sc)}
 	if err := s.openReader(); err != nil {
 		return nil, err
 	}
@@ -147,7 +207,7 @@ func (e *Engine) queryGeneration(ctx context.Context, sc *fingerprint.Sidecar, o
 		}
 	}
 	if mode != ModeBM25 {
-		if deList, err = e.denseList(ctx, sc, o.Text, filter, want); err != nil {
+		if deList, err = e.denseList(ctx, g, o.Text, filter, want); err != nil {
 			return nil, err
 		}
 	}

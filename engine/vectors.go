@@ -87,16 +87,15 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 
 // denseList searches the generation's vectors for the query; with a path
 // filter it searches deeper so that enough chunks pass.
-func (e *Engine) denseList(ctx context.Context, sc *fingerprint.Sidecar, text string, filter *pathFilter, want int) ([]listHit, error) {
+func (e *Engine) denseList(ctx context.Context, g *Generation, text string, filter *pathFilter, want int) ([]listHit, error) {
+	if g.vec == nil {
+		return nil, usagef("generation %s has no vectors for embedder %s", g.Sidecar.Generation, e.Settings.embedderID())
+	}
 	q, err := e.queryVector(ctx, text)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := vector.Open(filepath.Join(e.Layout.GenDir(sc.Generation), vectorDir), e.Settings.Embedder.Identity().Dims)
-	if err != nil {
-		return nil, fmt.Errorf("open vectors: %w", err)
-	}
-	defer ix.Close()
+	ix := g.vec
 	n := want
 	if filter != nil {
 		n = want * 20
