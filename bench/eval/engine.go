@@ -15,8 +15,9 @@ import (
 // engineIndex builds one index of the corpus with the built-in embedder
 // and serves every engine mode from it.
 type engineIndex struct {
-	dir string
-	eng *engine.Engine
+	bm25Only bool // build without an embedder
+	dir      string
+	eng      *engine.Engine
 }
 
 func (x *engineIndex) build(ctx context.Context, ds *dataset) (*engine.Engine, error) {
@@ -35,7 +36,9 @@ func (x *engineIndex) build(ctx context.Context, ds *dataset) (*engine.Engine, e
 		}
 	}
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	if !x.bm25Only {
+		s.Embedder = local.New()
+	}
 	eng, err := engine.New(dir, s)
 	if err != nil {
 		return nil, err

@@ -53,7 +53,11 @@ func modes(name string, variants, fusions []string, ix *engineIndex) ([]string, 
 		}
 		return labels, rs, nil
 	case "bm25":
-		return []string{"bm25"}, []ranker{rankBM25}, nil
+		bm := &engineIndex{bm25Only: true}
+		return []string{"bm25"}, []ranker{func(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
+			defer bm.close()
+			return bm.ranker(engine.ModeBM25, engine.Fusion{})(ctx, ds, k)
+		}}, nil
 	case "dense":
 		var labels []string
 		var rs []ranker

@@ -3,51 +3,9 @@ package main
 import (
 	"container/heap"
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed/local"
 )
-
-// rankBM25 indexes the corpus with the real engine (one "<id>.md" file
-// per document: "# title\n\ntext") and runs every query through it, one
-// result per file.
-func rankBM25(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
-	dir, err := os.MkdirTemp("", "autorag-eval-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	for _, d := range ds.docs {
-		body := "# " + d.Title + "\n\n" + d.Text + "\n"
-		if err := os.WriteFile(filepath.Join(dir, d.ID+".md"), []byte(body), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	eng, err := engine.New(dir, engine.DefaultSettings())
-	if err != nil {
-		return nil, err
-	}
-	if _, err := eng.Refresh(ctx, engine.RefreshOptions{Command: "eval"}); err != nil {
-		return nil, fmt.Errorf("refresh: %w", err)
-	}
-	runs := make(map[string][]string, len(ds.queries))
-	for _, q := range ds.queries {
-		res, err := eng.Query(ctx, engine.QueryOptions{Text: q.Text, K: k, PerFile: 1})
-		if err != nil {
-			return nil, fmt.Errorf("query %s: %w", q.ID, err)
-		}
-		ids := make([]string, 0, len(res.Results))
-		for _, r := range res.Results {
-			ids = append(ids, strings.TrimSuffix(r.Path, ".md"))
-		}
-		runs[q.ID] = ids
-	}
-	return runs, nil
-}
 
 // denseRanker ranks by exact cosine between e's vectors of the query and
 // of title + "\n" + text.

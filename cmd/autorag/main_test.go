@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,34 +103,7 @@ func mustOK(t *testing.T, args ...string) result {
 // copyCorpus copies testdata/corpus into a fresh directory.
 func copyCorpus(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("..", "..", "testdata", "corpus")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyTree(t, filepath.Join("..", "..", "testdata", "corpus"))
 }
 
 func writeFile(t *testing.T, root, rel, content string) {
