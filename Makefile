@@ -5,7 +5,7 @@ DEMO    ?= $(CURDIR)/.demo
 .PHONY: build test demo bench bench-cli check clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/autorag
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
 
 # The test command (README, CI): race detector over every package.
 test:
