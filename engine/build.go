@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -85,10 +86,16 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 		if len(pending) == 0 && len(deletes) == 0 && !final {
 			return nil
 		}
-		if err := b.vb.add(ctx, pending); err != nil {
-			return err
-		}
+		// Embedding and bleve's indexing of the batch overlap: each is
+		// parallel inside, but bleve builds a segment on one core.
+		var embedErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { embedErr = b.vb.add(ctx, pending) })
 		err := applyBatch(ctx, idx, deletes, pending, b.gen, final)
+		wg.Wait()
+		if embedErr != nil {
+			return embedErr
+		}
 		failpoint("mid-generation")
 		for _, c := range pending {
 			records[c.fileIdx].Tokens += int64(c.tokens)
