@@ -52,6 +52,16 @@ func DefaultFusion(id embed.Identity) Fusion {
 	return Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 }
 
+// Fusion is the fusion hybrid queries use: the configured one, else the
+// embedder's default.
+func (e *Engine) Fusion() Fusion { return e.fusion() }
+
+// ResolveMode is the mode a query with mode would run in on the
+// generation sc names ("" resolves to the default).
+func (e *Engine) ResolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	return e.resolveMode(sc, mode)
+}
+
 func (e *Engine) fusion() Fusion {
 	if e.Settings.Fusion.Method != "" || e.Settings.Embedder == nil {
 		return e.Settings.Fusion

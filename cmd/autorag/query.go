@@ -68,11 +68,15 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		return err
 	}
 	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain}
+	capBytes, err := queryCacheCap()
+	if err != nil {
+		return err
+	}
 	var sc *fingerprint.Sidecar
 	var key [32]byte
 	if !o.noCache {
 		var env *queryEnvelope
-		if env, sc, key = cachedQuery(e, qo); env != nil {
+		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
 			return printQuery(g, env)
 		}
@@ -84,7 +88,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	env := &queryEnvelope{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: o.k,
 		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: res.Results}
 	if !o.noCache {
-		storeQuery(e, sc, key, env)
+		storeQuery(e, capBytes, sc, key, env)
 	}
 	env.TookMS = since(start)
 	return printQuery(g, env)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,37 +47,46 @@ var binaryIdentity = sync.OnceValue(func() string {
 // normalizeQuery folds whitespace: "a  b" and " a b " ask the same thing.
 func normalizeQuery(q string) string { return strings.Join(strings.Fields(q), " ") }
 
-func queryCacheKey(sc *fingerprint.Sidecar, s engine.Settings, o engine.QueryOptions) [32]byte {
+func queryCacheKey(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) [32]byte {
+	s := e.Settings
 	emb := "none"
 	if s.Embedder != nil {
 		emb = s.Embedder.Identity().String()
 	}
+	mode := o.Mode
+	if m, err := e.ResolveMode(sc, o.Mode); err == nil {
+		mode = m // no --mode and --mode hybrid are the same question
+	}
 	return cache.QueryKey(querySemantics, binaryIdentity(), sc.Fingerprint, sc.Generation,
-		normalizeQuery(o.Text), o.Mode, fmt.Sprint(o.K), fmt.Sprint(o.PerFile), o.PathGlob, fmt.Sprint(o.Explain),
-		fmt.Sprintf("k1=%g b=%g", s.K1, s.B), s.Fusion.String(), emb)
+		normalizeQuery(o.Text), mode, fmt.Sprint(o.K), fmt.Sprint(o.PerFile), o.PathGlob, fmt.Sprint(o.Explain),
+		fmt.Sprintf("k1=%g b=%g", s.K1, s.B), e.Fusion().String(), emb)
 }
 
-func openQueryCache(e *engine.Engine) *cache.Queries {
-	return cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "query"), queryCacheCap())
+func openQueryCache(e *engine.Engine, capBytes int64) *cache.Queries {
+	return cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "query"), capBytes)
 }
 
 // queryCacheCap is AUTORAG_QUERY_CACHE_BYTES, default 64 MiB.
-func queryCacheCap() int64 {
-	var n int64 = 64 << 20
-	if v := os.Getenv("AUTORAG_QUERY_CACHE_BYTES"); v != "" {
-		fmt.Sscan(v, &n)
+func queryCacheCap() (int64, error) {
+	v := os.Getenv("AUTORAG_QUERY_CACHE_BYTES")
+	if v == "" {
+		return 64 << 20, nil
 	}
-	return n
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, usagef("AUTORAG_QUERY_CACHE_BYTES=%q: want a number of bytes", v)
+	}
+	return n, nil
 }
 
 // cachedQuery returns the stored envelope for o, or nil.
-func cachedQuery(e *engine.Engine, o engine.QueryOptions) (*queryEnvelope, *fingerprint.Sidecar, [32]byte) {
+func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*queryEnvelope, *fingerprint.Sidecar, [32]byte) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
 	if err != nil {
 		return nil, nil, [32]byte{}
 	}
-	key := queryCacheKey(sc, e.Settings, o)
-	b, ok := openQueryCache(e).Get(sc.Fingerprint, key)
+	key := queryCacheKey(sc, e, o)
+	b, ok := openQueryCache(e, capBytes).Get(sc.Fingerprint, key)
 	if !ok {
 		return nil, sc, key
 	}
@@ -89,7 +99,7 @@ func cachedQuery(e *engine.Engine, o engine.QueryOptions) (*queryEnvelope, *fing
 
 // storeQuery keeps an answer when the generation it came from is still the
 // one the sidecar read before the query named.
-func storeQuery(e *engine.Engine, sc *fingerprint.Sidecar, key [32]byte, env *queryEnvelope) {
+func storeQuery(e *engine.Engine, capBytes int64, sc *fingerprint.Sidecar, key [32]byte, env *queryEnvelope) {
 	if sc == nil || env.Generation != sc.Generation {
 		return
 	}
@@ -97,7 +107,7 @@ func storeQuery(e *engine.Engine, sc *fingerprint.Sidecar, key [32]byte, env *qu
 	if err != nil {
 		return
 	}
-	_ = openQueryCache(e).Put(sc.Fingerprint, key, b)
+	_ = openQueryCache(e, capBytes).Put(sc.Fingerprint, key, b)
 }
 
 func since(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
