@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Failure reasons reported by Scan (Failure.Reason starts with one of these).
@@ -90,21 +93,97 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 }
 
 // walkEntries visits the entries of the open directory d in path order.
+// Regular files are collected first and stat'ed together (statPending):
+// on a machine where a stat costs microseconds, stat'ing a large
+// directory on every core roughly halves the no-op walk.
 func (w *walker) walkEntries(d *os.File, abs, rel string, entries []fs.DirEntry, stack ignoreStack) error {
 	if f := loadFrame(abs, rel, entries); f != nil {
 		stack = append(stack, f)
 	}
+	first := len(w.files)
+	var pending []pendingStat
 	for _, e := range entries {
 		name := e.Name()
 		if name == ".git" || name == ".autorag" {
 			continue
 		}
 		childRel := joinRel(rel, name)
+		if e.Type().IsRegular() {
+			if !stack.ignored(childRel, false) {
+				if parser, ok := ParserFor(childRel); ok {
+					pending = append(pending, pendingStat{entry: e, at: len(w.files)})
+					w.add(childRel, "", 0, 0, parser)
+				}
+			}
+			continue
+		}
 		if err := w.visit(d, e, abs+string(filepath.Separator)+name, childRel, stack); err != nil {
 			return err
 		}
 	}
+	w.statPending(d, pending, first)
 	return nil
+}
+
+// pendingStat is a regular file whose size and mtime are still to be read
+// into w.files[at].
+type pendingStat struct {
+	entry fs.DirEntry
+	at    int
+	err   error
+}
+
+// parallelStatMin is the directory size from which stats run in parallel.
+const parallelStatMin = 256
+
+// statPending fills in the size and mtime of the pending files of the
+// directory d and drops those that vanished or failed (in order). Files
+// added to w.files from index first on belong to this directory or its
+// subdirectories.
+func (w *walker) statPending(d *os.File, pending []pendingStat, first int) {
+	stat := func(p *pendingStat) {
+		c := &w.files[p.at]
+		c.size, c.mtime, p.err = statEntry(d, p.entry)
+	}
+	workers := min(runtime.GOMAXPROCS(0)*2, len(pending)/parallelStatMin+1)
+	if workers <= 1 {
+		for i := range pending {
+			stat(&pending[i])
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := next.Add(1) - 1; i < int64(len(pending)); i = next.Add(1) - 1 {
+					stat(&pending[i])
+				}
+			})
+		}
+		wg.Wait()
+	}
+	w.dropFailed(pending, first)
+}
+
+// dropFailed removes the pending files whose stat failed from w.files.
+func (w *walker) dropFailed(pending []pendingStat, first int) {
+	failed := map[int]bool{}
+	for _, p := range pending {
+		if p.err != nil {
+			failed[p.at] = true
+			w.statFailed(w.files[p.at].rel, p.err)
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	kept := w.files[:first]
+	for i := first; i < len(w.files); i++ {
+		if !failed[i] {
+			kept = append(kept, w.files[i])
+		}
+	}
+	w.files = kept
 }
 
 // visit handles one directory entry.
