@@ -2,6 +2,8 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -142,5 +144,31 @@ func TestChunkIDRoundTrip(t *testing.T) {
 	}
 	if !lessChunkID(chunkID("a", 2), chunkID("a", 10)) || !lessChunkID(chunkID("a", 10), chunkID("b", 0)) {
 		t.Error("chunk IDs must order by path, then numerically by ordinal")
+	}
+}
+
+// TestSelectTop checks the quickselect against a full sort, with many ties.
+func TestSelectTop(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for trial := 0; trial < 500; trial++ {
+		n := 1 + r.IntN(300)
+		h := make([]hit, n)
+		for i := range h {
+			h[i] = hit{num: uint64(i), score: float64(r.IntN(20))}
+		}
+		m := 1 + r.IntN(n)
+		want := append([]hit(nil), h...)
+		sort.Slice(want, func(i, j int) bool { return want[i].score > want[j].score })
+		selectTop(h, m)
+		front := append([]hit(nil), h[:m]...)
+		sort.Slice(front, func(i, j int) bool { return front[i].score > front[j].score })
+		for i := 0; i < m; i++ {
+			if front[i].score != want[i].score {
+				t.Fatalf("n=%d m=%d: front[%d] = %v, want %v", n, m, i, front[i].score, want[i].score)
+			}
+		}
+		if h[m-1].score != want[m-1].score {
+			t.Fatalf("n=%d m=%d: h[m-1] = %v, want the front's minimum %v", n, m, h[m-1].score, want[m-1].score)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -293,24 +295,41 @@ func (s *searcher) openReader() error {
 
 // bm25List scores the query and returns the best chunks that pass the
 // filter: in hybrid mode the top want chunks; in bm25 mode as many as it
-// takes to fill k files with perFile chunks each (external IDs are
-// resolved only for the chunks walked).
+// takes to fill k files with perFile chunks each. Only a prefix of the
+// ranking is ordered (and has its external IDs resolved); it doubles when
+// the filter or the per-file limit use it up.
 func (s *searcher) bm25List(ctx context.Context, terms []string, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, error) {
 	hits, err := s.bm25(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
+	for m := max(want, 4*k*perFile); ; m *= 2 {
+		ranked, err := s.topHits(hits, m)
+		if err != nil {
+			return nil, err
+		}
+		out, enough, err := s.collect(ranked, filter, mode, want, k, perFile)
+		if err != nil || enough || len(ranked) == len(hits) {
+			return out, err
+		}
+	}
+}
+
+// collect walks an ordered prefix of the ranking and reports whether it
+// held enough chunks.
+func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, bool, error) {
 	var out []listHit
 	files := map[string]int{}
 	accepted := 0 // results the per-file limit would keep
-	for _, h := range hits {
+	for _, h := range ranked {
 		if mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want {
-			break
+			return out, true, nil
 		}
 		id := h.id
 		if id == "" {
+			var err error
 			if id, err = s.r.ExternalID(internalID(h.num)); err != nil {
-				return nil, fmt.Errorf("resolve document: %w", err)
+				return nil, false, fmt.Errorf("resolve document: %w", err)
 			}
 		}
 		path, _ := splitChunkID(id)
@@ -322,32 +341,112 @@ func (s *searcher) bm25List(ctx context.Context, terms []string, filter *pathFil
 			accepted++
 		}
 	}
-	return out, nil
+	enough := mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want
+	return out, enough, nil
 }
 
-// bm25 scores every chunk that holds a query term, best first.
+// bm25 scores every chunk that holds a query term, unordered. Scores
+// accumulate in a slice indexed by bleve's internal document number (dense
+// per index), not a map: a broad query touches most chunks.
 func (s *searcher) bm25(ctx context.Context, terms []string) ([]hit, error) {
-	r := s.r
-	scores := map[uint64]float64{}
+	acc := &accumulator{}
 	for _, t := range terms {
-		if err := s.scoreTerm(ctx, r, t, scores); err != nil {
+		if err := s.scoreTerm(ctx, s.r, t, acc); err != nil {
 			return nil, err
 		}
 	}
-	hits := make([]hit, 0, len(scores))
-	for n, sc := range scores {
-		hits = append(hits, hit{num: n, score: sc})
+	hits := make([]hit, len(acc.touched))
+	for i, n := range acc.touched {
+		hits[i] = hit{num: n, score: acc.scores[n]}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		return hits[i].num < hits[j].num
-	})
-	return hits, s.resolveTies(r, hits)
+	return hits, nil
 }
 
-func (s *searcher) scoreTerm(ctx context.Context, r index.IndexReader, term string, scores map[uint64]float64) error {
+// accumulator sums per-document scores over the query terms.
+type accumulator struct {
+	scores  []float64
+	touched []uint64
+}
+
+func (a *accumulator) add(n uint64, w float64) {
+	if n >= uint64(len(a.scores)) {
+		grown := make([]float64, max(n+1, uint64(2*len(a.scores)), 1024))
+		copy(grown, a.scores)
+		a.scores = grown
+	}
+	if a.scores[n] == 0 {
+		a.touched = append(a.touched, n)
+	}
+	a.scores[n] += w // w > 0: idf > 0 and tf >= 1
+}
+
+// topHits orders the m best hits (more when hits tie with the m-th) best
+// first, equal scores by chunk ID, and returns that prefix. hits is
+// reordered in place.
+func (s *searcher) topHits(hits []hit, m int) ([]hit, error) {
+	byScore := func(a, b hit) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return cmp.Compare(a.num, b.num)
+	}
+	if m < len(hits) {
+		selectTop(hits, m)
+		t := hits[m-1].score
+		for i := m; i < len(hits); i++ { // keep the boundary's ties together
+			if hits[i].score == t {
+				hits[m], hits[i] = hits[i], hits[m]
+				m++
+			}
+		}
+	} else {
+		m = len(hits)
+	}
+	top := hits[:m]
+	slices.SortFunc(top, byScore)
+	return top, s.resolveTies(s.r, top)
+}
+
+// selectTop moves the m highest-scoring hits to the front, in any order
+// (quickselect; the minimum of the front is at m-1).
+func selectTop(h []hit, m int) {
+	lo, hi := 0, len(h)-1
+	for lo < hi {
+		p := h[(lo+hi)/2].score
+		i, j := lo, hi
+		for i <= j {
+			for h[i].score > p {
+				i++
+			}
+			for h[j].score < p {
+				j--
+			}
+			if i <= j {
+				h[i], h[j] = h[j], h[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case m-1 <= j:
+			hi = j
+		case m-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+	// put the smallest of the front at m-1
+	minAt := 0
+	for i := 1; i < m; i++ {
+		if h[i].score < h[minAt].score {
+			minAt = i
+		}
+	}
+	h[minAt], h[m-1] = h[m-1], h[minAt]
+}
+
+func (s *searcher) scoreTerm(ctx context.Context, r index.IndexReader, term string, acc *accumulator) error {
 	tfr, err := r.TermFieldReader(ctx, []byte(term), fieldBody, true, true, false)
 	if err != nil {
 		return fmt.Errorf("postings of %q: %w", term, err)
@@ -366,7 +465,7 @@ func (s *searcher) scoreTerm(ctx context.Context, r index.IndexReader, term stri
 		if d == nil {
 			return nil
 		}
-		scores[internalNum(d.ID)] += s.model.weight(idf, d.Freq, lengthFromNorm(d.Norm))
+		acc.add(internalNum(d.ID), s.model.weight(idf, d.Freq, lengthFromNorm(d.Norm)))
 	}
 }
 
