@@ -37,7 +37,8 @@ func TestQueryKeyUnambiguous(t *testing.T) {
 		}
 		keys[k] = fmt.Sprintf("%q", parts)
 	}
-	if QueryKey("x", "y") != QueryKey("x", "y") {
+	a, b := "x", "y"
+	if first, again := QueryKey(a, b), QueryKey(a, b); first != again {
 		t.Fatal("QueryKey is not deterministic")
 	}
 }

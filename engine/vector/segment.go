@@ -339,12 +339,6 @@ func (s *segment) lookup(id string) (int, bool) {
 	return r, true
 }
 
-// deleted reports whether row r is tombstoned.
-func (s *segment) deleted(r int) bool {
-	_, found := slices.BinarySearch(s.meta.tombs, uint32(r))
-	return found
-}
-
 // verifyPayload recomputes the payload checksum.
 func (s *segment) verifyPayload() error {
 	if crc32.Checksum(floatBytes(s.vecs), crcTable()) != s.hdr.payloadCRC {
