@@ -30,7 +30,6 @@ func chunkID(path string, ord int) string { return fmt.Sprintf("%s\x00%d", path,
 // model is the reference: the live vectors by ID.
 type model map[string][]float32
 
-
 // search is brute force with the same kernel, so results must match exactly.
 func (m model) search(q []float32, k int) []Hit {
 	all := make([]Hit, 0, len(m))
