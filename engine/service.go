@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,10 +33,10 @@ var ErrServiceClosed = errors.New("query service closed")
 // the old generation once the queries still using it finish. The
 // engine's settings are read once, by NewService.
 type Service struct {
-	e      *Engine
-	path   string // the sidecar
-	lru    *cache.LRU[[32]byte, *QueryResult]
-	static []string // key parts fixed for the service's life: query-time settings and embedder
+	e        *Engine
+	path     string // the sidecar
+	lru      *cache.LRU[[32]byte, *QueryResult]
+	settings string // QuerySettings, fixed for the service's life
 
 	reloadMu sync.Mutex // serializes reading the sidecar and opening a generation
 
@@ -80,16 +79,11 @@ func (a sidecarStamp) same(b sidecarStamp) bool {
 // at most capBytes of results in memory. It opens nothing until the first
 // query.
 func NewService(e *Engine, capBytes int64) *Service {
-	s := e.Settings
 	return &Service{
-		e:    e,
-		path: e.Layout.SidecarPath(),
-		lru:  cache.NewLRU[[32]byte, *QueryResult](capBytes, resultSize),
-		static: []string{
-			"k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64),
-			e.fusion().String(),
-			s.embedderID(),
-		},
+		e:        e,
+		path:     e.Layout.SidecarPath(),
+		lru:      cache.NewLRU[[32]byte, *QueryResult](capBytes, resultSize),
+		settings: e.QuerySettings(),
 	}
 }
 
@@ -103,13 +97,10 @@ func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool
 		return nil, false, err
 	}
 	defer l.release()
-	sc := l.g.Sidecar
-	mode, err := s.e.resolveMode(sc, o.Mode)
+	o, err = s.e.ResolveOptions(l.g.Sidecar, o)
 	if err != nil {
 		return nil, false, err
 	}
-	o.Mode = mode
-	o.K, o.PerFile = defaults(o)
 	key := s.key(l, o)
 	if r, ok := s.lru.Get(key); ok {
 		out := cloneResult(r)
@@ -130,17 +121,10 @@ func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool
 	return r, false, nil
 }
 
-// key hashes everything an answer depends on. k, per-file and the mode are
-// already resolved, so "-k 10" and the default share an entry.
+// key is AnswerKey in the service's namespace and epoch.
 func (s *Service) key(l *liveGen, o QueryOptions) [32]byte {
-	sc := l.g.Sidecar
-	return cache.QueryKey("engine.Service", sc.Fingerprint, sc.Generation, strconv.FormatUint(l.epoch, 10),
-		normalizeQuery(o.Text), o.Mode, strconv.Itoa(o.K), strconv.Itoa(o.PerFile), o.PathGlob,
-		strconv.FormatBool(o.Explain), s.static[0], s.static[1], s.static[2])
+	return AnswerKey(l.g.Sidecar, o, s.settings, "engine.Service", strconv.FormatUint(l.epoch, 10))
 }
-
-// normalizeQuery folds whitespace: "a  b" and " a b " ask the same thing.
-func normalizeQuery(q string) string { return strings.Join(strings.Fields(q), " ") }
 
 // current returns the generation the sidecar names, acquired for one query.
 func (s *Service) current() (*liveGen, error) {

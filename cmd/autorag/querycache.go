@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -44,22 +43,15 @@ var binaryIdentity = sync.OnceValue(func() string {
 	return fmt.Sprintf("%s %d %d", version(), fi.Size(), fi.ModTime().UnixNano())
 })
 
-// normalizeQuery folds whitespace: "a  b" and " a b " ask the same thing.
-func normalizeQuery(q string) string { return strings.Join(strings.Fields(q), " ") }
-
-func queryCacheKey(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) [32]byte {
-	s := e.Settings
-	emb := "none"
-	if s.Embedder != nil {
-		emb = s.Embedder.Identity().String()
+// queryCacheKey is engine.AnswerKey in the on-disk namespace: this
+// query-semantics version and this binary. ok is false when the options do
+// not resolve on this generation (the query itself will say why).
+func queryCacheKey(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) (key [32]byte, ok bool) {
+	o, err := e.ResolveOptions(sc, o)
+	if err != nil {
+		return key, false
 	}
-	mode := o.Mode
-	if m, err := e.ResolveMode(sc, o.Mode); err == nil {
-		mode = m // no --mode and --mode hybrid are the same question
-	}
-	return cache.QueryKey(querySemantics, binaryIdentity(), sc.Fingerprint, sc.Generation,
-		normalizeQuery(o.Text), mode, fmt.Sprint(o.K), fmt.Sprint(o.PerFile), o.PathGlob, fmt.Sprint(o.Explain),
-		fmt.Sprintf("k1=%g b=%g", s.K1, s.B), e.Fusion().String(), emb)
+	return engine.AnswerKey(sc, o, e.QuerySettings(), querySemantics, binaryIdentity()), true
 }
 
 func openQueryCache(e *engine.Engine, capBytes int64) *cache.Queries {
@@ -85,7 +77,10 @@ func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*quer
 	if err != nil {
 		return nil, nil, [32]byte{}
 	}
-	key := queryCacheKey(sc, e, o)
+	key, ok := queryCacheKey(sc, e, o)
+	if !ok {
+		return nil, nil, key
+	}
 	b, ok := openQueryCache(e, capBytes).Get(sc.Fingerprint, key)
 	if !ok {
 		return nil, sc, key
