@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
@@ -277,7 +278,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 // incrementalBase picks the generation to build on: the committed one when
 // it is intact and was built with the same settings; else none (rebuild).
 func (e *Engine) incrementalBase(o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable) {
-	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !sameSettings(sc.Settings, e.Settings.fingerprinted()) {
+	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return "", nil
 	}
 	if err := fingerprint.Check(e.Layout.Dir, sc.Artifacts); err != nil {
@@ -290,18 +291,6 @@ func (e *Engine) incrementalBase(o RefreshOptions, sc *fingerprint.Sidecar, res 
 		return "", nil
 	}
 	return sc.Generation, t
-}
-
-func sameSettings(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {

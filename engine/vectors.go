@@ -47,10 +47,16 @@ func (s Settings) embedderID() string {
 // reciprocal rank fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	if id.Provider == "local" {
-		return Fusion{Method: FusionConvex, Alpha: 0.8}
+		return DefaultConvex
 	}
-	return Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	return DefaultRRF
 }
+
+// The default settings of each fusion method (see DefaultFusion).
+var (
+	DefaultConvex = Fusion{Method: FusionConvex, Alpha: 0.8}
+	DefaultRRF    = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+)
 
 // Fusion is the fusion hybrid queries use: the configured one, else the
 // embedder's default.

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Manifest layout (see doc.go for the rationale):
@@ -77,7 +79,7 @@ func (m *Manifest) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
-	if err := writeFileAtomic(path, m.encode()); err != nil {
+	if err := fingerprint.WriteFileAtomic(path, m.encode(), 0o644); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Store is the content-addressed mirror of normalized texts. Object h lives
@@ -62,7 +64,7 @@ func (s *Store) Put(d *Doc) (Hash, error) {
 	if err := s.mkdir(sub); err != nil {
 		return h, fmt.Errorf("put object %s: %w", h, err)
 	}
-	if err := writeTempAndRename(sub, p, b, false); err != nil {
+	if err := writeObject(sub, p, b); err != nil {
 		return h, fmt.Errorf("put object %s: %w", h, err)
 	}
 	s.markDirty(sub)
@@ -113,7 +115,8 @@ func (s *Store) Get(h Hash) (*Doc, error) {
 }
 
 // Sync fsyncs every directory written since the previous Sync, deepest
-// first, so that all objects Put so far survive a crash.
+// first, so that the names of the objects Put so far survive a crash
+// (their contents are verified on Get, not fsynced).
 func (s *Store) Sync() error {
 	s.mu.Lock()
 	dirs := make([]string, 0, len(s.dirty))
@@ -123,7 +126,7 @@ func (s *Store) Sync() error {
 	s.mu.Unlock()
 	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
 	for _, d := range dirs {
-		if err := syncDir(d); err != nil {
+		if err := fingerprint.SyncDir(d); err != nil {
 			return fmt.Errorf("sync mirror store: %w", err)
 		}
 		s.mu.Lock()

@@ -59,7 +59,7 @@ func runReset(cmd *cobra.Command, g *globals, o *resetOptions) error {
 		return err
 	}
 	if !o.yes {
-		if !isTerminalReader(g.stdin) {
+		if !isTerminal(g.stdin) {
 			return usagef("index reset removes the index: pass --yes (stdin is not a terminal)")
 		}
 		fmt.Fprintf(g.stderr, "Remove the index, mirrors and caches under %s? [y/N] ", e.Layout.Dir)

@@ -172,18 +172,10 @@ func (g *globals) engine() (*engine.Engine, error) {
 // commandLine is recorded as the lock holder's command.
 func commandLine() string { return strings.Join(os.Args, " ") }
 
-// isTerminal reports whether w is a terminal (progress goes only there).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func isTerminalReader(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isTerminal reports whether a stream (stdin, stdout or stderr) is a
+// terminal: progress goes only there, and reset asks only there.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
 	if !ok {
 		return false
 	}

@@ -119,9 +119,9 @@ func fusionFrom(r resolved, emb embed.Embedder) (engine.Fusion, error) {
 	}
 	switch r.fusion {
 	case engine.FusionConvex:
-		f = engine.Fusion{Method: engine.FusionConvex, Alpha: 0.8}
+		f = engine.DefaultConvex
 	case engine.FusionRRF:
-		f = engine.Fusion{Method: engine.FusionRRF, K: 60, WBM25: 1, WDense: 1}
+		f = engine.DefaultRRF
 	case "":
 	default:
 		return f, usagef("unknown fusion %q (want convex or rrf)", r.fusion)
