@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -46,6 +49,52 @@ func buildHello(ctx context.Context, work string) (string, error) {
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build hello-world: %w\n%s", err, b)
+	}
+	return out, nil
+}
+
+// rsswrapSource is the wrapper's source (internal/rsswrap), embedded so the
+// harness can build it from any working directory, in a module of its own.
+//
+//go:embed internal/rsswrap/*.go
+var rsswrapSource embed.FS
+
+// buildWrapper builds rsswrap into the work directory, next to the autorag
+// binary and the hello-world. Measured processes are started through it so
+// their peak RSS is not inflated by the harness's own (see proc.go).
+func buildWrapper(ctx context.Context, work string) (string, error) {
+	if !rsswrapSupported {
+		return "", fmt.Errorf("rsswrap needs fork, exec and wait4, which %s lacks", runtime.GOOS)
+	}
+	dir := filepath.Join(work, "rsswrap")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create rsswrap dir: %w", err)
+	}
+	files, err := fs.Glob(rsswrapSource, "internal/rsswrap/*.go")
+	if err != nil {
+		return "", err
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		b, err := rsswrapSource.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644); err != nil {
+			return "", fmt.Errorf("write rsswrap source: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module rsswrap\n\ngo 1.22\n"), 0o644); err != nil {
+		return "", fmt.Errorf("write rsswrap go.mod: %w", err)
+	}
+	out := filepath.Join(work, "rsswrap", "rsswrap")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", out, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build rsswrap: %w\n%s", err, b)
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -41,6 +42,7 @@ type config struct {
 	Out           string
 	Keep          bool
 	Quick         bool
+	Only          *regexp.Regexp // -only; nil runs every scenario
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -57,8 +59,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.TreeBroad, "tree-broad", "collector exporter configuration", "broad query for -tree")
 	fs.StringVar(&cfg.Out, "out", filepath.Join("docs", "BENCHMARKS.md"), `report file ("-": stdout only)`)
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the scratch copies (with their .autorag) after the run")
+	only := fs.String("only", "", "run only the scenarios whose name matches this regexp (floors always run; an\nunmeasured first refresh builds the index when it is left out)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			return cfg, fmt.Errorf("-only: %w", err)
+		}
+		cfg.Only = re
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments: %q", fs.Args())
@@ -143,14 +153,28 @@ func bench(ctx context.Context, cfg config, stderr io.Writer, args []string) (*r
 	if err != nil {
 		return nil, err
 	}
-	h := &harness{bin: bin, runs: cfg.Runs, env: os.Environ(), log: stderr}
+	// Without the wrapper the numbers are still taken, but peak RSS then
+	// includes the harness's own (see runProcess): the report says so.
+	wrap, wrapErr := buildWrapper(ctx, work)
+	if wrapErr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fmt.Fprintf(stderr, "harness: WARNING: cannot build rsswrap, peak RSS will include the harness's own: %v\n", wrapErr)
+		wrap = ""
+	}
+	h := &harness{bin: bin, wrap: wrap, runs: cfg.Runs, env: os.Environ(), log: stderr, only: cfg.Only}
 	h.caps = detectCapabilities(ctx, bin)
 	rep := &report{
 		Machine:   describeMachine(ctx, work, bin),
-		Command:   "go run ./bench/harness " + strings.Join(args, " "),
+		Command:   "go run ./bench/harness " + shellJoin(args),
 		Runs:      cfg.Runs,
 		Caps:      h.caps,
 		EnvPassed: autoragEnv(h.env),
+		Only:      regexpString(cfg.Only),
+	}
+	if wrapErr != nil {
+		rep.WrapErr = wrapErr.Error()
 	}
 	for _, f := range []struct {
 		name string
@@ -241,6 +265,34 @@ func prepareTargets(ctx context.Context, cfg config, work string, stderr io.Writ
 		}
 	}
 	return p, nil
+}
+
+func regexpString(re *regexp.Regexp) string {
+	if re == nil {
+		return ""
+	}
+	return re.String()
+}
+
+// shellJoin quotes args for a POSIX shell where needed, so that the report's
+// reproduction command can be pasted (-only takes regexps like "a|b").
+func shellJoin(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		safe := a != ""
+		for _, c := range a {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./,:=+@%", c)) {
+				safe = false
+				break
+			}
+		}
+		if safe {
+			quoted[i] = a
+		} else {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
 }
 
 // autoragEnv lists the AUTORAG_* variables the children inherit, values

@@ -17,15 +17,26 @@ type report struct {
 	Took      time.Duration
 	Aborted   string // why the run stopped early, if it did
 	EnvPassed []string
+	Only      string // the -only regexp, if any
+	WrapErr   string // why rsswrap could not be built; RSS is then inflated
 }
 
 func (r *report) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# autorag whole-process benchmarks\n\n")
 	b.WriteString("Every number is the wall clock of one `autorag` process, from exec to exit, as a\n")
-	b.WriteString("script or an editor would see it; peak RSS is the child's `ru_maxrss`.\n")
+	b.WriteString("script or an editor would see it; peak RSS is the process's `ru_maxrss` (see Method for how both are taken).\n")
 	fmt.Fprintf(&b, "Medians over up to %d runs (first run discarded as warm-up except for first refresh and\n", r.Runs)
-	b.WriteString("rebuild, which redo all the work every run and run fewer times on big trees).\n\n")
+	b.WriteString("rebuild, which redo all the work every run and run fewer times on big trees).\n")
+	if r.Only != "" {
+		fmt.Fprintf(&b, "Only the scenarios matching `-only %s` were run (floors always run); when that leaves out\n", r.Only)
+		b.WriteString("first refresh, one unmeasured refresh builds the index first.\n")
+	}
+	if r.WrapErr != "" {
+		b.WriteString("\n**Peak RSS is inflated in this run**: the wrapper that measures it could not be built, so each\n")
+		b.WriteString("figure includes the harness's own memory (see Method).\n")
+	}
+	b.WriteString("\n")
 
 	b.WriteString("## Machine\n\n| | |\n|---|---|\n")
 	m := r.Machine
@@ -62,6 +73,19 @@ func (r *report) Markdown() string {
 	}
 
 	b.WriteString("\n## Method and reproduction\n\n")
+	if r.WrapErr == "" {
+		b.WriteString("- Every process, floors included, is started by `rsswrap` (`bench/harness/internal/rsswrap`, built\n")
+		b.WriteString("  into the work dir). It times the child from just before its fork to `wait4` returning, so neither\n")
+		b.WriteString("  its own nor the harness's start-up is counted, and reports the child's `ru_maxrss`. On Linux that\n")
+		b.WriteString("  figure includes the memory the child was forked from, which is why the harness does not fork\n")
+		b.WriteString("  the children itself: the wrapper's own resident set (about 2 MB) is the smallest peak RSS any\n")
+		b.WriteString("  row can show, so small processes such as the hello-world may read a little high.\n")
+	} else {
+		fmt.Fprintf(&b, "- `rsswrap` could not be built (%s), so the harness timed each process itself,\n", mdEscape(r.WrapErr))
+		b.WriteString("  from just before the fork to `Wait` returning, and took peak RSS from the child's `ru_maxrss`. On\n")
+		b.WriteString("  Linux that includes the harness's own high-water mark at fork (it survives `execve`), so every\n")
+		b.WriteString("  peak RSS here is at least the harness's size: read it as an upper bound.\n")
+	}
 	b.WriteString("- Each corpus is copied to a scratch directory; all scenarios run on the copy, in table order, and\n")
 	b.WriteString("  the first refresh deletes `.autorag` before every run. The page cache is warm (the copy was just\n")
 	b.WriteString("  written), so first-refresh numbers exclude cold disk reads.\n")
@@ -72,6 +96,8 @@ func (r *report) Markdown() string {
 	b.WriteString("  that succeeded but did not do what the scenario means to measure (an edit reported as\n")
 	b.WriteString("  `unchanged`, a no-op that was not, a repeated query not served from the cache, a planted\n")
 	b.WriteString("  term not found in exactly two files).\n")
+	b.WriteString("- Where the envelope has `stages_ms` (refresh), the notes end with each stage's median over the\n")
+	b.WriteString("  measured runs, in ms (`scan 6.1, build 12.3, …`); the stderr log has the same line.\n")
 	b.WriteString("- Generated corpora are `doc-NNNNN.md` files (40 paragraphs, about 6 KB) from a fixed seed, cached\n")
 	b.WriteString("  under the work directory; rare terms `zorblaxNNNNN` each occur in exactly two documents.\n\n")
 	b.WriteString("Reproduce with `make bench-cli`, or exactly this run from the repository root:\n\n")
@@ -88,7 +114,20 @@ func writeTable(b *strings.Builder, results []result) {
 		}
 		s := r.Summary
 		fmt.Fprintf(b, "| %s | %d | %s | %s–%s | %s | %s |\n", mdEscape(r.Name), s.N, formatDuration(s.Median),
-			formatDuration(s.P10), formatDuration(s.P90), formatRSS(s.PeakRSSKB), mdEscape(r.Notes))
+			formatDuration(s.P10), formatDuration(s.P90), formatRSS(s.PeakRSSKB), mdEscape(r.notes()))
+	}
+}
+
+// notes is the notes column: the outcomes seen, then the stage medians.
+func (r result) notes() string {
+	st := formatStages(r.Stages)
+	switch {
+	case st == "":
+		return r.Notes
+	case r.Notes == "":
+		return st
+	default:
+		return r.Notes + "; " + st
 	}
 }
 

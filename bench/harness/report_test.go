@@ -17,7 +17,8 @@ func TestReportMarkdown(t *testing.T) {
 				Target: target{Title: "Generated corpus, 400 docs", Selective: "zorblax00000", Broad: broadQuery, Origin: "generated"},
 				Stats:  treeStats{Files: 400, Bytes: 2 << 20},
 				Results: []result{
-					{Name: "no-op refresh", Summary: summary{N: 4, Median: 12 * time.Millisecond}, Notes: "unchanged ×4"},
+					{Name: "no-op refresh", Summary: summary{N: 4, Median: 12 * time.Millisecond}, Notes: "unchanged ×4",
+						Stages: []stageMedian{{"scan", 6.14}, {"build", 0.31}}},
 					{Name: "index rebuild", Err: "run 1: exit 3: disk | full"},
 				},
 			},
@@ -30,7 +31,8 @@ func TestReportMarkdown(t *testing.T) {
 		"| floor S | 4 | 1.00 ms | 1.00 ms–2.00 ms | 2.0 MB |  |",
 		"## Generated corpus, 400 docs",
 		"400 files, 2.0 MiB",
-		"| no-op refresh | 4 | 12.0 ms |",
+		"| no-op refresh | 4 | 12.0 ms | 0.00 ms–0.00 ms | — | unchanged ×4; scan 6.1, build 0.31 ms |",
+		"`rsswrap`",
 		"| index rebuild | — | **failed** | — | — | run 1: exit 3: disk \\| full |",
 		"Not measured: /x is not a directory",
 		"go run ./bench/harness -quick\n```",
@@ -41,5 +43,17 @@ func TestReportMarkdown(t *testing.T) {
 	}
 	if !r.failed() {
 		t.Error("failed() = false with a failed scenario")
+	}
+	if strings.Contains(md, "-only") || strings.Contains(md, "inflated") {
+		t.Errorf("report mentions -only or inflated RSS without cause\n%s", md)
+	}
+
+	r.Only = "no-op|cached"
+	r.WrapErr = "go build rsswrap: exit status 1"
+	md = r.Markdown()
+	for _, want := range []string{"`-only no-op|cached`", "**Peak RSS is inflated in this run**", "go build rsswrap: exit status 1"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q\n%s", want, md)
+		}
 	}
 }

@@ -8,8 +8,12 @@ import (
 	"syscall"
 )
 
+// rsswrapSupported says whether internal/rsswrap (fork, exec, wait4) runs here.
+const rsswrapSupported = true
+
 // maxRSSKB returns the child's peak resident set size in KiB. Linux reports
-// ru_maxrss in KiB, macOS in bytes.
+// ru_maxrss in KiB, macOS in bytes. Only the fallback path uses it: on Linux
+// the figure includes the harness's own high-water mark (see proc.go).
 func maxRSSKB(ps *os.ProcessState) int64 {
 	ru, ok := ps.SysUsage().(*syscall.Rusage)
 	if !ok || ru == nil {

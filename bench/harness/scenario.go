@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -12,10 +13,12 @@ import (
 // runs to do, and where progress goes.
 type harness struct {
 	bin  string
+	wrap string // rsswrap binary; empty for the fallback (see runProcess)
 	runs int
 	env  []string
 	caps capabilities
 	log  io.Writer
+	only *regexp.Regexp // -only: scenarios to run; nil for all
 }
 
 // capabilities are the optional CLI features the scenarios adapt to,
@@ -32,6 +35,9 @@ type scenario struct {
 	Warmup  bool                   // discard the first run
 	Prepare func(run int) error    // untimed set-up before each run
 	Args    func(run int) []string // arguments after the binary
+	// MakesIndex marks the first refresh, which starts from no index and
+	// leaves the one every later scenario needs.
+	MakesIndex bool
 	// Check, if set, inspects a successful run's envelope and returns a
 	// warning for the notes column (e.g. an edit reported as "unchanged").
 	// Warnings do not fail the scenario: they flag numbers that may not
@@ -44,6 +50,7 @@ type result struct {
 	Name    string
 	Summary summary
 	Notes   string
+	Stages  []stageMedian // medians of the envelope's stages_ms, if any
 	Err     string
 }
 
@@ -53,7 +60,9 @@ type envelope struct {
 	Outcome string            `json:"outcome"`
 	Cached  *bool             `json:"cached"`
 	Results []json.RawMessage `json:"results"`
-	Error   *struct {
+	// StagesMS is the refresh's time per stage (scan, build, commit, gc).
+	StagesMS map[string]float64 `json:"stages_ms"`
+	Error    *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
@@ -100,6 +109,7 @@ func (e envelope) describe() string {
 func (h *harness) run(ctx context.Context, dir string, sc scenario) result {
 	res := result{Name: sc.Name}
 	var samples []sample
+	var stages []map[string]float64
 	var seen, warnings tally
 	for run := range sc.Runs {
 		if err := ctx.Err(); err != nil {
@@ -112,7 +122,7 @@ func (h *harness) run(ctx context.Context, dir string, sc scenario) result {
 				return res
 			}
 		}
-		s, err := runProcess(ctx, runOpts{Dir: dir, Env: h.env}, h.bin, sc.Args(run)...)
+		s, err := runProcess(ctx, runOpts{Dir: dir, Env: h.env, Wrap: h.wrap}, h.bin, sc.Args(run)...)
 		if err != nil {
 			res.Err = fmt.Sprintf("run %d: %v", run+1, err)
 			return res
@@ -136,8 +146,12 @@ func (h *harness) run(ctx context.Context, dir string, sc scenario) result {
 			}
 		}
 		samples = append(samples, sample{Wall: s.Wall, MaxRSSKB: s.MaxRSSKB})
+		if env.StagesMS != nil {
+			stages = append(stages, env.StagesMS)
+		}
 	}
 	res.Summary = summarize(samples)
+	res.Stages = medianStages(stages)
 	res.Notes = seen.String()
 	if w := warnings.String(); w != "" {
 		res.Notes += "; " + w
@@ -151,7 +165,7 @@ func (h *harness) floor(ctx context.Context, name string, runs int, dir string, 
 	res := result{Name: name}
 	var samples []sample
 	for run := range runs + 1 {
-		s, err := runProcess(ctx, runOpts{Dir: dir, DiscardStdout: true, Env: h.env}, argv[0], argv[1:]...)
+		s, err := runProcess(ctx, runOpts{Dir: dir, DiscardStdout: true, Env: h.env, Wrap: h.wrap}, argv[0], argv[1:]...)
 		if err != nil {
 			res.Err = fmt.Sprintf("run %d: %v", run+1, err)
 			return res
@@ -174,8 +188,12 @@ func (h *harness) logResult(corpus string, r result) {
 		fmt.Fprintf(h.log, "[%s] %s: FAILED: %s\n", corpus, r.Name, r.Err)
 		return
 	}
-	fmt.Fprintf(h.log, "[%s] %s: median %s (p10 %s, p90 %s, %d runs)\n", corpus, r.Name,
-		formatDuration(r.Summary.Median), formatDuration(r.Summary.P10), formatDuration(r.Summary.P90), r.Summary.N)
+	fmt.Fprintf(h.log, "[%s] %s: median %s (p10 %s, p90 %s, %d runs, peak RSS %s)\n", corpus, r.Name,
+		formatDuration(r.Summary.Median), formatDuration(r.Summary.P10), formatDuration(r.Summary.P90), r.Summary.N,
+		formatRSS(r.Summary.PeakRSSKB))
+	if len(r.Stages) > 0 {
+		fmt.Fprintf(h.log, "[%s] %s: stages_ms medians: %s\n", corpus, r.Name, formatStages(r.Stages))
+	}
 }
 
 // tally counts distinct descriptions in first-seen order.
