@@ -179,24 +179,3 @@ func TestIgnoreStackPrecedence(t *testing.T) {
 		})
 	}
 }
-
-func TestComparePathKeys(t *testing.T) {
-	tests := []struct {
-		a    string
-		aDir bool
-		b    string
-		bDir bool
-		want int
-	}{
-		{"a.txt", false, "a", true, -1}, // "a.txt" < "a/"
-		{"a", false, "a.txt", false, -1},
-		{"a", true, "a0", false, -1}, // "a/" < "a0"
-		{"b", false, "a", true, 1},
-		{"a", false, "a", false, 0},
-	}
-	for _, tt := range tests {
-		if got := comparePathKeys(tt.a, tt.aDir, tt.b, tt.bDir); got != tt.want {
-			t.Errorf("comparePathKeys(%q,%v,%q,%v) = %d, want %d", tt.a, tt.aDir, tt.b, tt.bDir, got, tt.want)
-		}
-	}
-}

@@ -55,8 +55,7 @@ type ScanResult struct {
 // mtime-then-hash; see doc.go) and stores the texts of new and changed files
 // in store. Per-file problems are reported in Failed; only a cancelled
 // context, an unreadable root, or a store write failure is an error. prev may
-// be nil (nothing known). Directory fsyncs for stored objects are left to
-// store.Sync.
+// be nil (nothing known). New objects become durable with store.Sync.
 func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts ScanOptions) (*ScanResult, error) {
 	if prev == nil {
 		prev = &Manifest{}
@@ -67,6 +66,9 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	w, err := newWalker(ctx, root)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Paths == nil {
+		w.files = make([]candidate, 0, len(prev.Entries)+len(prev.Entries)/16+16)
 	}
 	cov := &coverage{all: true}
 	if opts.Paths != nil {
@@ -120,14 +122,19 @@ type outcome struct {
 }
 
 // run processes every candidate, reading only those whose size, mtime or
-// parser changed, on a pool of workers. It returns the new entries in
-// candidate (path) order.
+// parser changed, on a pool of workers. It returns the new entries sorted
+// by path (the candidates come in walk order, which is not sorted).
 func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 	s.byRaw = sync.OnceValue(s.indexByRaw)
 	out := make([]outcome, len(files))
 	var work []int
+	idx := pathIndex(s.prev)
 	for i := range files {
-		if s.statSkip(&files[i], &out[i]) {
+		var e *Entry
+		if j, ok := idx[files[i].rel]; ok {
+			e = &s.prev.Entries[j]
+		}
+		if s.statSkip(&files[i], e, &out[i]) {
 			continue
 		}
 		work = append(work, i)
@@ -148,18 +155,32 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 			entries = append(entries, o.entry)
 		}
 	}
+	if len(work) == 0 && res.StatSkipped == len(s.prev.Entries) && len(entries) == res.StatSkipped {
+		// Every previous entry was found again, unchanged: the walk's order
+		// does not matter, the previous (sorted) list is the answer.
+		return slices.Clone(s.prev.Entries), nil
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	return entries, nil
 }
 
-// statSkip applies the fast path: an entry with the same size, mtime and
-// parser is reused without reading the file.
-func (s *scanner) statSkip(c *candidate, o *outcome) bool {
+// pathIndex maps each path of m to its entry's index.
+func pathIndex(m *Manifest) map[string]int32 {
+	idx := make(map[string]int32, len(m.Entries))
+	for i := range m.Entries {
+		idx[m.Entries[i].Path] = int32(i)
+	}
+	return idx
+}
+
+// statSkip applies the fast path: the previous entry e (nil if none) with
+// the same size, mtime and parser is reused without reading the file.
+func (s *scanner) statSkip(c *candidate, e *Entry, o *outcome) bool {
 	if c.size > s.max {
 		o.fail = reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"
 		return true
 	}
-	e, ok := s.prev.Lookup(c.rel)
-	if !ok || e.Size != c.size || e.MtimeNS != c.mtime || e.Parser != c.parser {
+	if e == nil || e.Size != c.size || e.MtimeNS != c.mtime || e.Parser != c.parser {
 		return false
 	}
 	o.entry, o.ok, o.skipped = *e, true, true
@@ -251,11 +272,18 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 }
 
 // reusable finds an existing text for content raw: the file's own previous
-// entry, or any previous entry with the same bytes and parser (a rename or
-// copy), as long as the store still holds that text.
+// entry, or, for a path the manifest did not have, any previous entry with
+// the same bytes and parser (a rename or copy), as long as the store still
+// holds that text. An edited file is not looked up by content: building
+// that index costs a pass over the whole manifest, and parsing the one file
+// again yields the same text anyway.
 func (s *scanner) reusable(c *candidate, raw Hash) (Hash, bool) {
-	if e, ok := s.prev.Lookup(c.rel); ok && e.RawHash == raw && e.Parser == c.parser && s.store.Has(e.TextHash) {
+	e, known := s.prev.Lookup(c.rel)
+	if known && e.RawHash == raw && e.Parser == c.parser && s.store.Has(e.TextHash) {
 		return e.TextHash, true
+	}
+	if known {
+		return Hash{}, false
 	}
 	if th, ok := s.byRaw()[rawKey{raw, c.parser}]; ok && s.store.Has(th) {
 		return th, true

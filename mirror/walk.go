@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,7 +69,7 @@ func (w *walker) fail(rel, reason string) {
 // walkAll walks the whole tree. An unreadable root is an error (scanning
 // nothing would delete every entry); unreadable subdirectories are failures.
 func (w *walker) walkAll() error {
-	d, entries, err := openDirSorted(w.root)
+	d, entries, err := openDir(w.root)
 	if err != nil {
 		return fmt.Errorf("scan %s: %w", w.root, err)
 	}
@@ -83,7 +82,7 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	d, entries, err := openDirSorted(abs)
+	d, entries, err := openDir(abs)
 	if err != nil {
 		w.fail(rel, "read dir: "+errText(err))
 		return nil
@@ -292,10 +291,10 @@ func loadFrame(abs, rel string, entries []fs.DirEntry) *ignoreFrame {
 	return f
 }
 
-// openDirSorted opens a directory (the caller closes it) and lists it so
-// that walking it depth-first yields paths in bytewise order: a directory
-// "a" sorts as "a/", after "a.txt".
-func openDirSorted(dir string) (*os.File, []fs.DirEntry, error) {
+// openDir opens a directory (the caller closes it) and lists it in the
+// order the file system returns. The walk does not sort: Scan looks
+// candidates up by path and sorts only when something changed.
+func openDir(dir string) (*os.File, []fs.DirEntry, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, nil, err
@@ -305,38 +304,7 @@ func openDirSorted(dir string) (*os.File, []fs.DirEntry, error) {
 		_ = f.Close()
 		return nil, nil, err
 	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
-		return comparePathKeys(a.Name(), a.IsDir(), b.Name(), b.IsDir())
-	})
 	return f, entries, nil
-}
-
-// comparePathKeys compares a (plus "/" if aDir) with b (plus "/" if bDir)
-// without building either string.
-func comparePathKeys(a string, aDir bool, b string, bDir bool) int {
-	n := min(len(a), len(b))
-	if c := strings.Compare(a[:n], b[:n]); c != 0 {
-		return c
-	}
-	ka, kb := keyByte(a, n, aDir), keyByte(b, n, bDir)
-	switch {
-	case ka < kb:
-		return -1
-	case ka > kb:
-		return 1
-	}
-	return 0
-}
-
-// keyByte returns the byte at i of s+"/" (when dir) or -1 past the end.
-func keyByte(s string, i int, dir bool) int {
-	switch {
-	case i < len(s):
-		return int(s[i])
-	case i == len(s) && dir:
-		return '/'
-	}
-	return -1
 }
 
 func joinRel(dir, name string) string {
