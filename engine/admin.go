@@ -66,7 +66,9 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("status: %w", err)
 	}
 	defer os.RemoveAll(scratch)
-	scan, err := mirror.Scan(ctx, e.Layout.Root, mirror.OpenStore(scratch), man, mirror.ScanOptions{MaxFileSize: e.Settings.MaxFileSize})
+	store := mirror.OpenStore(scratch)
+	defer store.Close()
+	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{MaxFileSize: e.Settings.MaxFileSize})
 	if err != nil {
 		return "", fmt.Errorf("status: scan: %w", err)
 	}

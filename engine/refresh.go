@@ -128,6 +128,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	man := e.loadManifest(o, sc, res)
 	store := mirror.OpenStore(e.Layout.ObjectsDir())
+	// Close releases the packs. Objects restored after the last Sync and
+	// not published by Collect are dropped; the next refresh re-parses them.
+	defer store.Close()
 	paths := o.Paths
 	if len(man.Entries) == 0 || sc == nil {
 		paths = nil // a targeted refresh needs a committed base; walk instead
@@ -148,7 +151,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if !o.Rebuild && sc != nil && sc.Fingerprint == fp && fingerprint.Check(e.Layout.Dir, sc.Artifacts) == nil {
 		return e.finishUnchanged(res, sc, scan, clock)
 	}
-	return e.commitNew(ctx, o, sc, man, scan, store, res, clock)
+	return e.commitNew(ctx, o, sc, scan, store, res, clock)
 }
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
@@ -217,7 +220,7 @@ func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, sc
 // commitNew builds the next generation, commits it through the sidecar and
 // collects garbage. On any error before the commit the new generation is
 // removed and the old one stays served.
-func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, prevMan *mirror.Manifest, scan *mirror.ScanResult,
+func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
 	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
 	base, prevTable := e.incrementalBase(o, sc, res)
 	current := ""
@@ -268,7 +271,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	}
 	failpoint("after-sidecar")
 	clock.mark("commit")
-	e.afterCommit(next, prevMan, scan, store, res)
+	e.afterCommit(next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)
 	clock.mark("gc")
 	res.TookMS = ms(time.Since(clock.start))
@@ -317,7 +320,7 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 // afterCommit saves the manifest and removes what the new sidecar no longer
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
-func (e *Engine) afterCommit(sc *fingerprint.Sidecar, prevMan *mirror.Manifest, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
 	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("save manifest: %v", err))
 		return
@@ -325,7 +328,7 @@ func (e *Engine) afterCommit(sc *fingerprint.Sidecar, prevMan *mirror.Manifest, 
 	if err := e.removeGarbage(sc); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	if err := collectMirror(store, prevMan, scan.Manifest); err != nil {
+	if err := collectMirror(store, scan.Manifest); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
 	}
 	if err := e.dropQueryCache(sc, res.Outcome == OutcomeRebuilt); err != nil {
@@ -345,27 +348,19 @@ func (e *Engine) dropQueryCache(sc *fingerprint.Sidecar, all bool) error {
 	return q.DropOtherFingerprints(sc.Fingerprint)
 }
 
-// collectMirror removes mirror objects the new manifest no longer uses.
-// After an incremental refresh only the texts that left the manifest are
-// deleted (cost proportional to the change); after a rebuild, or with no
-// previous manifest, the whole store is swept, which also collects objects
-// left by refreshes that failed before committing.
-func collectMirror(store *mirror.Store, prev, next *mirror.Manifest) error {
+// collectMirror publishes the mirror objects restored during the build and
+// removes those the new manifest no longer uses, along with anything left
+// by refreshes that failed before committing. The store's packs are read
+// by their indexes only, and rewritten only when dead objects dominate or
+// packs accumulate (see mirror.Store.Collect), so the cost after a small
+// incremental refresh stays small.
+func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
 	keep := make(map[mirror.Hash]bool, len(next.Entries))
 	for _, en := range next.Entries {
 		keep[en.TextHash] = true
 	}
-	if len(prev.Entries) == 0 {
-		_, err := store.GC(keep)
-		return err
-	}
-	var dropped []mirror.Hash
-	for _, en := range prev.Entries {
-		if !keep[en.TextHash] {
-			dropped = append(dropped, en.TextHash)
-		}
-	}
-	return store.Delete(dropped)
+	_, err := store.Collect(keep)
+	return err
 }
 
 // removeGarbage deletes every generation directory the sidecar does not

@@ -31,9 +31,27 @@
 // A mirror object is Doc.Encode(): a "ARMD" magic, a version byte, then the
 // Doc's fields as varint-length-prefixed strings and varints (see object.go).
 // Its name, the TextHash, is the BLAKE3-256 of those bytes, so metadata
-// (title, tags, parser) is part of a text's identity. Objects live at
-// objects/<2 hex>/<62 hex>, are immutable once named, and Get verifies the
+// (title, tags, parser) is part of a text's identity, and Get verifies the
 // hash of what it reads.
+//
+// Objects live in append-only pack files directly in objects/, named
+// pack-<16 hex>.pack (layout in pack.go): a "ARPK" header, then records
+// (hash, uvarint length, object), then an index of (hash, offset, length)
+// sorted by hash, the entry count, a BLAKE3-256 of index and count, and a
+// tail magic. Opening a pack reads only its fixed-size tail and its index;
+// lookups binary-search each pack's index. A Store appends the objects of a
+// refresh to one temporary pack (".tmp-" prefix) and Sync writes the index,
+// fsyncs and renames it, so a pack is either complete or never read, and a
+// crash loses only objects nothing depends on yet (a missing or damaged
+// object makes the engine re-parse the source). Creating one file per
+// object cost 200-300 µs each on ext4 mounted with discard; a pack costs one.
+//
+// Store.Collect, run after each commit under the refresh lock, removes packs
+// with no live object, and copies the live objects into a new pack
+// (removing the old ones) when dead objects take more than half the bytes
+// or more than 8 packs have accumulated. It also removes temporary files,
+// damaged packs and the <2 hex>/<62 hex> fan-out directories of the former
+// one-file-per-object layout, whose objects are simply re-parsed.
 //
 // # Manifest format (version 1)
 //

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,99 +14,159 @@ import (
 	"github.com/autorag/autorag/fingerprint"
 )
 
-// Store is the content-addressed mirror of normalized texts. Object h lives
-// at <dir>/<first two hex digits of h>/<remaining 62 hex digits> and holds
-// Doc.Encode() bytes whose BLAKE3-256 is h. Objects are immutable once named:
-// each is written to a temp file in its final directory and renamed into
-// place. Object contents are not fsynced one by one (on a first refresh of
-// thousands of files that cost most of the refresh): nothing depends on an
-// object surviving a crash, because Get verifies the hash and the engine
-// re-parses the source when an object is missing or torn. Directory fsyncs
-// are batched: Sync makes every rename since the previous Sync durable. A
-// Store is safe for concurrent use.
+// maxPacks is how many packs Collect tolerates before merging small ones,
+// so that incremental refreshes, each adding a small pack, leave a bounded
+// number of files to open.
+const maxPacks = 8
+
+// Store is the content-addressed mirror of normalized texts. Object h holds
+// Doc.Encode() bytes whose BLAKE3-256 is h. Objects live in append-only pack
+// files directly in the store directory (format: pack.go): every Store
+// appends the objects it is given to one pack of its own, a temporary file
+// that Sync fsyncs and publishes under a final name. A pack is read only
+// once published, so a crash loses at most the objects Put since the last
+// Sync; nothing depends on them, because Get verifies the hash and the
+// engine re-parses a source whose object is missing or damaged.
+//
+// A Store is safe for concurrent use by goroutines. Only one process may
+// write a store directory at a time (callers hold the refresh lock); Collect
+// relies on it. Close releases the open files.
 type Store struct {
 	dir string
 
-	mu    sync.Mutex
-	dirty map[string]bool // directories with renames or creations not yet fsynced
+	// wmu serializes writers: Put, Sync, Collect, Close. It guards sess
+	// and newDirs, and is taken before mu.
+	wmu     sync.Mutex
+	sess    *packWriter // this session's pack; nil until the first Put after a Sync
+	newDirs []string    // directories to fsync at the next Sync (parents of created ones)
+
+	// mu guards the published packs, loaded lazily. Readers hold it for
+	// reading across their preads so that Collect and Close do not close a
+	// file under them.
+	mu      sync.RWMutex
+	loaded  bool
+	packs   []*pack
+	loadErr error // why the store directory could not be listed
 }
 
-// OpenStore returns the store rooted at dir. Nothing is touched on disk until
-// the first Put.
+// CollectStats reports what Collect did.
+type CollectStats struct {
+	PacksBefore    int   // readable packs before the collection
+	PacksAfter     int   // packs after it
+	Objects        int   // objects in the remaining packs
+	Live           int   // distinct objects of keep found in the store
+	Rewritten      bool  // live objects were copied into a new pack
+	Removed        int   // files and directories removed
+	BytesReclaimed int64 // bytes of removed files less those of a new pack (old-layout directories not counted)
+}
+
+// OpenStore returns the store rooted at dir. Nothing is read until the first
+// lookup and nothing written until the first Put.
 func OpenStore(dir string) *Store {
-	return &Store{dir: dir, dirty: make(map[string]bool)}
+	return &Store{dir: dir}
 }
 
 // Dir returns the directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
-// objectPath returns where object h lives.
-func (s *Store) objectPath(h Hash) string {
-	x := h.String()
-	return filepath.Join(s.dir, x[:2], x[2:])
-}
-
 // Has reports whether object h exists (it does not verify its content).
 func (s *Store) Has(h Hash) bool {
-	fi, err := os.Stat(s.objectPath(h))
-	return err == nil && fi.Mode().IsRegular()
+	// The session first: Sync moves its objects into the packs, never back.
+	s.wmu.Lock()
+	_, ok := s.sessionEntry(h)
+	s.wmu.Unlock()
+	return ok || s.packed(h)
+}
+
+// sessionEntry looks h up in the session's pack. The caller holds wmu.
+func (s *Store) sessionEntry(h Hash) (packEntry, bool) {
+	if s.sess == nil {
+		return packEntry{}, false
+	}
+	return s.sess.lookup(h)
+}
+
+// packed reports whether a published pack holds h.
+func (s *Store) packed(h Hash) bool {
+	s.rlockPacks()
+	defer s.mu.RUnlock()
+	for _, p := range s.packs {
+		if _, ok := p.find(h); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Put stores d and returns its TextHash. It is a no-op when the object
-// already exists.
+// already exists. The object is readable at once but durable only after
+// Sync.
 func (s *Store) Put(d *Doc) (Hash, error) {
 	b := d.Encode()
 	h := HashBytes(b)
-	if s.Has(h) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, ok := s.sessionEntry(h); ok || s.packed(h) {
 		return h, nil
 	}
-	p := s.objectPath(h)
-	sub := filepath.Dir(p)
-	if err := s.mkdir(sub); err != nil {
+	if err := s.appendLocked(h, b); err != nil {
 		return h, fmt.Errorf("put object %s: %w", h, err)
 	}
-	if err := writeObject(sub, p, b); err != nil {
-		return h, fmt.Errorf("put object %s: %w", h, err)
-	}
-	s.markDirty(sub)
 	return h, nil
 }
 
-// mkdir creates the fan-out directory sub (and the store directory) if
-// needed, remembering which parents must be fsynced.
-func (s *Store) mkdir(sub string) error {
-	if fi, err := os.Stat(sub); err == nil && fi.IsDir() {
-		return nil
-	}
-	if _, err := os.Stat(s.dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(s.dir, 0o755); err != nil {
+// appendLocked appends object b to the session's pack, starting one if
+// needed. A failed append discards the session's pack: its objects are
+// then missing, which callers already handle. The caller holds wmu.
+func (s *Store) appendLocked(h Hash, b []byte) error {
+	if s.sess == nil {
+		if err := s.mkdirLocked(); err != nil {
 			return err
 		}
-		s.markDirty(filepath.Dir(s.dir))
+		w, err := newPackWriter(s.dir)
+		if err != nil {
+			return err
+		}
+		s.sess = w
 	}
-	if err := os.Mkdir(sub, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := s.sess.add(h, b); err != nil {
+		_ = s.sess.abort()
+		s.sess = nil
 		return err
 	}
-	s.markDirty(s.dir)
 	return nil
 }
 
-func (s *Store) markDirty(dir string) {
-	s.mu.Lock()
-	s.dirty[dir] = true
-	s.mu.Unlock()
+// mkdirLocked creates the store directory and its missing parents,
+// remembering which directories Sync must fsync for them to survive a
+// crash. The caller holds wmu.
+func (s *Store) mkdirLocked() error {
+	if fi, err := os.Stat(s.dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	var created []string
+	for d := s.dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) || filepath.Dir(d) == d {
+			break
+		}
+		created = append(created, d)
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("create mirror store: %w", err)
+	}
+	for _, d := range created { // deepest first
+		s.newDirs = append(s.newDirs, filepath.Dir(d))
+	}
+	return nil
 }
 
 // Get reads object h and verifies that its content hashes to h. A missing
 // object yields an error wrapping fs.ErrNotExist; a damaged one an error
 // wrapping ErrCorrupt.
 func (s *Store) Get(h Hash) (*Doc, error) {
-	b, err := os.ReadFile(s.objectPath(h))
+	b, err := s.read(h)
 	if err != nil {
 		return nil, fmt.Errorf("get object %s: %w", h, err)
-	}
-	if HashBytes(b) != h {
-		return nil, fmt.Errorf("get object %s: content hash mismatch: %w", h, ErrCorrupt)
 	}
 	d, err := DecodeDoc(b)
 	if err != nil {
@@ -114,97 +175,439 @@ func (s *Store) Get(h Hash) (*Doc, error) {
 	return d, nil
 }
 
-// Sync fsyncs every directory written since the previous Sync, deepest
-// first, so that the names of the objects Put so far survive a crash
-// (their contents are verified on Get, not fsynced).
-func (s *Store) Sync() error {
-	s.mu.Lock()
-	dirs := make([]string, 0, len(s.dirty))
-	for d := range s.dirty {
-		dirs = append(dirs, d)
+// read returns the verified bytes of object h, from the session's pack or
+// else from the first published pack holding an intact copy.
+func (s *Store) read(h Hash) ([]byte, error) {
+	if b, ok, err := s.readSession(h); ok {
+		return b, err
 	}
-	s.mu.Unlock()
-	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
-	for _, d := range dirs {
-		if err := fingerprint.SyncDir(d); err != nil {
-			return fmt.Errorf("sync mirror store: %w", err)
-		}
-		s.mu.Lock()
-		delete(s.dirty, d)
-		s.mu.Unlock()
-	}
-	return nil
-}
-
-// GC removes every object not in keep, and every stray temp file or
-// unrecognized name in the fan-out directories. The caller must hold the
-// refresh lock: a concurrent Put's temp file would be removed too. Empty
-// fan-out directories are removed as well.
-func (s *Store) GC(keep map[Hash]bool) (removed int, err error) {
-	subs, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("gc mirror store: %w", err)
-	}
-	for _, sub := range subs {
-		n, err := s.gcSub(sub, keep)
-		removed += n
-		if err != nil {
-			return removed, fmt.Errorf("gc mirror store: %w", err)
-		}
-	}
-	return removed, nil
-}
-
-// gcSub collects one entry of the store directory.
-func (s *Store) gcSub(sub fs.DirEntry, keep map[Hash]bool) (int, error) {
-	p := filepath.Join(s.dir, sub.Name())
-	if !sub.IsDir() {
-		if strings.HasPrefix(sub.Name(), tempPrefix) {
-			return 1, os.Remove(p)
-		}
-		return 0, nil
-	}
-	if !isFanout(sub.Name()) {
-		return 0, nil
-	}
-	names, err := os.ReadDir(p)
-	if err != nil {
-		return 0, err
-	}
-	removed := 0
-	for _, e := range names {
-		if h, ok := parseHash(sub.Name() + e.Name()); ok && keep[h] && e.Type().IsRegular() {
+	s.rlockPacks()
+	defer s.mu.RUnlock()
+	var firstErr error
+	for _, p := range s.packs {
+		e, ok := p.find(h)
+		if !ok {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(p, e.Name())); err != nil {
-			return removed, err
+		b, err := readRecord(p.f, e)
+		if err == nil {
+			return b, nil
 		}
-		removed++
+		if firstErr == nil {
+			firstErr = fmt.Errorf("pack %s: %w", p.name, err)
+		}
 	}
-	if removed == len(names) {
-		_ = os.Remove(p) // best effort; Put recreates it when needed
+	if firstErr != nil {
+		return nil, firstErr
 	}
-	return removed, nil
+	if s.loadErr != nil {
+		return nil, errors.Join(fs.ErrNotExist, s.loadErr)
+	}
+	return nil, fs.ErrNotExist
 }
 
-// isFanout reports whether name is a fan-out directory name (two lowercase
-// hex digits); GC leaves anything else alone.
-func isFanout(name string) bool {
-	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
-	return len(name) == 2 && isHex(name[0]) && isHex(name[1])
+// readSession reads h from the session's pack; ok is false when the session
+// does not hold it.
+func (s *Store) readSession(h Hash) (b []byte, ok bool, err error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	e, ok := s.sessionEntry(h)
+	if !ok {
+		return nil, false, nil
+	}
+	b, err = s.sess.read(e)
+	return b, true, err
 }
 
-// Delete removes the objects hs, ignoring those already gone. It is the
-// cheap collection after an incremental refresh: the caller names the texts
-// that left the manifest instead of listing the whole store.
-func (s *Store) Delete(hs []Hash) error {
-	for _, h := range hs {
-		if err := os.Remove(s.objectPath(h)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("delete object %s: %w", h, err)
+// rlockPacks read-locks mu with the published packs loaded. The caller
+// must RUnlock.
+func (s *Store) rlockPacks() {
+	for {
+		s.mu.RLock()
+		if s.loaded {
+			return
 		}
+		s.mu.RUnlock()
+		s.mu.Lock()
+		if !s.loaded {
+			s.loadLocked()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// loadLocked opens every published pack and reads its index. Packs that
+// cannot be opened or fail their checks are skipped (Collect removes the
+// damaged ones). The caller holds mu.
+func (s *Store) loadLocked() {
+	s.loaded = true
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.loadErr = fmt.Errorf("list mirror store: %w", err)
+		}
+		return
+	}
+	for _, e := range ents {
+		if !isPackName(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		if p, err := openPack(filepath.Join(s.dir, e.Name()), e.Name()); err == nil {
+			s.packs = append(s.packs, p)
+		}
+	}
+}
+
+// Sync publishes the session's pack, if it holds any object, so that the
+// objects Put so far survive a crash and are seen by later OpenStores.
+// Later Puts start a new pack.
+func (s *Store) Sync() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if err := s.syncLocked(); err != nil {
+		return fmt.Errorf("sync mirror store: %w", err)
 	}
 	return nil
+}
+
+// syncLocked publishes the session's pack and fsyncs the directories the
+// store created. On failure before the pack is named its objects are lost.
+// The caller holds wmu.
+func (s *Store) syncLocked() error {
+	if s.sess == nil {
+		return nil
+	}
+	w := s.sess
+	s.sess = nil
+	p, err := w.finish(s.dir)
+	if p != nil {
+		s.addPack(p)
+	}
+	if err != nil {
+		return err
+	}
+	for len(s.newDirs) > 0 {
+		if err := fingerprint.SyncDir(s.newDirs[0]); err != nil {
+			return err
+		}
+		s.newDirs = s.newDirs[1:]
+	}
+	return nil
+}
+
+// addPack makes a freshly published pack readable. If the packs were never
+// loaded, loading will find it by name.
+func (s *Store) addPack(p *pack) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		_ = p.f.Close()
+		return
+	}
+	s.packs = append(s.packs, p)
+}
+
+// Close releases the store's open files. Objects Put since the last Sync
+// are discarded (their temporary pack is removed). Close may be called
+// more than once; a Store used after Close opens its packs again.
+func (s *Store) Close() error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	var errs []error
+	if s.sess != nil {
+		errs = append(errs, s.sess.abort())
+		s.sess = nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.packs {
+		if err := p.f.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close pack %s: %w", p.name, err))
+		}
+	}
+	s.packs, s.loaded, s.loadErr = nil, false, nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close mirror store: %w", err)
+	}
+	return nil
+}
+
+// Collect removes what the store holds beyond the objects in keep. It first
+// publishes the session's pack, then:
+//
+//   - removes every pack with no object in keep;
+//   - rewrites the whole store (copies the intact live objects into one new
+//     pack, publishes it, then removes the old packs) when dead objects
+//     take more than half its bytes;
+//   - otherwise, when more than maxPacks packs remain, merges the small
+//     ones (see mergeSet): a large pack is not copied again because a
+//     few one-file refreshes added packs beside it;
+//   - removes temporary files, packs that fail their checks, and the
+//     fan-out directories of the old one-file-per-object layout.
+//
+// Other files are left alone. The caller must hold the refresh lock: a
+// temporary file of another writer would be removed too.
+func (s *Store) Collect(keep map[Hash]bool) (CollectStats, error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	var st CollectStats
+	if err := s.syncLocked(); err != nil {
+		return st, fmt.Errorf("collect mirror store: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		s.loadLocked()
+	}
+	err := s.collectLocked(keep, &st)
+	st.PacksAfter = len(s.packs)
+	for _, p := range s.packs {
+		st.Objects += len(p.entries)
+	}
+	st.Live = s.countLive(keep)
+	if err != nil {
+		return st, fmt.Errorf("collect mirror store: %w", err)
+	}
+	return st, nil
+}
+
+// collectLocked does Collect's work. The caller holds wmu and mu.
+func (s *Store) collectLocked(keep map[Hash]bool, st *CollectStats) error {
+	found, err := s.sweepLocked(st)
+	if err != nil || !found {
+		return err
+	}
+	st.PacksBefore = len(s.packs)
+	var kept []*pack
+	var total, dead int64
+	for _, p := range s.packs {
+		d := deadBytes(p, keep)
+		if d < 0 {
+			if err := s.removePack(p, st); err != nil {
+				return err
+			}
+			continue
+		}
+		kept = append(kept, p)
+		total, dead = total+p.size, dead+d
+	}
+	s.packs = kept
+	var merge []*pack
+	switch {
+	case len(kept) > 0 && dead > total/2:
+		merge = kept
+	case len(kept) > maxPacks:
+		merge = mergeSet(kept)
+	}
+	if len(merge) > 0 {
+		if err := s.rewriteLocked(merge, keep, st); err != nil {
+			return err
+		}
+	}
+	if st.Removed > 0 {
+		return fingerprint.SyncDir(s.dir)
+	}
+	return nil
+}
+
+// deadBytes returns how many bytes of p belong to objects not in keep
+// (records and index entries), or -1 when p holds no object in keep.
+func deadBytes(p *pack, keep map[Hash]bool) int64 {
+	var dead int64
+	live := false
+	for _, e := range p.entries {
+		if keep[e.hash] {
+			live = true
+		} else {
+			dead += e.recordLen() + int64(packEntryLen)
+		}
+	}
+	if !live {
+		return -1
+	}
+	return dead
+}
+
+// sweepLocked lists the store directory and removes temporary files,
+// old-layout fan-out directories and packs that fail their checks; a valid
+// pack published since the packs were loaded is adopted. found is false
+// when the directory does not exist. The caller holds wmu and mu.
+func (s *Store) sweepLocked(st *CollectStats) (found bool, err error) {
+	ents, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	open := make(map[string]bool, len(s.packs))
+	for _, p := range s.packs {
+		open[p.name] = true
+	}
+	for _, e := range ents {
+		if err := s.sweepEntry(e, open, st); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// sweepEntry handles one entry of the store directory for sweepLocked.
+func (s *Store) sweepEntry(e fs.DirEntry, open map[string]bool, st *CollectStats) error {
+	name := e.Name()
+	path := filepath.Join(s.dir, name)
+	switch {
+	case strings.HasPrefix(name, tempPrefix) && !e.IsDir():
+		return s.removeFile(path, st)
+	case isFanout(name) && e.IsDir():
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		st.Removed++
+		return nil
+	case isPackName(name) && e.Type().IsRegular() && !open[name]:
+		p, err := openPack(path, name)
+		if errors.Is(err, ErrCorrupt) {
+			return s.removeFile(path, st)
+		}
+		if err != nil {
+			return err
+		}
+		s.packs = append(s.packs, p)
+	}
+	return nil
+}
+
+// removeFile removes path, counting it and its size in st.
+func (s *Store) removeFile(path string, st *CollectStats) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	st.Removed++
+	st.BytesReclaimed += fi.Size()
+	return nil
+}
+
+// removePack closes and removes pack p (not dropping it from s.packs).
+func (s *Store) removePack(p *pack, st *CollectStats) error {
+	_ = p.f.Close()
+	if err := os.Remove(filepath.Join(s.dir, p.name)); err != nil {
+		return fmt.Errorf("remove pack %s: %w", p.name, err)
+	}
+	st.Removed++
+	st.BytesReclaimed += p.size
+	return nil
+}
+
+// rewriteLocked copies every intact object of keep into one new pack,
+// publishes it and removes the old packs. Damaged copies are dropped (the
+// engine re-parses their sources). The caller holds wmu and mu.
+func (s *Store) rewriteLocked(merge []*pack, keep map[Hash]bool, st *CollectStats) error {
+	w, err := newPackWriter(s.dir)
+	if err != nil {
+		return err
+	}
+	copied, err := copyLive(w, merge, keep)
+	if err != nil {
+		_ = w.abort()
+		return err
+	}
+	var fresh *pack
+	if copied > 0 {
+		if fresh, err = w.finish(s.dir); fresh == nil {
+			return err
+		}
+		st.BytesReclaimed -= fresh.size
+	} else if err := w.abort(); err != nil {
+		return err
+	}
+	old := slices.Clone(merge) // merge may share s.packs's array
+	s.packs = slices.DeleteFunc(s.packs, func(p *pack) bool { return slices.Contains(old, p) })
+	if fresh != nil {
+		s.packs = append(s.packs, fresh)
+	}
+	st.Rewritten = true
+	for i, p := range old {
+		if err := s.removePack(p, st); err != nil {
+			s.packs = append(s.packs, old[i+1:]...) // still open and readable
+			return err
+		}
+	}
+	return err // a failed directory fsync of the new pack, if any
+}
+
+// mergeSet picks the packs to merge when there are too many: the smallest
+// ones, up to the first that is larger than twice all smaller packs
+// together. A large base
+// pack and the medium packs of earlier merges thus stay as they are, and
+// every object is copied O(log n) times over a store's life instead of on
+// every merge. When no pack is small enough by that rule (sizes in a steep
+// progression), the smallest ones are merged down to maxPacks/2 packs.
+func mergeSet(packs []*pack) []*pack {
+	bySize := slices.Clone(packs)
+	slices.SortFunc(bySize, func(a, b *pack) int { return cmp.Compare(a.size, b.size) })
+	var merge []*pack
+	var smaller int64
+	for _, p := range bySize {
+		if len(merge) > 0 && p.size > 2*smaller {
+			break
+		}
+		merge = append(merge, p)
+		smaller += p.size
+	}
+	if len(merge) < 2 {
+		merge = bySize[:len(bySize)-maxPacks/2+1]
+	}
+	return merge
+}
+
+// copyLive appends to w the first intact copy of every object of keep held
+// by packs and returns how many it copied.
+func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
+	n := 0
+	for _, p := range packs {
+		for _, e := range p.entries {
+			if _, done := w.lookup(e.hash); done || !keep[e.hash] {
+				continue
+			}
+			b, err := readRecord(p.f, e)
+			if errors.Is(err, ErrCorrupt) {
+				continue
+			}
+			if err != nil {
+				return n, fmt.Errorf("read pack %s: %w", p.name, err)
+			}
+			if err := w.add(e.hash, b); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// countLive counts the distinct objects of keep in the packs. The caller
+// holds mu.
+func (s *Store) countLive(keep map[Hash]bool) int {
+	n := 0
+	var seen map[Hash]bool // needed only when copies may repeat across packs
+	if len(s.packs) > 1 {
+		seen = make(map[Hash]bool)
+	}
+	for _, p := range s.packs {
+		for _, e := range p.entries {
+			if !keep[e.hash] || seen[e.hash] {
+				continue
+			}
+			if seen != nil {
+				seen[e.hash] = true
+			}
+			n++
+		}
+	}
+	return n
 }
