@@ -113,52 +113,59 @@ type rawKey struct {
 
 // outcome is what processing one candidate produced.
 type outcome struct {
-	entry   Entry
-	ok      bool // entry is valid
-	fail    string
-	hashed  bool
-	parsed  bool
-	skipped bool // stat fast path
+	entry  Entry
+	ok     bool // entry is valid
+	fail   string
+	hashed bool
+	parsed bool
 }
 
 // run processes every candidate, reading only those whose size, mtime or
 // parser changed, on a pool of workers. It returns the new entries sorted
-// by path (the candidates come in walk order, which is not sorted).
+// by path (the candidates come in walk order, which is not sorted). When
+// nothing changed the result is prev's own entry slice.
 func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 	s.byRaw = sync.OnceValue(s.indexByRaw)
-	out := make([]outcome, len(files))
-	var work []int
 	idx := pathIndex(s.prev)
+	reused := make([]int32, 0, len(files)) // previous entries kept as they are
+	var work []int                         // candidates to read
 	for i := range files {
-		var e *Entry
-		if j, ok := idx[files[i].rel]; ok {
-			e = &s.prev.Entries[j]
+		c := &files[i]
+		if c.size > s.max {
+			res.Failed = append(res.Failed, Failure{Path: c.rel,
+				Reason: reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"})
+			continue
 		}
-		if s.statSkip(&files[i], e, &out[i]) {
+		if j, ok := idx[c.rel]; ok && s.statSkip(c, &s.prev.Entries[j]) {
+			reused = append(reused, j)
 			continue
 		}
 		work = append(work, i)
 	}
+	res.StatSkipped = len(reused)
+	if len(work) == 0 && len(reused) == len(s.prev.Entries) {
+		// Every previous entry was found again, unchanged: the walk's order
+		// does not matter, the previous (sorted) list is the answer.
+		return s.prev.Entries, nil
+	}
+	out := make([]outcome, len(work))
 	if err := s.parallel(files, work, out); err != nil {
 		return nil, err
 	}
-	entries := make([]Entry, 0, len(files))
-	for i := range out {
-		o := &out[i]
-		res.StatSkipped += b2i(o.skipped)
+	entries := make([]Entry, 0, len(reused)+len(work))
+	for _, j := range reused {
+		entries = append(entries, s.prev.Entries[j])
+	}
+	for k := range out {
+		o := &out[k]
 		res.Hashed += b2i(o.hashed)
 		res.Parsed += b2i(o.parsed)
 		if o.fail != "" {
-			res.Failed = append(res.Failed, Failure{Path: files[i].rel, Reason: o.fail})
+			res.Failed = append(res.Failed, Failure{Path: files[work[k]].rel, Reason: o.fail})
 		}
 		if o.ok {
 			entries = append(entries, o.entry)
 		}
-	}
-	if len(work) == 0 && res.StatSkipped == len(s.prev.Entries) && len(entries) == res.StatSkipped {
-		// Every previous entry was found again, unchanged: the walk's order
-		// does not matter, the previous (sorted) list is the answer.
-		return slices.Clone(s.prev.Entries), nil
 	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	return entries, nil
@@ -173,21 +180,14 @@ func pathIndex(m *Manifest) map[string]int32 {
 	return idx
 }
 
-// statSkip applies the fast path: the previous entry e (nil if none) with
-// the same size, mtime and parser is reused without reading the file.
-func (s *scanner) statSkip(c *candidate, e *Entry, o *outcome) bool {
-	if c.size > s.max {
-		o.fail = reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"
-		return true
-	}
-	if e == nil || e.Size != c.size || e.MtimeNS != c.mtime || e.Parser != c.parser {
-		return false
-	}
-	o.entry, o.ok, o.skipped = *e, true, true
-	return true
+// statSkip reports whether the fast path applies: the previous entry e has
+// the same size, mtime and parser, so it is reused without reading the file.
+func (s *scanner) statSkip(c *candidate, e *Entry) bool {
+	return e.Size == c.size && e.MtimeNS == c.mtime && e.Parser == c.parser
 }
 
-// parallel processes the candidates at the indexes in work.
+// parallel processes the candidates at the indexes in work; out[k] receives
+// the outcome of files[work[k]].
 func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
 	if len(work) == 0 {
 		return nil
@@ -197,8 +197,8 @@ func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
 	var wg sync.WaitGroup
 	for range min(len(work), max(4, runtime.GOMAXPROCS(0))) {
 		wg.Go(func() {
-			for i := range jobs {
-				if err := s.process(&files[i], &out[i]); err != nil {
+			for k := range jobs {
+				if err := s.process(&files[work[k]], &out[k]); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -219,12 +219,12 @@ func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
 	return err
 }
 
-// feed hands out work until it is done, the context is cancelled or a
+// feed hands out positions in work until it is done, the context is cancelled or a
 // worker failed.
 func (s *scanner) feed(jobs chan<- int, work []int, errs chan error) error {
-	for _, i := range work {
+	for k := range work {
 		select {
-		case jobs <- i:
+		case jobs <- k:
 		case <-s.ctx.Done():
 			return s.ctx.Err()
 		case err := <-errs:
