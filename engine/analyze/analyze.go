@@ -6,9 +6,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/token/stop"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 )
 
 // Version names the analysis chain and its settings. It goes into the index
@@ -46,17 +43,11 @@ func Terms(text string) []string {
 	return out
 }
 
+// newAnalyzer builds the chain of the package documentation: bleve's
+// unicode tokenizer, identFilter, lowerFilter, possessive_en, stop_en and
+// stemmer_porter, run in one pass by analyzer (chain.go).
 func newAnalyzer() analysis.Analyzer {
-	return &analysis.DefaultAnalyzer{
-		Tokenizer: unicode.NewUnicodeTokenizer(),
-		TokenFilters: []analysis.TokenFilter{
-			identFilter{},
-			lowerFilter{},
-			en.NewPossessiveFilter(),
-			stop.NewStopTokensFilter(englishStopWords()),
-			porter.NewPorterStemmer(),
-		},
-	}
+	return &analyzer{stop: newStopWords(englishStopWords())}
 }
 
 // englishStopWords loads bleve's English stop list (the Snowball list).

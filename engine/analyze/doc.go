@@ -45,6 +45,15 @@
 // already, and NFKC would fold characters code search may care about
 // ("ﬁ", superscripts, full-width forms) at a cost on every token.
 //
+// The chain is defined by those components, but Analyzer runs it in one
+// pass over the tokens, faster (chain.go): the tokenizer computes bleve's
+// segments itself when the bytes that decide one are ASCII and asks bleve's
+// segmenter otherwise (tokenize.go); ASCII terms are stemmed by a byte-level
+// transliteration of go-porterstemmer (porter.go); tokens are allocated in
+// blocks. equiv_test.go and FuzzAnalyzeEquivalent check that the stream
+// (terms, offsets, positions, types) is exactly that of the components run
+// one after another, so the two can never disagree on an index.
+//
 // Nothing is built at package initialization: the analyzer (including the
 // stop word map) is built on the first call to Analyzer or Terms and shared;
 // it holds no mutable state and is safe for concurrent use.

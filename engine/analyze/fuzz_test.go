@@ -37,3 +37,16 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnalyzeEquivalent checks the one-pass analyzer against the reference
+// chain (equiv_test.go) on any input: the same tokens with the same terms,
+// offsets, positions and types; and the ASCII segmenter against
+// segment.SegmentWords at every offset.
+func FuzzAnalyzeEquivalent(f *testing.F) {
+	for _, s := range trickyInputs {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkEquivalent(t, []byte(text))
+	})
+}

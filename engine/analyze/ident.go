@@ -124,8 +124,10 @@ func mayNeedSplit(term []byte) bool {
 // run followed by a lower-case one ("HTTPServer"), except for a plural "s"
 // ("userIDs" stays user, IDs). Digits stay with the letters before them
 // ("utf8", "sha256", "int64").
-func identParts(term []byte) []span {
-	var parts []span
+func identParts(term []byte) []span { return appendIdentParts(nil, term) }
+
+// appendIdentParts appends the parts of term (see identParts) to parts.
+func appendIdentParts(parts []span, term []byte) []span {
 	start := -1
 	var prev, prev2 rune // the two previous runes of the current part
 	for i := 0; i < len(term); {
@@ -220,3 +222,64 @@ func foldApostrophes(term []byte) []byte {
 	term = bytes.ReplaceAll(term, []byte("’"), []byte("'"))
 	return bytes.ReplaceAll(term, []byte("＇"), []byte("'"))
 }
+
+// appendIdentPartsASCII is appendIdentParts for an ASCII term, with byte
+// tests in place of the unicode ones (over ASCII, IsLetter, IsUpper,
+// IsLower and IsDigit are these ranges and no byte is a mark).
+// TestIdentPartsASCII checks the two agree.
+func appendIdentPartsASCII(parts []span, term []byte) []span {
+	start := -1
+	var prev, prev2 byte // the two previous bytes of the current part
+	for i := 0; i < len(term); i++ {
+		c := term[i]
+		if !isUpperASCII(c) && !isLowerASCII(c) && !isDigitASCII(c) && c != '\'' {
+			parts = appendSpanASCII(parts, term, start, i)
+			start, prev, prev2 = -1, 0, 0
+			continue
+		}
+		if start >= 0 {
+			var cut bool
+			switch {
+			case isUpperASCII(c):
+				cut = isLowerASCII(prev) || isDigitASCII(prev)
+			case isLowerASCII(c):
+				plural := c == 's' && (i+1 == len(term) || !isLowerASCII(term[i+1]))
+				cut = isUpperASCII(prev) && isUpperASCII(prev2) && !plural
+			}
+			if cut {
+				at := i
+				if isUpperASCII(prev) && isLowerASCII(c) {
+					at = i - 1 // "HTTPServer": the S starts the part
+				}
+				parts = appendSpanASCII(parts, term, start, at)
+				start = at
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+		prev2, prev = prev, c
+	}
+	return appendSpanASCII(parts, term, start, len(term))
+}
+
+// appendSpanASCII is appendSpan for an ASCII term.
+func appendSpanASCII(parts []span, term []byte, start, end int) []span {
+	if start < 0 {
+		return parts
+	}
+	for start < end && term[start] == '\'' {
+		start++
+	}
+	for start < end && term[end-1] == '\'' {
+		end--
+	}
+	if end <= start {
+		return parts
+	}
+	return append(parts, span{start, end})
+}
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }

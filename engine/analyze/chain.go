@@ -1,0 +1,227 @@
+package analyze
+
+import (
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/go-porterstemmer"
+)
+
+// analyzer is the analysis chain described in the package documentation,
+// run in one pass: each token of the tokenizer (tokenize.go, bleve's unicode
+// tokenizer made faster) goes through identFilter, lowerFilter, bleve's
+// possessive_en, stop_en and stemmer_porter filters before the next one is
+// read. Every filter after identFilter works on each token by itself, so
+// this yields the same stream as running the filters one after another over
+// the whole stream (equiv_test.go checks it against exactly that chain).
+// Tokens come from a few shared arrays instead of one allocation each, and
+// the stem is written over the term.
+type analyzer struct {
+	stop *stopWords
+}
+
+var _ analysis.Analyzer = (*analyzer)(nil)
+
+// Analyze implements analysis.Analyzer. It may modify input in place.
+func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
+	r := run{stop: a.stop, size: len(input)}
+	z := tokenizer{data: input}
+	pos, shift := 0, 0
+	for {
+		term, start, typ, ascii, ok := z.next()
+		if !ok {
+			break
+		}
+		pos++
+		tok := analysis.Token{Term: term, Start: start, End: start + len(term), Position: pos + shift, Type: typ}
+
+		// identFilter.
+		var parts []span
+		if typ == analysis.AlphaNumeric && mayNeedSplit(term) {
+			if ascii {
+				parts = appendIdentPartsASCII(r.spans[:0], term)
+			} else {
+				parts = appendIdentParts(r.spans[:0], term)
+			}
+			r.spans = parts
+			if len(parts) == 1 && parts[0].start == 0 && parts[0].end == len(term) {
+				parts = nil
+			}
+		}
+		// The parts copy their bytes (see partTokens) before the whole
+		// token is lower-cased and stemmed in place.
+		r.parts = r.parts[:0]
+		for k, p := range parts {
+			if p.end-p.start > MaxTermBytes {
+				continue
+			}
+			r.parts = append(r.parts, analysis.Token{
+				Term:     r.copyBytes(term[p.start:p.end]),
+				Start:    tok.Start + p.start,
+				End:      tok.Start + p.end,
+				Position: tok.Position + k,
+				Type:     tok.Type,
+			})
+			if !ascii { // ASCII has no typographic apostrophes
+				last := &r.parts[len(r.parts)-1]
+				last.Term = foldApostrophes(last.Term)
+			}
+		}
+		if len(term) <= MaxTermBytes {
+			if !ascii {
+				tok.Term = foldApostrophes(tok.Term)
+			}
+			r.emit(tok)
+		}
+		for _, p := range r.parts {
+			r.emit(p)
+		}
+		if len(parts) > 1 {
+			shift += len(parts) - 1
+		}
+	}
+	return r.out
+}
+
+// run is the state of one Analyze call.
+type run struct {
+	stop  *stopWords
+	size  int // input bytes, to size allocations
+	out   analysis.TokenStream
+	slab  []analysis.Token // unused tokens for out
+	arena []byte           // room for the bytes of identifier parts
+	spans []span
+	parts []analysis.Token
+	runes []rune // for stemming non-ASCII terms
+}
+
+// emit runs the filters after identFilter on t and appends it to the output
+// unless it is a stop word.
+func (r *run) emit(t analysis.Token) {
+	term := possessive(lower(t.Term))
+	if r.stop.has(term) {
+		return
+	}
+	t.Term = r.stem(term)
+	if len(r.slab) == 0 {
+		r.grow()
+	}
+	slot := &r.slab[0]
+	r.slab = r.slab[1:]
+	*slot = t
+	r.out = append(r.out, slot)
+}
+
+// grow makes room for more tokens, guessing how many the rest of the input
+// yields from what it yielded so far (about one in eight bytes at first).
+func (r *run) grow() {
+	n := r.size/8 + 8
+	if emitted := len(r.out); emitted > 0 {
+		last := r.out[emitted-1].End
+		if last < 1 {
+			last = 1
+		}
+		n = (r.size-last)*emitted/last + 8
+	}
+	n = max(8, min(n, 1024))
+	r.slab = make([]analysis.Token, n)
+	if r.out == nil {
+		// Room for one token in five bytes, as in code, where
+		// identifiers add their parts; prose has one in ten or so.
+		r.out = make(analysis.TokenStream, 0, min(r.size/5+8, 4096))
+	}
+}
+
+// copyBytes returns a copy of b that nothing else shares.
+func (r *run) copyBytes(b []byte) []byte {
+	if cap(r.arena)-len(r.arena) < len(b) {
+		r.arena = make([]byte, 0, max(len(b), min(r.size, 4096)))
+	}
+	from := len(r.arena)
+	r.arena = append(r.arena, b...)
+	return r.arena[from:len(r.arena):len(r.arena)]
+}
+
+// possessive is bleve's possessive_en filter for one term: it removes a
+// final 's, ’s or ＇s (either case of s).
+func possessive(term []byte) []byte {
+	last, lastSize := utf8.DecodeLastRune(term)
+	if last == 's' || last == 'S' {
+		prev, prevSize := utf8.DecodeLastRune(term[:len(term)-lastSize])
+		if prev == '’' || prev == '\'' || prev == '＇' {
+			return term[:len(term)-lastSize-prevSize]
+		}
+	}
+	return term
+}
+
+// stem is bleve's stemmer_porter filter for one term, without allocating:
+// ASCII terms go to stemASCII, others take bleve's path (bytes.Runes, the
+// stemmer, analysis.BuildTermFromRunes) with a reused rune buffer. The stem
+// is written over term: Porter's rules only cut runes off the end and
+// replace ASCII letters with ASCII letters, so it fits unless term holds
+// invalid UTF-8 (each bad byte becomes a three-byte U+FFFD), and then a new
+// slice is allocated as bleve does.
+func (r *run) stem(term []byte) []byte {
+	if isASCII(term) {
+		return stemASCII(term)
+	}
+	runes := r.runes[:0]
+	for i := 0; i < len(term); {
+		c, w := utf8.DecodeRune(term[i:])
+		runes = append(runes, c)
+		i += w
+	}
+	r.runes = runes
+	stemmed := porterstemmer.StemWithoutLowerCasing(runes)
+	n := 0
+	for _, c := range stemmed {
+		n += utf8.RuneLen(c)
+	}
+	if n > len(term) {
+		return analysis.BuildTermFromRunes(stemmed)
+	}
+	n = 0
+	for _, c := range stemmed {
+		n += utf8.EncodeRune(term[n:], c)
+	}
+	return term[:n]
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// stopWords is bleve's stop_tokens filter's lookup, with a quick test in
+// front: most terms that are not stop words have a length no stop word
+// starting with the same byte has.
+type stopWords struct {
+	words   analysis.TokenMap
+	lengths [256]uint64 // bit n of lengths[c]: a stop word of n bytes starts with c
+	all     bool        // some stop word is empty or too long for lengths
+}
+
+func newStopWords(words analysis.TokenMap) *stopWords {
+	s := &stopWords{words: words}
+	for w := range words {
+		if len(w) == 0 || len(w) >= 64 {
+			s.all = true
+			continue
+		}
+		s.lengths[w[0]] |= 1 << len(w)
+	}
+	return s
+}
+
+func (s *stopWords) has(term []byte) bool {
+	if !s.all && (len(term) == 0 || len(term) >= 64 || s.lengths[term[0]]&(1<<len(term)) == 0) {
+		return false
+	}
+	_, ok := s.words[string(term)]
+	return ok
+}
