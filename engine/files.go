@@ -10,7 +10,6 @@ import (
 
 	"github.com/zeebo/blake3"
 
-	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -123,6 +122,13 @@ func readFileTable(path string) (fileTable, error) {
 	return t, nil
 }
 
+// writeFileTable writes the table into a generation that is still being
+// built: nothing reads it before the commit, and the builder fsyncs the
+// whole generation before that, so a plain write is enough (a temp file and
+// rename would cost another inode and two fsyncs).
 func writeFileTable(path string, t fileTable) error {
-	return fingerprint.WriteFileAtomic(path, t.encode(), 0o644)
+	if err := os.WriteFile(path, t.encode(), 0o644); err != nil {
+		return fmt.Errorf("write file table: %w", err)
+	}
+	return nil
 }
