@@ -16,7 +16,11 @@ import (
 )
 
 // batchChunks bounds the chunks held in memory and sent to bleve at once.
-const batchChunks = 4096
+// 1,024 against 4,096: a first refresh of 2,000 docs (6,000 chunks) peaked
+// at 130 MB instead of 292 MB and took 1.54 s instead of 1.67 s (median of
+// 5); 16,000 docs peaked at 210-226 MB instead of 451-454 MB in the same
+// 13 s. Smaller batches overlap embedding and indexing more evenly.
+const batchChunks = 1024
 
 // builder writes one new generation.
 type builder struct {
