@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -202,16 +203,23 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	defer s.r.Close()
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
+	// In hybrid mode the two lists are computed at once: BM25 scoring runs
+	// on one core, and the dense scan would otherwise wait for it.
 	var bmList, deList []listHit
-	if mode != ModeVector {
-		if bmList, err = s.bm25List(ctx, analyze.Terms(o.Text), filter, mode, want, k, perFile); err != nil {
-			return nil, err
-		}
-	}
+	var bmErr, deErr error
+	var wg sync.WaitGroup
 	if mode != ModeBM25 {
-		if deList, err = e.denseList(ctx, g, o.Text, filter, want); err != nil {
-			return nil, err
-		}
+		wg.Go(func() { deList, deErr = e.denseList(ctx, g, o.Text, filter, want) })
+	}
+	if mode != ModeVector {
+		bmList, bmErr = s.bm25List(ctx, analyze.Terms(o.Text), filter, mode, want, k, perFile)
+	}
+	wg.Wait()
+	if bmErr != nil {
+		return nil, bmErr
+	}
+	if deErr != nil {
+		return nil, deErr
 	}
 	f := e.fusion()
 	ranking := rank(mode, f, bmList, deList)
@@ -269,17 +277,35 @@ func (e *Engine) model(sc *fingerprint.Sidecar) bm25 {
 	return m
 }
 
-// hit is one scored chunk, by bleve's internal document number.
+// hit is one scored chunk, by bleve's internal document number. It holds
+// no pointer: a broad query at 100,000 docs selects among 300,000 of them,
+// and swapping pointer-free values needs no write barriers.
 type hit struct {
 	num   uint64
 	score float64
-	id    string // external ID, filled lazily
 }
 
 type searcher struct {
 	idx   bleve.Index
 	r     index.IndexReader
 	model bm25
+	ids   map[uint64]string // external IDs resolved so far
+}
+
+// externalID returns the chunk ID of internal document n.
+func (s *searcher) externalID(n uint64) (string, error) {
+	if id, ok := s.ids[n]; ok {
+		return id, nil
+	}
+	id, err := s.r.ExternalID(internalID(n))
+	if err != nil {
+		return "", fmt.Errorf("resolve document: %w", err)
+	}
+	if s.ids == nil {
+		s.ids = make(map[uint64]string)
+	}
+	s.ids[n] = id
+	return id, nil
 }
 
 func (s *searcher) openReader() error {
@@ -325,12 +351,9 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 		if mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want {
 			return out, true, nil
 		}
-		id := h.id
-		if id == "" {
-			var err error
-			if id, err = s.r.ExternalID(internalID(h.num)); err != nil {
-				return nil, false, fmt.Errorf("resolve document: %w", err)
-			}
+		id, err := s.externalID(h.num)
+		if err != nil {
+			return nil, false, err
 		}
 		path, _ := splitChunkID(id)
 		if !filter.match(path) {
@@ -349,7 +372,9 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 // accumulate in a slice indexed by bleve's internal document number (dense
 // per index), not a map: a broad query touches most chunks.
 func (s *searcher) bm25(ctx context.Context, terms []string) ([]hit, error) {
-	acc := &accumulator{}
+	// Internal numbers run up to about the chunk count (more after deletes
+	// that are not merged away yet; the accumulator grows then).
+	acc := &accumulator{scores: make([]float64, int(s.model.n)+1024)}
 	for _, t := range terms {
 		if err := s.scoreTerm(ctx, s.r, t, acc); err != nil {
 			return nil, err
@@ -404,7 +429,7 @@ func (s *searcher) topHits(hits []hit, m int) ([]hit, error) {
 	}
 	top := hits[:m]
 	slices.SortFunc(top, byScore)
-	return top, s.resolveTies(s.r, top)
+	return top, s.resolveTies(top)
 }
 
 // selectTop moves the m highest-scoring hits to the front, in any order
@@ -480,14 +505,14 @@ func internalID(n uint64) index.IndexInternalID {
 // resolveTies orders runs of equal scores by external ID (path, then
 // ordinal), so the ranking does not depend on segment layout. Only the
 // runs near the top matter, but a run is cheap to resolve whole.
-func (s *searcher) resolveTies(r index.IndexReader, hits []hit) error {
+func (s *searcher) resolveTies(hits []hit) error {
 	for i := 0; i < len(hits); {
 		j := i + 1
 		for j < len(hits) && hits[j].score == hits[i].score {
 			j++
 		}
 		if j-i > 1 {
-			if err := s.sortRun(r, hits[i:j]); err != nil {
+			if err := s.sortRun(hits[i:j]); err != nil {
 				return err
 			}
 		}
@@ -496,15 +521,16 @@ func (s *searcher) resolveTies(r index.IndexReader, hits []hit) error {
 	return nil
 }
 
-func (s *searcher) sortRun(r index.IndexReader, run []hit) error {
-	for k := range run {
-		id, err := r.ExternalID(internalID(run[k].num))
+func (s *searcher) sortRun(run []hit) error {
+	ids := make(map[uint64]string, len(run))
+	for _, h := range run {
+		id, err := s.externalID(h.num)
 		if err != nil {
-			return fmt.Errorf("resolve document: %w", err)
+			return err
 		}
-		run[k].id = id
+		ids[h.num] = id
 	}
-	sort.Slice(run, func(a, b int) bool { return lessChunkID(run[a].id, run[b].id) })
+	sort.Slice(run, func(a, b int) bool { return lessChunkID(ids[run[a].num], ids[run[b].num]) })
 	return nil
 }
 
