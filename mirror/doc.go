@@ -17,9 +17,9 @@
 //  2. Otherwise the file is read and its bytes hashed with BLAKE3 (Hashed).
 //     Same raw hash and parser as before: only size and mtime change; the
 //     text is not parsed again.
-//  3. Otherwise, if any previous entry had the same raw hash and parser (a
-//     rename or a copy) and the Store still holds its text, that TextHash is
-//     reused without parsing.
+//  3. Otherwise, for a path the manifest did not have, if any previous
+//     entry had the same raw hash and parser (a rename or a copy) and the
+//     Store still holds its text, that TextHash is reused without parsing.
 //  4. Otherwise the file is parsed (Parsed) and its Doc put in the Store.
 //
 // Files that cannot be read, are binary, or are larger than the limit are
@@ -48,8 +48,11 @@
 //
 // Store.Collect, run after each commit under the refresh lock, removes packs
 // with no live object, and copies the live objects into a new pack
-// (removing the old ones) when dead objects take more than half the bytes
-// or more than 8 packs have accumulated. It also removes temporary files,
+// (removing the old ones) when dead objects take more than half the bytes.
+// When more than 8 packs have accumulated it merges only the small ones
+// (up to the first pack larger than twice all smaller packs together), so
+// the large pack of a first refresh is not copied again because a few
+// one-file refreshes added packs beside it. It also removes temporary files,
 // damaged packs and the <2 hex>/<62 hex> fan-out directories of the former
 // one-file-per-object layout, whose objects are simply re-parsed.
 //
