@@ -28,6 +28,9 @@ const (
 	numKinds
 )
 
+// ignoreFileNames are the names ignoreFileKind knows.
+var ignoreFileNames = []string{".autoragignore", ".ignore", ".gitignore"}
+
 // ignoreFileKind returns the kind of an ignore file by name, or -1.
 func ignoreFileKind(name string) int {
 	switch name {

@@ -126,9 +126,10 @@ type outcome struct {
 // nothing changed the result is prev's own entry slice.
 func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 	s.byRaw = sync.OnceValue(s.indexByRaw)
-	idx := pathIndex(s.prev)
-	reused := make([]int32, 0, len(files)) // previous entries kept as they are
-	var work []int                         // candidates to read
+	prev := s.prev.Entries
+	lookup := s.prevLookup(len(files))
+	reused := make([]bool, len(prev)) // previous entries kept as they are
+	var work []int                    // candidates to read
 	for i := range files {
 		c := &files[i]
 		if c.size > s.max {
@@ -136,26 +137,23 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 				Reason: reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"})
 			continue
 		}
-		if j, ok := idx[c.rel]; ok && s.statSkip(c, &s.prev.Entries[j]) {
-			reused = append(reused, j)
+		if j, ok := lookup(c.rel); ok && s.statSkip(c, &prev[j]) {
+			reused[j] = true
+			res.StatSkipped++
 			continue
 		}
 		work = append(work, i)
 	}
-	res.StatSkipped = len(reused)
-	if len(work) == 0 && len(reused) == len(s.prev.Entries) {
+	if len(work) == 0 && res.StatSkipped == len(prev) {
 		// Every previous entry was found again, unchanged: the walk's order
 		// does not matter, the previous (sorted) list is the answer.
-		return s.prev.Entries, nil
+		return prev, nil
 	}
 	out := make([]outcome, len(work))
 	if err := s.parallel(files, work, out); err != nil {
 		return nil, err
 	}
-	entries := make([]Entry, 0, len(reused)+len(work))
-	for _, j := range reused {
-		entries = append(entries, s.prev.Entries[j])
-	}
+	var fresh []Entry
 	for k := range out {
 		o := &out[k]
 		res.Hashed += b2i(o.hashed)
@@ -164,11 +162,41 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 			res.Failed = append(res.Failed, Failure{Path: files[work[k]].rel, Reason: o.fail})
 		}
 		if o.ok {
-			entries = append(entries, o.entry)
+			fresh = append(fresh, o.entry)
 		}
 	}
-	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
-	return entries, nil
+	// The reused entries are in order already; only the files read are
+	// sorted, then the two lists are merged (paths never repeat).
+	slices.SortFunc(fresh, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	entries := make([]Entry, 0, res.StatSkipped+len(fresh))
+	for j := range prev {
+		if !reused[j] {
+			continue
+		}
+		for len(fresh) > 0 && fresh[0].Path < prev[j].Path {
+			entries, fresh = append(entries, fresh[0]), fresh[1:]
+		}
+		entries = append(entries, prev[j])
+	}
+	return append(entries, fresh...), nil
+}
+
+// prevLookup returns how run finds a candidate's previous entry: through a
+// map of every path when most of the tree is scanned, by binary search when
+// only a few candidates are (a targeted scan).
+func (s *scanner) prevLookup(candidates int) func(string) (int, bool) {
+	if candidates < len(s.prev.Entries)/64 {
+		return func(p string) (int, bool) {
+			return slices.BinarySearchFunc(s.prev.Entries, p, func(e Entry, p string) int {
+				return strings.Compare(e.Path, p)
+			})
+		}
+	}
+	idx := pathIndex(s.prev)
+	return func(p string) (int, bool) {
+		j, ok := idx[p]
+		return int(j), ok
+	}
 }
 
 // pathIndex maps each path of m to its entry's index.

@@ -96,7 +96,7 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 // on a machine where a stat costs microseconds, stat'ing a large
 // directory on every core roughly halves the no-op walk.
 func (w *walker) walkEntries(d *os.File, abs, rel string, entries []fs.DirEntry, stack ignoreStack) error {
-	if f := loadFrame(abs, rel, entries); f != nil {
+	if f := loadFrame(abs, rel, ignoreFilesIn(entries)); f != nil {
 		stack = append(stack, f)
 	}
 	first := len(w.files)
@@ -262,9 +262,21 @@ func (w *walker) symlink(abs, rel string) {
 	}
 }
 
-// loadFrame reads the ignore files among a directory's entries (and, at the
-// root, .git/info/exclude). It returns nil when the directory has no rules.
-func loadFrame(abs, rel string, entries []fs.DirEntry) *ignoreFrame {
+// ignoreFilesIn returns the names of the ignore files among entries.
+func ignoreFilesIn(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if ignoreFileKind(e.Name()) >= 0 && !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// loadFrame reads the directory's ignore files of the given names (and, at
+// the root, .git/info/exclude). It returns nil when the directory has no
+// rules.
+func loadFrame(abs, rel string, names []string) *ignoreFrame {
 	var f *ignoreFrame
 	set := func(kind int, data []byte) {
 		if rs := parseRules(data); len(rs) > 0 {
@@ -274,13 +286,10 @@ func loadFrame(abs, rel string, entries []fs.DirEntry) *ignoreFrame {
 			f.sets[kind] = rs
 		}
 	}
-	for _, e := range entries {
-		kind := ignoreFileKind(e.Name())
-		if kind < 0 || e.IsDir() {
-			continue
-		}
-		if data, err := os.ReadFile(filepath.Join(abs, e.Name())); err == nil {
-			set(kind, data)
+	for _, name := range names {
+		// A directory of that name fails to read and is skipped.
+		if data, err := os.ReadFile(filepath.Join(abs, name)); err == nil {
+			set(ignoreFileKind(name), data)
 		}
 	}
 	if rel == "" {
