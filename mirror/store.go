@@ -54,7 +54,7 @@ type CollectStats struct {
 	PacksBefore    int   // readable packs before the collection
 	PacksAfter     int   // packs after it
 	Objects        int   // objects in the remaining packs
-	Live           int   // distinct objects of keep found in the store
+	Live           int   // copies of objects of keep in the store (a copy in two packs counts twice)
 	Rewritten      bool  // live objects were copied into a new pack
 	Removed        int   // files and directories removed
 	BytesReclaimed int64 // bytes of removed files less those of a new pack (old-layout directories not counted)
@@ -590,23 +590,16 @@ func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
 	return n, nil
 }
 
-// countLive counts the distinct objects of keep in the packs. The caller
+// countLive counts the copies of objects of keep in the packs (a map of
+// the distinct ones cost 2-3 ms at 16,000 objects, for a statistic). The caller
 // holds mu.
 func (s *Store) countLive(keep map[Hash]bool) int {
 	n := 0
-	var seen map[Hash]bool // needed only when copies may repeat across packs
-	if len(s.packs) > 1 {
-		seen = make(map[Hash]bool)
-	}
 	for _, p := range s.packs {
 		for _, e := range p.entries {
-			if !keep[e.hash] || seen[e.hash] {
-				continue
+			if keep[e.hash] {
+				n++
 			}
-			if seen != nil {
-				seen[e.hash] = true
-			}
-			n++
 		}
 	}
 	return n
