@@ -18,21 +18,3 @@ func (h Hash) IsZero() bool { return h == Hash{} }
 
 // HashBytes returns the BLAKE3-256 digest of b.
 func HashBytes(b []byte) Hash { return blake3.Sum256(b) }
-
-// parseHash parses 64 lowercase hex digits as produced by Hash.String.
-func parseHash(s string) (Hash, bool) {
-	var h Hash
-	if len(s) != 2*len(h) {
-		return h, false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return h, false
-		}
-	}
-	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
-		return h, false
-	}
-	return h, true
-}
