@@ -57,7 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.Tree, "tree", "", "a real document tree to benchmark too (read-only; a copy is used)")
 	fs.StringVar(&cfg.TreeSelective, "tree-selective", "OTEL_BSP_SCHEDULE_DELAY", "selective query for -tree")
 	fs.StringVar(&cfg.TreeBroad, "tree-broad", "collector exporter configuration", "broad query for -tree")
-	fs.StringVar(&cfg.Out, "out", filepath.Join("docs", "BENCHMARKS.md"), `report file ("-": stdout only)`)
+	fs.StringVar(&cfg.Out, "out", "bench.md", `report file ("-": stdout only); docs/BENCHMARKS.md is curated from it`)
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the scratch copies (with their .autorag) after the run")
 	only := fs.String("only", "", "run only the scenarios whose name matches this regexp (floors always run; an\nunmeasured first refresh builds the index when it is left out)")
 	if err := fs.Parse(args); err != nil {
