@@ -147,20 +147,19 @@ func Describe(base, rel string, reuse *Reuse) ([]Artifact, error) {
 	if !fs.ValidPath(rel) {
 		return nil, fmt.Errorf("describe %q: not a clean relative path", rel)
 	}
-	d := describer{base: base, rel: rel, reuse: reuse, prev: reuse.index()}
-	root := filepath.Join(base, filepath.FromSlash(rel))
-	if err := filepath.WalkDir(root, d.visit); err != nil {
+	d := describer{base: base, rel: rel, root: filepath.Join(base, filepath.FromSlash(rel))}
+	if reuse != nil {
+		d.prevDir, d.prev = reuse.Dir, reuse.index()
+	}
+	if err := filepath.WalkDir(d.root, d.visit); err != nil {
 		return nil, fmt.Errorf("describe %s: %w", rel, err)
 	}
 	slices.SortFunc(d.arts, func(a, b Artifact) int { return strings.Compare(a.Path, b.Path) })
 	return d.arts, nil
 }
 
-// index maps the previous artifacts by path; nil-safe.
+// index maps the previous artifacts by path.
 func (r *Reuse) index() map[string]Artifact {
-	if r == nil {
-		return nil
-	}
 	m := make(map[string]Artifact, len(r.Artifacts))
 	for _, a := range r.Artifacts {
 		m[a.Path] = a
@@ -170,11 +169,12 @@ func (r *Reuse) index() map[string]Artifact {
 
 // describer collects the artifacts of one Describe call.
 type describer struct {
-	base  string
-	rel   string
-	reuse *Reuse
-	prev  map[string]Artifact
-	arts  []Artifact
+	base    string
+	rel     string
+	root    string              // base/rel
+	prevDir string              // Reuse.Dir
+	prev    map[string]Artifact // Reuse.Artifacts by path; nil without reuse
+	arts    []Artifact
 }
 
 func (d *describer) visit(p string, e fs.DirEntry, err error) error {
@@ -187,7 +187,7 @@ func (d *describer) visit(p string, e fs.DirEntry, err error) error {
 	if !e.Type().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (%s)", p, e.Type())
 	}
-	inRel, err := filepath.Rel(filepath.Join(d.base, filepath.FromSlash(d.rel)), p)
+	inRel, err := filepath.Rel(d.root, p)
 	if err != nil {
 		return err
 	}
@@ -203,12 +203,8 @@ func (d *describer) visit(p string, e fs.DirEntry, err error) error {
 // inRel below the described directory.
 func (d *describer) describe(p, inRel string) (Artifact, error) {
 	name := path.Join(d.rel, inRel)
-	fi, err := os.Stat(p)
-	if err != nil {
-		return Artifact{}, err
-	}
-	if digest, ok := d.reused(fi, inRel); ok {
-		return Artifact{Path: name, Size: fi.Size(), BLAKE3: digest}, nil
+	if digest, size, ok := d.reused(p, inRel); ok {
+		return Artifact{Path: name, Size: size, BLAKE3: digest}, nil
 	}
 	sum, n, err := HashFile(p)
 	if err != nil {
@@ -217,21 +213,27 @@ func (d *describer) describe(p, inRel string) (Artifact, error) {
 	return Artifact{Path: name, Size: n, BLAKE3: sum}, nil
 }
 
-// reused returns the previous digest of the file fi at inRel when the
-// previous generation holds the same inode at the same relative path with
-// the same recorded size.
-func (d *describer) reused(fi fs.FileInfo, inRel string) (string, bool) {
-	if d.reuse == nil {
-		return "", false
+// reused returns the previous digest and the size of the file at full path
+// p, which is inRel below the described directory, when the previous
+// generation holds the same inode at the same relative path with the same
+// recorded size. p is stat'ed only when the previous artifacts list that
+// relative path.
+func (d *describer) reused(p, inRel string) (string, int64, bool) {
+	if d.prev == nil {
+		return "", 0, false
 	}
-	prevPath := path.Join(d.reuse.Dir, inRel)
+	prevPath := path.Join(d.prevDir, inRel)
 	prev, ok := d.prev[prevPath]
-	if !ok || prev.Size != fi.Size() || !isDigest(prev.BLAKE3) {
-		return "", false
+	if !ok || !isDigest(prev.BLAKE3) {
+		return "", 0, false
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Size() != prev.Size {
+		return "", 0, false
 	}
 	prevFi, err := os.Lstat(filepath.Join(d.base, filepath.FromSlash(prevPath)))
 	if err != nil || !os.SameFile(fi, prevFi) {
-		return "", false
+		return "", 0, false
 	}
-	return prev.BLAKE3, true
+	return prev.BLAKE3, fi.Size(), true
 }

@@ -155,15 +155,18 @@ func TestVerifyReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestCheckRefusesEscapingPaths plants the file an escaping path names, with
+// the recorded size and digest, so that only the path check can refuse it.
 func TestCheckRefusesEscapingPaths(t *testing.T) {
 	base := t.TempDir()
 	outside := filepath.Join(filepath.Dir(base), "outside")
+	mustDo(t, os.WriteFile(outside, nil, 0o644))
 	arts := []Artifact{{Path: "../outside", Size: 0, BLAKE3: hexSum("")}}
-	if err := Check(base, arts); err == nil {
-		t.Errorf("Check accepted artifact path %q (would stat %s)", arts[0].Path, outside)
+	if err := Check(base, arts); err == nil || errors.Is(err, ErrMismatch) {
+		t.Errorf("Check of artifact path %q = %v, want a refusal (it would stat %s)", arts[0].Path, err, outside)
 	}
-	if _, err := Verify(base, arts); err == nil {
-		t.Errorf("Verify accepted artifact path %q", arts[0].Path)
+	if problems, err := Verify(base, arts); err == nil {
+		t.Errorf("Verify accepted artifact path %q (problems %v)", arts[0].Path, problems)
 	}
 }
 

@@ -97,8 +97,9 @@ func hashSegments(files []FileHash) ([][32]byte, bool) {
 	var wg sync.WaitGroup
 	for range min(n, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
+			e := newEncoder() // reused for every segment this goroutine hashes
 			for s := int(next.Add(1) - 1); s < n && !unsorted.Load(); s = int(next.Add(1) - 1) {
-				if !hashSegment(files, s, &digests[s]) {
+				if !e.segment(files, s, &digests[s]) {
 					unsorted.Store(true)
 				}
 			}
@@ -108,15 +109,16 @@ func hashSegments(files []FileHash) ([][32]byte, bool) {
 	return digests, !unsorted.Load()
 }
 
-// hashSegment writes the digest of segment s of files to out, or reports
+// segment writes the digest of segment s of files to out, or reports
 // false when that segment (including its boundary with the previous one) is
-// not sorted.
-func hashSegment(files []FileHash, s int, out *[32]byte) bool {
+// not sorted. It starts from an empty encoding, whatever e held before.
+func (e *encoder) segment(files []FileHash, s int, out *[32]byte) bool {
 	lo, hi := s*segmentFiles, min((s+1)*segmentFiles, len(files))
 	if lo > 0 && outOfOrder(&files[lo-1], &files[lo]) {
 		return false
 	}
-	e := newEncoder()
+	e.h.Reset()
+	e.buf = e.buf[:0]
 	if !e.files(files[lo:hi]) {
 		return false
 	}

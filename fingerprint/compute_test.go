@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -34,6 +35,33 @@ func TestComputeFormat(t *testing.T) {
 	}
 	if again := Compute(baseInputs()); again != fp {
 		t.Errorf("Compute not deterministic: %s then %s", fp, again)
+	}
+}
+
+// TestComputeGolden pins the encoding: fingerprints are stored in sidecars,
+// so any change to them must come with a new domain string. The many-file
+// input spans several segments and is hashed with one goroutine (one
+// encoder for every segment) and with several.
+func TestComputeGolden(t *testing.T) {
+	many := baseInputs()
+	many.Files = manyFiles(3*segmentFiles + 17)
+	tests := []struct {
+		name string
+		in   Inputs
+		want string
+	}{
+		{"empty", Inputs{}, "3cab142f97ed93915a6a63ff4293f3b5b407b2b1b81933dcea97bd50f527085e"},
+		{"small", baseInputs(), "da6968e96bdcd3a89f8cb1cb409b270c0768fa1581f910578ab84927f8cff5c6"},
+		{"many", many, "95ae52b9d3f463cab2939c26c060884786f7ce916d315eac82150ff1f7cbe41b"},
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 4} {
+		runtime.GOMAXPROCS(procs)
+		for _, tt := range tests {
+			if got := Compute(tt.in); got != tt.want {
+				t.Errorf("GOMAXPROCS=%d: Compute(%s) = %s, want %s", procs, tt.name, got, tt.want)
+			}
+		}
 	}
 }
 

@@ -89,9 +89,6 @@ type Lock struct {
 	holder Holder
 }
 
-// Path returns the lock file's path.
-func (l *Lock) Path() string { return l.path }
-
 // Holder returns the record this process wrote into the lock file.
 func (l *Lock) Holder() Holder { return l.holder }
 

@@ -83,10 +83,13 @@
 //
 // # Walking
 //
-// Paths are relative to the root, '/' separated and sorted bytewise (the
-// walk visits a directory's entries so that "a.txt" < "a/..." without a
-// final sort). .git and .autorag are never entered. Ignore rules: see
-// ignore.go. Symlinks to files inside the root are indexed under the link's
-// own path; symlinks to directories are not followed; links that leave the
-// root or dangle are reported. Nothing outside the root is read.
+// Paths are relative to the root and '/' separated. The walk keeps the
+// order in which the file system lists each directory: Scan finds each
+// file's previous entry through a map of paths, returns the previous
+// (sorted) entries as they are when nothing changed, and otherwise sorts
+// only the files it read and merges them in. .git and .autorag are never
+// entered. Ignore rules: see ignore.go. Symlinks to files inside the root
+// are indexed under the link's own path; symlinks to directories are not
+// followed; links that leave the root or dangle are reported. Nothing
+// outside the root is read.
 package mirror

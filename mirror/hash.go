@@ -13,8 +13,5 @@ type Hash [32]byte
 // String returns the digest as 64 lowercase hex digits.
 func (h Hash) String() string { return hex.EncodeToString(h[:]) }
 
-// IsZero reports whether h is the zero value (no digest recorded).
-func (h Hash) IsZero() bool { return h == Hash{} }
-
 // HashBytes returns the BLAKE3-256 digest of b.
 func HashBytes(b []byte) Hash { return blake3.Sum256(b) }

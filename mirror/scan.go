@@ -67,14 +67,12 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if err != nil {
 		return nil, err
 	}
-	if opts.Paths == nil {
-		w.files = make([]candidate, 0, len(prev.Entries)+len(prev.Entries)/16+16)
-	}
-	cov := &coverage{all: true}
+	var cov *coverage
 	if opts.Paths != nil {
 		cov, err = w.targeted(opts.Paths)
 	} else {
-		err = w.walkAll()
+		w.files = make([]candidate, 0, len(prev.Entries)+len(prev.Entries)/16+16)
+		cov, err = &coverage{all: true}, w.walkAll()
 	}
 	if err != nil {
 		return nil, err
@@ -247,8 +245,8 @@ func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
 	return err
 }
 
-// feed hands out positions in work until it is done, the context is cancelled or a
-// worker failed.
+// feed hands out positions in work until it is done, the context is
+// cancelled or a worker failed.
 func (s *scanner) feed(jobs chan<- int, work []int, errs chan error) error {
 	for k := range work {
 		select {
@@ -336,6 +334,9 @@ func (s *scanner) read(c *candidate) ([]byte, error) {
 		p = filepath.Join(s.root, filepath.FromSlash(c.rel))
 	}
 	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err // process drops a file removed since the walk
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read: %s", errText(err))
 	}
@@ -403,10 +404,6 @@ func mergeEntries(prev, fresh []Entry, cov *coverage) []Entry {
 		out = append(out, e)
 	}
 	return append(out, fresh[j:]...)
-}
-
-func sortCandidates(c []candidate) {
-	slices.SortFunc(c, func(a, b candidate) int { return strings.Compare(a.rel, b.rel) })
 }
 
 func b2i(b bool) int {

@@ -324,3 +324,36 @@ func TestScanIncrementalEqualsFresh(t *testing.T) {
 		t.Errorf("incremental manifest differs from a fresh scan (-fresh +incremental):\n%s", diff)
 	}
 }
+
+// TestScanFileRemovedAfterWalk checks that a file the walk found but that
+// is gone by the time it is read is simply dropped, like one that vanished
+// before its stat, rather than reported as a read failure.
+func TestScanFileRemovedAfterWalk(t *testing.T) {
+	root := t.TempDir()
+	s := &scanner{ctx: t.Context(), root: root, store: OpenStore(t.TempDir()), prev: &Manifest{}, max: DefaultMaxFileSize}
+	s.byRaw = s.indexByRaw
+	var o outcome
+	if err := s.process(&candidate{rel: "gone.txt", size: 5, parser: textParser}, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.ok || o.hashed || o.fail != "" {
+		t.Errorf("outcome for a removed file = %+v, want nothing", o)
+	}
+}
+
+// TestScanTargetedOverlap names a file both directly and through its
+// directory: it is examined once and has one entry.
+func TestScanTargetedOverlap(t *testing.T) {
+	root := t.TempDir()
+	store := OpenStore(filepath.Join(t.TempDir(), "objects"))
+	writeTree(t, root, map[string]string{"dir/x.txt": "x", "dir/y.txt": "y"})
+	m := scan(t, root, store, nil, ScanOptions{}).Manifest
+	writeTree(t, root, map[string]string{"dir/x.txt": "x, edited"})
+	res := scan(t, root, store, m, ScanOptions{Paths: []string{"dir/x.txt", "dir", "./dir/x.txt"}})
+	if diff := cmp.Diff([]string{"dir/x.txt", "dir/y.txt"}, paths(res.Manifest)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	if res.Scanned != 2 || res.Hashed != 1 || res.Parsed != 1 {
+		t.Errorf("Scanned=%d Hashed=%d Parsed=%d; want 2 1 1", res.Scanned, res.Hashed, res.Parsed)
+	}
+}

@@ -66,9 +66,6 @@ func OpenStore(dir string) *Store {
 	return &Store{dir: dir}
 }
 
-// Dir returns the directory the store lives in.
-func (s *Store) Dir() string { return s.dir }
-
 // Has reports whether object h exists (it does not verify its content).
 func (s *Store) Has(h Hash) bool {
 	// The session first: Sync moves its objects into the packs, never back.
@@ -542,11 +539,11 @@ func (s *Store) rewriteLocked(merge []*pack, keep map[Hash]bool, st *CollectStat
 
 // mergeSet picks the packs to merge when there are too many: the smallest
 // ones, up to the first that is larger than twice all smaller packs
-// together. A large base
-// pack and the medium packs of earlier merges thus stay as they are, and
-// every object is copied O(log n) times over a store's life instead of on
-// every merge. When no pack is small enough by that rule (sizes in a steep
-// progression), the smallest ones are merged down to maxPacks/2 packs.
+// together. A large base pack and the medium packs of earlier merges thus
+// stay as they are, and every object is copied O(log n) times over a
+// store's life instead of on every merge. When no pack is small enough by
+// that rule (sizes in a steep progression), the smallest ones are merged
+// down to maxPacks/2 packs.
 func mergeSet(packs []*pack) []*pack {
 	bySize := slices.Clone(packs)
 	slices.SortFunc(bySize, func(a, b *pack) int { return cmp.Compare(a.size, b.size) })
@@ -591,8 +588,8 @@ func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
 }
 
 // countLive counts the copies of objects of keep in the packs (a map of
-// the distinct ones cost 2-3 ms at 16,000 objects, for a statistic). The caller
-// holds mu.
+// the distinct ones cost 2-3 ms at 16,000 objects, for a statistic). The
+// caller holds mu.
 func (s *Store) countLive(keep map[Hash]bool) int {
 	n := 0
 	for _, p := range s.packs {

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -167,15 +168,6 @@ func (w *walker) relPath(p string) (string, bool) {
 // sortUniqueCandidates orders candidates by path and drops repeats (a file
 // named both directly and through its directory).
 func sortUniqueCandidates(c []candidate) []candidate {
-	if len(c) < 2 {
-		return c
-	}
-	sortCandidates(c)
-	out := c[:1]
-	for _, x := range c[1:] {
-		if x.rel != out[len(out)-1].rel {
-			out = append(out, x)
-		}
-	}
-	return out
+	slices.SortFunc(c, func(a, b candidate) int { return strings.Compare(a.rel, b.rel) })
+	return slices.CompactFunc(c, func(a, b candidate) bool { return a.rel == b.rel })
 }

@@ -41,6 +41,8 @@ type walker struct {
 	files  []candidate
 	failed []Failure
 	frames map[string]*ignoreFrame // targeted scans: loaded frames by directory
+
+	pending []pendingStat // statFiles' buffer, reused from directory to directory
 }
 
 func newWalker(ctx context.Context, root string) (*walker, error) {
@@ -73,7 +75,6 @@ func (w *walker) walkAll() error {
 	if err != nil {
 		return fmt.Errorf("scan %s: %w", w.root, err)
 	}
-	defer d.Close()
 	return w.walkEntries(d, w.root, "", entries, nil)
 }
 
@@ -87,67 +88,72 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 		w.fail(rel, "read dir: "+errText(err))
 		return nil
 	}
-	defer d.Close()
 	return w.walkEntries(d, abs, rel, entries, stack)
 }
 
-// walkEntries visits the entries of the open directory d in path order.
-// Regular files are collected first and stat'ed together (statPending):
-// on a machine where a stat costs microseconds, stat'ing a large
-// directory on every core roughly halves the no-op walk.
+// walkEntries visits the entries of the open directory d (in the order
+// the file system listed them) and closes d. The regular files come first
+// and are stat'ed together (statFiles): on a machine where a stat costs
+// microseconds, stat'ing a large directory on every core roughly halves
+// the no-op walk. Subdirectories and symlinks follow, once d is closed.
 func (w *walker) walkEntries(d *os.File, abs, rel string, entries []fs.DirEntry, stack ignoreStack) error {
 	if f := loadFrame(abs, rel, ignoreFilesIn(entries)); f != nil {
 		stack = append(stack, f)
 	}
 	first := len(w.files)
-	var pending []pendingStat
+	pending := w.pending[:0]
 	for _, e := range entries {
 		name := e.Name()
-		if name == ".git" || name == ".autorag" {
+		if !e.Type().IsRegular() || isInternalName(name) {
 			continue
 		}
 		childRel := joinRel(rel, name)
-		if e.Type().IsRegular() {
-			if !stack.ignored(childRel, false) {
-				if parser, ok := ParserFor(childRel); ok {
-					pending = append(pending, pendingStat{entry: e, at: len(w.files)})
-					w.add(childRel, "", 0, 0, parser)
-				}
-			}
+		if stack.ignored(childRel, false) {
 			continue
 		}
-		if err := w.visit(d, e, abs+string(filepath.Separator)+name, childRel, stack); err != nil {
+		if parser, ok := ParserFor(childRel); ok {
+			pending = append(pending, pendingStat{entry: e})
+			w.add(childRel, "", 0, 0, parser)
+		}
+	}
+	w.statFiles(d, first, pending)
+	w.pending = pending // reused by the next directory
+	_ = d.Close()
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() || isInternalName(name) {
+			continue
+		}
+		if err := w.visit(e, abs+string(filepath.Separator)+name, joinRel(rel, name), stack); err != nil {
 			return err
 		}
 	}
-	w.statPending(d, pending, first)
 	return nil
 }
 
-// pendingStat is a regular file whose size and mtime are still to be read
-// into w.files[at].
+// pendingStat is a regular file of the directory being walked whose size
+// and mtime are still to be read.
 type pendingStat struct {
 	entry fs.DirEntry
-	at    int
 	err   error
 }
 
 // parallelStatMin is the directory size from which stats run in parallel.
 const parallelStatMin = 256
 
-// statPending fills in the size and mtime of the pending files of the
-// directory d and drops those that vanished or failed (in order). Files
-// added to w.files from index first on belong to this directory or its
-// subdirectories.
-func (w *walker) statPending(d *os.File, pending []pendingStat, first int) {
-	stat := func(p *pendingStat) {
-		c := &w.files[p.at]
-		c.size, c.mtime, p.err = statEntry(d, p.entry)
+// statFiles fills in the size and mtime of the files w.files[first:],
+// which pending describes one for one, in the open directory d, and drops
+// (in order) those that vanished or failed.
+func (w *walker) statFiles(d *os.File, first int, pending []pendingStat) {
+	files := w.files[first:]
+	stat := func(i int) {
+		c := &files[i]
+		c.size, c.mtime, pending[i].err = statEntry(d, pending[i].entry)
 	}
 	workers := min(runtime.GOMAXPROCS(0)*2, len(pending)/parallelStatMin+1)
 	if workers <= 1 {
 		for i := range pending {
-			stat(&pending[i])
+			stat(i)
 		}
 	} else {
 		var next atomic.Int64
@@ -155,38 +161,26 @@ func (w *walker) statPending(d *os.File, pending []pendingStat, first int) {
 		for range workers {
 			wg.Go(func() {
 				for i := next.Add(1) - 1; i < int64(len(pending)); i = next.Add(1) - 1 {
-					stat(&pending[i])
+					stat(int(i))
 				}
 			})
 		}
 		wg.Wait()
 	}
-	w.dropFailed(pending, first)
+	kept := first
+	for i := range pending {
+		if err := pending[i].err; err != nil {
+			w.statFailed(files[i].rel, err)
+			continue
+		}
+		w.files[kept] = files[i]
+		kept++
+	}
+	w.files = w.files[:kept]
 }
 
-// dropFailed removes the pending files whose stat failed from w.files.
-func (w *walker) dropFailed(pending []pendingStat, first int) {
-	failed := map[int]bool{}
-	for _, p := range pending {
-		if p.err != nil {
-			failed[p.at] = true
-			w.statFailed(w.files[p.at].rel, p.err)
-		}
-	}
-	if len(failed) == 0 {
-		return
-	}
-	kept := w.files[:first]
-	for i := first; i < len(w.files); i++ {
-		if !failed[i] {
-			kept = append(kept, w.files[i])
-		}
-	}
-	w.files = kept
-}
-
-// visit handles one directory entry.
-func (w *walker) visit(d *os.File, e fs.DirEntry, abs, rel string, stack ignoreStack) error {
+// visit handles a directory entry that is not a regular file.
+func (w *walker) visit(e fs.DirEntry, abs, rel string, stack ignoreStack) error {
 	t := e.Type()
 	switch {
 	case t.IsDir():
@@ -198,20 +192,6 @@ func (w *walker) visit(d *os.File, e fs.DirEntry, abs, rel string, stack ignoreS
 		if !stack.ignored(rel, false) {
 			w.symlink(abs, rel)
 		}
-	case t.IsRegular():
-		if stack.ignored(rel, false) {
-			return nil
-		}
-		parser, ok := ParserFor(rel)
-		if !ok {
-			return nil
-		}
-		size, mtime, err := statEntry(d, e)
-		if err != nil {
-			w.statFailed(rel, err)
-			return nil
-		}
-		w.add(rel, "", size, mtime, parser)
 	}
 	// Devices, sockets and FIFOs are never read.
 	return nil
@@ -340,11 +320,15 @@ func relUnder(root, target string) (string, bool) {
 	return filepath.ToSlash(rest), true
 }
 
+// isInternalName reports whether a directory entry is .git or .autorag,
+// which are never indexed nor entered.
+func isInternalName(name string) bool { return name == ".git" || name == ".autorag" }
+
 // hasInternalDir reports whether a relative path passes through .git or
-// .autorag, which are never indexed.
+// .autorag.
 func hasInternalDir(rel string) bool {
 	for part := range strings.SplitSeq(rel, "/") {
-		if part == ".git" || part == ".autorag" {
+		if isInternalName(part) {
 			return true
 		}
 	}
