@@ -113,7 +113,7 @@ func (c *Embeddings) rewrite(live func(h [32]byte) bool) (evicted int, err error
 			continue
 		}
 		rec, rerr := w.at(e.off, int(n))
-		if rerr != nil || !recordValid(rec) || [32]byte(rec[:32]) != e.h {
+		if rerr != nil || !checkRecord(rec, e.h, e.dims) {
 			evicted++
 			continue
 		}

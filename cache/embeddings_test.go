@@ -448,6 +448,9 @@ func TestEmbeddingsIndexCompaction(t *testing.T) {
 			pos = idxHeaderLen + i*idxEntryLen
 		}
 	}
+	if pos < 0 {
+		t.Fatal("entry 77 not in the sorted region")
+	}
 	flipByte(t, filepath.Join(identityDir(dir, id), idxName), int64(pos+40)) // its dims
 	c = openEmb(t, dir, id)
 	defer c.Close()

@@ -85,22 +85,26 @@ func parseRecordHeader(b []byte) (h [32]byte, dims uint32, ok bool) {
 	return h, dims, true
 }
 
-// decodeRecord verifies a whole record read for (h, dims) and returns its
-// vector. Any mismatch (header, hash, length, checksum) reports false.
-func decodeRecord(b []byte, h [32]byte, dims uint32) ([]float32, bool) {
-	if int64(len(b)) != recordLen(dims) {
-		return nil, false
-	}
-	gh, gd, ok := parseRecordHeader(b)
-	if !ok || gh != h || gd != dims {
-		return nil, false
+// checkRecord reports whether b is the whole, intact record of (h, dims):
+// its length, hash and dims match and its checksum holds. The record
+// checksum covers the header, so the header's own checksum need not be
+// checked again.
+func checkRecord(b []byte, h [32]byte, dims uint32) bool {
+	if int64(len(b)) != recordLen(dims) || [32]byte(b) != h || binary.LittleEndian.Uint32(b[32:]) != dims {
+		return false
 	}
 	end := len(b) - 4
-	if crc(b[:end]) != binary.LittleEndian.Uint32(b[end:]) {
+	return crc(b[:end]) == binary.LittleEndian.Uint32(b[end:])
+}
+
+// decodeRecord verifies a whole record read for (h, dims) and returns its
+// vector. Any mismatch (hash, length, checksum) reports false.
+func decodeRecord(b []byte, h [32]byte, dims uint32) ([]float32, bool) {
+	if !checkRecord(b, h, dims) {
 		return nil, false
 	}
 	v := make([]float32, dims)
-	p := b[recHeaderLen:end]
+	p := b[recHeaderLen : len(b)-4]
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(p[4*i:]))
 	}
@@ -113,11 +117,7 @@ func recordValid(b []byte) bool {
 		return false
 	}
 	h, dims, ok := parseRecordHeader(b)
-	if !ok {
-		return false
-	}
-	_, ok = decodeRecord(b, h, dims)
-	return ok
+	return ok && checkRecord(b, h, dims)
 }
 
 // idxHeader encodes the index file header. nonce ties the index to one

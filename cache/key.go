@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
-	"sync"
 
 	"github.com/zeebo/blake3"
 )
@@ -46,8 +45,7 @@ func dirName(s string, bytes int) string {
 	return hex.EncodeToString(sum[:bytes])
 }
 
-// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and arm64),
-// built on first use to keep package initialization empty.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
-
-func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
+// crc is CRC-32C (hardware-accelerated on amd64 and arm64). hash/crc32
+// builds the Castagnoli table once, on first use, so package initialization
+// stays empty.
+func crc(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }

@@ -230,7 +230,9 @@ func TestEmbeddingsReadersWhileWriting(t *testing.T) {
 		}
 		close(done)
 	}()
+	collects := 0
 loop:
+	// i runs over 100, 300, ..., 2900, then starts over.
 	for i := 100; ; i = 100 + (i+100)%3000 {
 		select {
 		case <-done:
@@ -241,10 +243,11 @@ loop:
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if i%1000 == 0 { // rewrite the log under the readers, evicting one
+		if i%1000 == 100 { // rewrite the log under the readers, evicting one
 			if _, err := w.Collect(func(h [32]byte) bool { return h != testHash(i-1) }, 1); err != nil {
 				t.Fatal(err)
 			}
+			collects++
 		}
 	}
 	for k, r := range readers {
@@ -252,4 +255,8 @@ loop:
 			t.Fatalf("reader %d: %v\n%s", k, r.ProcessState, outs[k])
 		}
 	}
+	if collects == 0 {
+		t.Fatal("the readers finished before any Collect rewrote the log under them")
+	}
+	t.Logf("%d rewrites under the readers", collects)
 }

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -43,18 +42,19 @@ func Terms(text string) []string {
 	return out
 }
 
-// newAnalyzer builds the chain of the package documentation: bleve's
-// unicode tokenizer, identFilter, lowerFilter, possessive_en, stop_en and
-// stemmer_porter, run in one pass by analyzer (chain.go).
+// newAnalyzer builds the chain of the package documentation (bleve's
+// unicode tokenizer, identifier splitting, lower-case, possessive_en,
+// stop_en and stemmer_porter), run in one pass by analyzer (chain.go).
 func newAnalyzer() analysis.Analyzer {
 	return &analyzer{stop: newStopWords(englishStopWords())}
 }
 
-// englishStopWords loads bleve's English stop list (the Snowball list).
+// englishStopWords is bleve's English stop list (the Snowball list), the
+// token map bleve's stop_en filter uses, built by the same constructor.
 func englishStopWords() analysis.TokenMap {
-	m := analysis.NewTokenMap()
-	for line := range bytes.Lines(en.EnglishStopWords) {
-		m.LoadLine(string(line))
+	m, err := en.TokenMapConstructor(nil, nil)
+	if err != nil { // it reads a byte slice: cannot fail
+		panic("analyze: bleve's English stop list: " + err.Error())
 	}
 	return m
 }

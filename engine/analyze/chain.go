@@ -9,13 +9,14 @@ import (
 
 // analyzer is the analysis chain described in the package documentation,
 // run in one pass: each token of the tokenizer (tokenize.go, bleve's unicode
-// tokenizer made faster) goes through identFilter, lowerFilter, bleve's
-// possessive_en, stop_en and stemmer_porter filters before the next one is
-// read. Every filter after identFilter works on each token by itself, so
-// this yields the same stream as running the filters one after another over
-// the whole stream (equiv_test.go checks it against exactly that chain).
-// Tokens come from a few shared arrays instead of one allocation each, and
-// the stem is written over the term.
+// tokenizer made faster) goes through identifier splitting (ident.go),
+// lower, possessive, the stop list and the stemmer before the next one is
+// read. Every step after identifier splitting works on each token by
+// itself, so this yields the same stream as running the steps as filters
+// one after another over the whole stream (reference_test.go defines those
+// filters; equiv_test.go checks the two agree). Tokens come from a few
+// shared arrays instead of one allocation each, and the stem is written over
+// the term.
 type analyzer struct {
 	stop *stopWords
 }
@@ -35,7 +36,7 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 		pos++
 		tok := analysis.Token{Term: term, Start: start, End: start + len(term), Position: pos + shift, Type: typ}
 
-		// identFilter.
+		// Identifier splitting.
 		var parts []span
 		if typ == analysis.AlphaNumeric && mayNeedSplit(term) {
 			if ascii {
@@ -48,8 +49,9 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 				parts = nil
 			}
 		}
-		// The parts copy their bytes (see partTokens) before the whole
-		// token is lower-cased and stemmed in place.
+		// The parts copy their bytes before the whole token is lower-cased
+		// and stemmed in place: lower-casing may shorten a rune ("İ" to
+		// "i"), which would garble parts sharing the token's bytes.
 		r.parts = r.parts[:0]
 		for k, p := range parts {
 			if p.end-p.start > MaxTermBytes {
@@ -95,8 +97,8 @@ type run struct {
 	runes []rune // for stemming non-ASCII terms
 }
 
-// emit runs the filters after identFilter on t and appends it to the output
-// unless it is a stop word.
+// emit runs the steps after identifier splitting on t and appends it to
+// the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
 	term := possessive(lower(t.Term))
 	if r.stop.has(term) {

@@ -22,7 +22,7 @@
 //     like "don't", and drops every term longer than MaxTermBytes (64 bytes,
 //     the length of a hex SHA-256): longer tokens are blobs, not words; the
 //     short parts of a long identifier are kept.
-//  3. lower-case (our own filter: bleve's to_lower garbles a term when a
+//  3. lower-case (our own, not bleve's to_lower, which garbles a term when a
 //     rune's lower case is shorter, such as "İ"; see lower.go).
 //  4. English possessive removal ("John's" to "John", also ’s), bleve's
 //     possessive_en.
@@ -45,14 +45,16 @@
 // already, and NFKC would fold characters code search may care about
 // ("ﬁ", superscripts, full-width forms) at a cost on every token.
 //
-// The chain is defined by those components, but Analyzer runs it in one
-// pass over the tokens, faster (chain.go): the tokenizer computes bleve's
-// segments itself when the bytes that decide one are ASCII and asks bleve's
-// segmenter otherwise (tokenize.go); ASCII terms are stemmed by a byte-level
-// transliteration of go-porterstemmer (porter.go); tokens are allocated in
-// blocks. equiv_test.go and FuzzAnalyzeEquivalent check that the stream
-// (terms, offsets, positions, types) is exactly that of the components run
-// one after another, so the two can never disagree on an index.
+// The chain is defined by those components (equiv_test.go assembles them;
+// steps 2 and 3 are filters of our own, in reference_test.go), but Analyzer
+// runs it in one pass over the tokens, faster (chain.go): the tokenizer
+// computes bleve's segments itself when the bytes that decide one are ASCII
+// and asks bleve's segmenter otherwise (tokenize.go); ASCII terms are
+// stemmed by a byte-level transliteration of go-porterstemmer (porter.go);
+// tokens are allocated in blocks. equiv_test.go and FuzzAnalyzeEquivalent
+// check that the stream (terms, offsets, positions, types) is exactly that
+// of the components run one after another, so the two can never disagree
+// on an index.
 //
 // Nothing is built at package initialization: the analyzer (including the
 // stop word map) is built on the first call to Analyzer or Terms and shared;

@@ -4,105 +4,23 @@ import (
 	"bytes"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/blevesearch/bleve/v2/analysis"
 )
 
-// identFilter splits code identifiers into their words and keeps the whole
-// token next to them: "getUserName" gives getUserName, get, User, Name;
-// "foo_bar.baz" gives foo_bar.baz, foo, bar, baz; "HTTPServer" gives
-// HTTPServer, HTTP, Server; "utf8Decode" gives utf8Decode, utf8, Decode.
-//
-// It also folds typographic apostrophes (’ and ＇) to ' so "don’t" meets the
-// stop list, and drops terms longer than MaxTermBytes (measured here, before
-// lower-casing and stemming). Numbers ("3.14",
-// "1,000") and ideographic tokens are never split.
-//
-// Positions: the whole token and its first part share a position, the other
-// parts take the following positions, and every later token moves along, so
-// a phrase such as "user name" matches inside getUserName.
-type identFilter struct{}
-
-var _ analysis.TokenFilter = identFilter{}
-
-// Filter implements analysis.TokenFilter. It returns input itself when no
-// token changes.
-func (identFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
-	var out analysis.TokenStream // nil until the first change
-	shift := 0
-	for i, tok := range input {
-		parts := splitIdent(tok)
-		keep := len(tok.Term) <= MaxTermBytes
-		if out == nil && len(parts) == 0 && keep && !hasTypographicApostrophe(tok.Term) {
-			continue // unchanged so far: shift is still 0
-		}
-		if out == nil {
-			out = make(analysis.TokenStream, i, len(input)+len(parts)+8)
-			copy(out, input[:i])
-		}
-		tok.Position += shift
-		partToks := partTokens(tok, parts)
-		if keep {
-			tok.Term = foldApostrophes(tok.Term)
-			out = append(out, tok)
-		}
-		out = append(out, partToks...)
-		if len(parts) > 1 {
-			shift += len(parts) - 1
-		}
-	}
-	if out == nil {
-		return input
-	}
-	return out
-}
+// Identifier splitting, step 2 of the chain (see the package
+// documentation): an AlphaNumeric token is cut into its words
+// (appendIdentParts, or appendIdentPartsASCII for ASCII terms), and the
+// analyzer (chain.go) emits the parts after the whole token, at consecutive
+// positions. "getUserName" gives getUserName, get, User, Name; "foo_bar.baz"
+// gives foo_bar.baz, foo, bar, baz; "HTTPServer" gives HTTPServer, HTTP,
+// Server; "utf8Decode" gives utf8Decode, utf8, Decode. Numbers ("3.14",
+// "1,000") and ideographic tokens are never split. The step also folds
+// typographic apostrophes (’ and ＇) to ' so "don’t" meets the stop list, and
+// drops terms longer than MaxTermBytes (measured before lower-casing and
+// stemming). identFilter (reference_test.go) is the same step as a bleve
+// token filter, the reference the analyzer is tested against.
 
 // span is a part of a token: byte offsets into its term.
 type span struct{ start, end int }
-
-// partTokens returns a token for each part short enough to keep, at
-// consecutive positions from tok's. The parts get their own copy of the
-// bytes: the lower-case filter rewrites terms in place and may shorten a
-// rune ("İ" to "i"), which would garble parts that share the whole token's
-// bytes.
-func partTokens(tok *analysis.Token, parts []span) analysis.TokenStream {
-	if len(parts) == 0 {
-		return nil
-	}
-	toks := make([]analysis.Token, len(parts))
-	out := make(analysis.TokenStream, 0, len(parts))
-	buf := make([]byte, 0, len(tok.Term))
-	for k, p := range parts {
-		if p.end-p.start > MaxTermBytes {
-			continue
-		}
-		from := len(buf)
-		buf = append(buf, tok.Term[p.start:p.end]...)
-		t := &toks[k]
-		*t = analysis.Token{
-			Term:     foldApostrophes(buf[from:len(buf):len(buf)]),
-			Start:    tok.Start + p.start,
-			End:      tok.Start + p.end,
-			Position: tok.Position + k,
-			Type:     tok.Type,
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// splitIdent returns the parts of an identifier-like token, or nil when the
-// token is a single word (nothing to add).
-func splitIdent(tok *analysis.Token) []span {
-	if tok.Type != analysis.AlphaNumeric || !mayNeedSplit(tok.Term) {
-		return nil
-	}
-	parts := identParts(tok.Term)
-	if len(parts) == 1 && parts[0].start == 0 && parts[0].end == len(tok.Term) {
-		return nil
-	}
-	return parts
-}
 
 // mayNeedSplit is a fast check: ASCII lowercase words (most of prose) cannot
 // split.
@@ -117,16 +35,14 @@ func mayNeedSplit(term []byte) bool {
 	return false
 }
 
-// identParts cuts term into words. Separators are runes other than letters,
-// digits, marks and apostrophes ('_', '.', ':', '-', ...). Inside a word, a
-// new part starts at an upper-case letter that follows a lower-case letter or
-// a digit ("getUser", "utf8Decode"), and at the last upper-case letter of a
-// run followed by a lower-case one ("HTTPServer"), except for a plural "s"
-// ("userIDs" stays user, IDs). Digits stay with the letters before them
-// ("utf8", "sha256", "int64").
-func identParts(term []byte) []span { return appendIdentParts(nil, term) }
-
-// appendIdentParts appends the parts of term (see identParts) to parts.
+// appendIdentParts appends the words of term to parts. Separators are
+// runes other than letters, digits, marks and apostrophes ('_', '.', ':',
+// '-', ...). Inside a word, a new part starts at an upper-case letter that
+// follows a lower-case letter or a digit ("getUser", "utf8Decode"), and at
+// the last upper-case letter of a run followed by a lower-case one
+// ("HTTPServer"), except for a plural "s" ("userIDs" stays user, IDs).
+// Digits stay with the letters before them ("utf8", "sha256", "int64").
+// Apostrophes at the edges of a part are dropped.
 func appendIdentParts(parts []span, term []byte) []span {
 	start := -1
 	var prev, prev2 rune // the two previous runes of the current part

@@ -103,16 +103,13 @@ func porterCVCSuffix(s []byte) bool {
 }
 
 func porterStep1a(s []byte) []byte {
-	n := len(s)
 	switch {
-	case porterHasSuffix(s, "sses"):
-		return s[:n-2]
-	case porterHasSuffix(s, "ies"):
-		return s[:n-2]
+	case porterHasSuffix(s, "sses"), porterHasSuffix(s, "ies"):
+		return s[:len(s)-2]
 	case porterHasSuffix(s, "ss"):
 		return s
 	case porterHasSuffix(s, "s"):
-		return s[:n-1]
+		return s[:len(s)-1]
 	}
 	return s
 }
@@ -125,36 +122,29 @@ func porterStep1b(s []byte) []byte {
 			return s[:n-1]
 		}
 	case porterHasSuffix(s, "ed"):
-		sub := s[:n-2]
-		if porterContainsVowel(sub) {
-			// For "at", "bl", "iz" and the short-word case the original
-			// keeps s[:n-1], whose last letter is the e of "ed".
-			return porterStep1bRest(s, sub, n-1)
+		if sub := s[:n-2]; porterContainsVowel(sub) {
+			return porterStep1bRest(sub)
 		}
 	case porterHasSuffix(s, "ing"):
-		sub := s[:n-3]
-		if porterContainsVowel(sub) {
-			return porterStep1bRest(s, sub, n-2)
+		if sub := s[:n-3]; porterContainsVowel(sub) {
+			return porterStep1bRest(sub)
 		}
 	}
 	return s
 }
 
-// porterStep1bRest is the part of step 1b after "ed" or "ing" is found
-// after a stem (sub) with a vowel: keep is the length of sub plus one.
-func porterStep1bRest(s, sub []byte, keep int) []byte {
+// porterStep1bRest is the part of step 1b after "ed" or "ing" is removed
+// from a stem (sub) with a vowel. Adding an e writes it over the first
+// letter of the removed suffix, as the original does.
+func porterStep1bRest(sub []byte) []byte {
 	c := sub[len(sub)-1]
 	switch {
 	case porterHasSuffix(sub, "at"), porterHasSuffix(sub, "bl"), porterHasSuffix(sub, "iz"):
-		s = s[:keep]
-		s[keep-1] = 'e'
-		return s
+		return append(sub, 'e')
 	case c != 'l' && c != 's' && c != 'z' && porterDoubleConsonantSuffix(sub):
 		return sub[:len(sub)-1]
 	case porterMeasure(sub) == 1 && porterCVCSuffix(sub) && c != 'w' && c != 'x' && c != 'y':
-		s = s[:keep]
-		s[keep-1] = 'e'
-		return s
+		return append(sub, 'e')
 	}
 	return sub
 }
@@ -172,163 +162,47 @@ func porterStep1c(s []byte) []byte {
 	return s
 }
 
+// porterRule replaces suffix with repl, which is never longer.
+type porterRule struct{ suffix, repl string }
+
 // Steps 2 to 4 try their suffixes in a fixed order and apply the first
 // that s ends with, if its condition holds, and no other. A suffix can only
-// match if it ends with s's last letter, so the switches below dispatch on
-// that letter and keep the original order within each case.
+// match if it ends with s's last letter, so the tables below are indexed by
+// that letter and keep the original order within each entry.
 
-func porterStep2(s []byte) []byte {
-	n := len(s)
-	m := func(suffix string) bool { return porterMeasure(s[:n-len(suffix)]) > 0 }
-	switch s[n-1] {
-	case 'l':
-		switch {
-		case porterHasSuffix(s, "ational"):
-			if m("ational") {
-				s[n-5] = 'e'
-				return s[:n-4]
-			}
-		case porterHasSuffix(s, "tional"):
-			if m("tional") {
-				return s[:n-2]
-			}
-		}
-	case 'i':
-		switch {
-		case porterHasSuffix(s, "enci"):
-			if m("enci") {
-				s[n-1] = 'e'
-			}
-		case porterHasSuffix(s, "anci"):
-			if m("anci") {
-				s[n-1] = 'e'
-			}
-		case porterHasSuffix(s, "bli"):
-			if m("bli") {
-				s[n-1] = 'e'
-			}
-		case porterHasSuffix(s, "alli"):
-			if m("alli") {
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "entli"):
-			if m("entli") {
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "eli"):
-			if m("eli") {
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "ousli"):
-			if m("ousli") {
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "aliti"):
-			if m("aliti") {
-				return s[:n-3]
-			}
-		case porterHasSuffix(s, "iviti"):
-			if m("iviti") {
-				s[n-3] = 'e'
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "biliti"):
-			if m("biliti") {
-				s[n-5] = 'l'
-				s[n-4] = 'e'
-				return s[:n-3]
-			}
-		case porterHasSuffix(s, "logi"):
-			if m("logi") {
-				return s[:n-1]
-			}
-		}
-	case 'r':
-		switch {
-		case porterHasSuffix(s, "izer"):
-			if m("izer") {
-				return s[:n-1]
-			}
-		case porterHasSuffix(s, "ator"):
-			if m("ator") {
-				s[n-2] = 'e'
-				return s[:n-1]
-			}
-		}
-	case 'n':
-		switch {
-		case porterHasSuffix(s, "ization"):
-			if m("ization") {
-				s[n-5] = 'e'
-				return s[:n-4]
-			}
-		case porterHasSuffix(s, "ation"):
-			if m("ation") {
-				s[n-3] = 'e'
-				return s[:n-2]
-			}
-		}
-	case 'm':
-		if porterHasSuffix(s, "alism") && m("alism") {
-			return s[:n-3]
-		}
-	case 's':
-		switch {
-		case porterHasSuffix(s, "iveness"):
-			if m("iveness") {
-				return s[:n-4]
-			}
-		case porterHasSuffix(s, "fulness"):
-			if m("fulness") {
-				return s[:n-4]
-			}
-		case porterHasSuffix(s, "ousness"):
-			if m("ousness") {
-				return s[:n-4]
-			}
-		}
-	}
-	return s
+var porterStep2Rules = [256][]porterRule{
+	'l': {{"ational", "ate"}, {"tional", "tion"}},
+	'i': {{"enci", "ence"}, {"anci", "ance"}, {"bli", "ble"}, {"alli", "al"}, {"entli", "ent"},
+		{"eli", "e"}, {"ousli", "ous"}, {"aliti", "al"}, {"iviti", "ive"}, {"biliti", "ble"}, {"logi", "log"}},
+	'r': {{"izer", "ize"}, {"ator", "ate"}},
+	'n': {{"ization", "ize"}, {"ation", "ate"}},
+	'm': {{"alism", "al"}},
+	's': {{"iveness", "ive"}, {"fulness", "ful"}, {"ousness", "ous"}},
 }
 
-func porterStep3(s []byte) []byte {
-	n := len(s)
-	m := func(suffix string) bool { return porterMeasure(s[:n-len(suffix)]) > 0 }
-	switch s[n-1] {
-	case 'e':
-		switch {
-		case porterHasSuffix(s, "icate"):
-			if m("icate") {
-				return s[:n-3]
-			}
-		case porterHasSuffix(s, "ative"):
-			if m("ative") {
-				return s[:n-5]
-			}
-		case porterHasSuffix(s, "alize"):
-			if m("alize") {
-				return s[:n-3]
-			}
+var porterStep3Rules = [256][]porterRule{
+	'e': {{"icate", "ic"}, {"ative", ""}, {"alize", "al"}},
+	'i': {{"iciti", "ic"}},
+	'l': {{"ical", "ic"}, {"ful", ""}},
+	's': {{"ness", ""}},
+}
+
+func porterStep2(s []byte) []byte { return porterReplace(s, porterStep2Rules[s[len(s)-1]]) }
+
+func porterStep3(s []byte) []byte { return porterReplace(s, porterStep3Rules[s[len(s)-1]]) }
+
+// porterReplace applies the first of rules whose suffix s ends with, if the
+// stem before it has a measure above 0, writing the replacement in place.
+func porterReplace(s []byte, rules []porterRule) []byte {
+	for _, r := range rules {
+		if !porterHasSuffix(s, r.suffix) {
+			continue
 		}
-	case 'i':
-		if porterHasSuffix(s, "iciti") && m("iciti") {
-			return s[:n-3]
+		stem := s[:len(s)-len(r.suffix)]
+		if porterMeasure(stem) > 0 {
+			return append(stem, r.repl...)
 		}
-	case 'l':
-		switch {
-		case porterHasSuffix(s, "ical"):
-			if m("ical") {
-				return s[:n-2]
-			}
-		case porterHasSuffix(s, "ful"):
-			if m("ful") {
-				return s[:n-3]
-			}
-		}
-	case 's':
-		if porterHasSuffix(s, "ness") && m("ness") {
-			return s[:n-4]
-		}
+		return s // only the first suffix found counts
 	}
 	return s
 }

@@ -4,11 +4,14 @@ package chunk
 // a paragraph, a fenced code block, a heading line, a top-level code block.
 type block struct {
 	start, end int      // 0-based line indices, inclusive; both lines are non-blank
-	heading    bool     // a markdown heading line
-	level      int      // heading level 1..6
+	level      int      // a markdown heading line's level 1..6; 0 for any other block
 	sectionEnd int      // heading only: last line before the next heading
-	path       []string // markdown heading path, or the code block's signature
+	path       []string // markdown heading path
+	sig        string   // code: the block's signature
 }
+
+// heading reports whether b is a markdown heading line.
+func (b *block) heading() bool { return b.level > 0 }
 
 // paragraphs returns the runs of non-blank lines of text.
 func paragraphs(l *lines) []block {

@@ -12,7 +12,7 @@ const maxSignature = 120
 // codeBlocks cuts source code into top-level blocks: a non-blank line that
 // starts at column 0 right after a blank line starts a new block, so a
 // function with its doc comment and the blank lines inside its body stays
-// together. Each block's path holds its signature.
+// together. Each block carries its signature.
 func codeBlocks(l *lines) []block {
 	var out []block
 	for i := 0; i < l.count(); i++ {
@@ -27,7 +27,7 @@ func codeBlocks(l *lines) []block {
 			}
 		}
 		b := block{start: start, end: end}
-		b.path = []string{signature(l, b)}
+		b.sig = signature(l, b)
 		out = append(out, b)
 	}
 	return out
@@ -38,8 +38,7 @@ func startsCodeBlock(l *lines, i int) bool {
 	if l.blank[i] || !l.blank[i-1] {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(l.line(i))
-	return !unicode.IsSpace(r)
+	return !startsWithSpace(l.line(i))
 }
 
 // signature labels a code block with its first column-0 line that is not a
@@ -88,9 +87,6 @@ func isCommentLike(line string) bool {
 func cleanSignature(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimSpace(strings.TrimSuffix(s, "{"))
-	if utf8.RuneCountInString(s) <= maxSignature {
-		return s
-	}
 	n := 0
 	for i := range s {
 		if n == maxSignature {

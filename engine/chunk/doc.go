@@ -31,7 +31,8 @@
 // "Install > Linux" for a chunk inside one subsection, "Install" for a chunk
 // that spans the "Linux" and "macOS" subsections; "" before the first
 // heading. A heading with no text of its own ("# Guide" right above
-// "## Install") does not widen the path: that chunk is "Guide > Install". For code it is the signature of the chunk's first block: its first
+// "## Install") does not widen the path: that chunk is "Guide > Install".
+// For code it is the signature of the chunk's first block: its first
 // column-0 line that is not a comment, attribute or decorator, without a
 // trailing "{", cut to 120 runes ("func Parse(path string) error"). Plain
 // text has no sections.

@@ -11,7 +11,6 @@ import (
 type lines struct {
 	text  string
 	start []int  // byte offset where line i starts
-	end   []int  // byte offset where line i ends, excluding the '\n'
 	runes []int  // runes[i] is the number of runes in lines [0, i)
 	blank []bool // line i holds only white space
 }
@@ -23,7 +22,6 @@ func newLines(text string) *lines {
 	l := &lines{
 		text:  text,
 		start: make([]int, 0, n),
-		end:   make([]int, 0, n),
 		runes: make([]int, 1, n+1),
 		blank: make([]bool, 0, n),
 	}
@@ -44,7 +42,6 @@ func newLines(text string) *lines {
 func (l *lines) add(start, end int) {
 	s := l.text[start:end]
 	l.start = append(l.start, start)
-	l.end = append(l.end, end)
 	l.runes = append(l.runes, l.runes[len(l.runes)-1]+utf8.RuneCountInString(s))
 	l.blank = append(l.blank, isBlank(s))
 }
@@ -52,8 +49,16 @@ func (l *lines) add(start, end int) {
 // count returns the number of lines.
 func (l *lines) count() int { return len(l.start) }
 
+// end returns the byte offset where line i ends, excluding the '\n'.
+func (l *lines) end(i int) int {
+	if i+1 < len(l.start) {
+		return l.start[i+1] - 1
+	}
+	return len(l.text)
+}
+
 // line returns line i without its '\n'.
-func (l *lines) line(i int) string { return l.text[l.start[i]:l.end[i]] }
+func (l *lines) line(i int) string { return l.text[l.start[i]:l.end(i)] }
 
 // lineRunes returns the rune length of line i.
 func (l *lines) lineRunes(i int) int { return l.runes[i+1] - l.runes[i] }
@@ -62,7 +67,7 @@ func (l *lines) lineRunes(i int) int { return l.runes[i+1] - l.runes[i] }
 func (l *lines) spanRunes(s, e int) int { return l.runes[e+1] - l.runes[s] + e - s }
 
 // span returns the text of lines s..e (inclusive), a substring of the input.
-func (l *lines) span(s, e int) string { return l.text[l.start[s]:l.end[e]] }
+func (l *lines) span(s, e int) string { return l.text[l.start[s]:l.end(e)] }
 
 // nextNonBlank returns the first non-blank line in i..last, or -1.
 func (l *lines) nextNonBlank(i, last int) int {

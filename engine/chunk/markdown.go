@@ -49,7 +49,7 @@ func (p *mdParser) line(i int) int {
 	if level, title, ok := atxHeading(text); ok {
 		p.closeParagraph()
 		p.push(level, title)
-		p.out = append(p.out, block{start: i, end: i, heading: true, level: level, path: p.path})
+		p.out = append(p.out, block{start: i, end: i, level: level, path: p.path})
 		return i
 	}
 	if !p.open {
@@ -91,7 +91,7 @@ func setSectionEnds(blocks []block) {
 	}
 	tail := blocks[len(blocks)-1].end
 	for k := len(blocks) - 1; k >= 0; k-- {
-		if !blocks[k].heading {
+		if !blocks[k].heading() {
 			continue
 		}
 		blocks[k].sectionEnd = tail

@@ -6,7 +6,7 @@ import "strings"
 type packer struct {
 	l          *lines
 	o          Options
-	commonPath bool // section = common heading path of the blocks (markdown), else the first block's path
+	commonPath bool // section = common heading path of the blocks (markdown), else the first block's signature
 	out        []Chunk
 	cur        []block // blocks of the chunk being filled; contiguous in the text
 	body       int     // number of non-heading blocks in cur
@@ -33,14 +33,14 @@ func (p *packer) pack(blocks []block) []Chunk {
 // being split across two). A chunk holding only headings is never closed: the
 // headings lead the text that follows them.
 func (p *packer) add(b block) {
-	if b.heading && p.body > 0 && (b.level <= 2 || !p.fits(b.sectionEnd)) {
+	if b.heading() && p.body > 0 && (b.level <= 2 || !p.fits(b.sectionEnd)) {
 		p.flush()
 	}
 	if p.body > 0 && !p.fits(b.end) {
 		p.flush()
 	}
 	p.cur = append(p.cur, b)
-	if !b.heading {
+	if !b.heading() {
 		p.body++
 	}
 	if !p.fits(b.end) {
@@ -59,7 +59,7 @@ func (p *packer) fits(end int) bool {
 // lead the next chunk.
 func (p *packer) flush() {
 	n := len(p.cur)
-	for n > 0 && p.cur[n-1].heading {
+	for n > 0 && p.cur[n-1].heading() {
 		n--
 	}
 	if n == 0 {
@@ -84,10 +84,7 @@ func (p *packer) emit(blocks []block) {
 // for code the signature of its first block.
 func (p *packer) section(blocks []block) string {
 	if !p.commonPath {
-		if len(blocks[0].path) == 0 {
-			return ""
-		}
-		return blocks[0].path[0]
+		return blocks[0].sig
 	}
 	var path []string
 	seen := false
@@ -110,7 +107,7 @@ func (p *packer) section(blocks []block) string {
 // the next heading ("# Title" right above "## Install"). Such a heading only
 // introduces the next one, so it does not widen a chunk's section.
 func emptySection(b block) bool {
-	return b.heading && b.sectionEnd == b.end
+	return b.heading() && b.sectionEnd == b.end
 }
 
 func commonPrefix(a, b []string) []string {

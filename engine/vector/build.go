@@ -96,7 +96,7 @@ func build(dir, base string, dims int, deletes []string, adds []Entry) (Stats, e
 		w.cleanup()
 		return Stats{}, err
 	}
-	return w.stats(), nil
+	return w.man.stats(), nil
 }
 
 func checkAdds(dims int, adds []Entry) error {
@@ -291,15 +291,6 @@ func (w *genWriter) cleanup() {
 	for _, p := range w.created {
 		os.Remove(p)
 	}
-}
-
-func (w *genWriter) stats() Stats {
-	st := Stats{Segments: len(w.man.segs), Bytes: int64(len(w.man.encode()))}
-	for _, s := range w.man.segs {
-		st.Vectors += s.live()
-		st.Bytes += int64(s.size)
-	}
-	return st
 }
 
 func copyFileSync(src, dst string) error {

@@ -3,6 +3,7 @@ package vector
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -88,13 +89,7 @@ func TestIncrementalGenerations(t *testing.T) {
 	for g := range 40 {
 		var deletes []string
 		var adds []Entry
-		live := slices.Sorted(func(yield func(string) bool) {
-			for id := range m {
-				if !yield(id) {
-					return
-				}
-			}
-		})
+		live := slices.Sorted(maps.Keys(m))
 		rng.Shuffle(len(live), func(i, j int) { live[i], live[j] = live[j], live[i] })
 		nDel := 0
 		if len(live) > 0 {
@@ -146,14 +141,7 @@ func TestIncrementalGenerations(t *testing.T) {
 		checkSearch(t, ix, m, rng, 3)
 
 		fresh := filepath.Join(root, fmt.Sprintf("fresh%03d", g))
-		ids := slices.Collect(func(yield func(string) bool) {
-			for id := range m {
-				if !yield(id) {
-					return
-				}
-			}
-		})
-		mustBuild(t, fresh, "", dims, nil, m.entries(ids))
+		mustBuild(t, fresh, "", dims, nil, m.entries(slices.Collect(maps.Keys(m))))
 		fx := mustOpen(t, fresh, dims)
 		for range 3 {
 			q := randUnit(rng, dims)
@@ -164,7 +152,7 @@ func TestIncrementalGenerations(t *testing.T) {
 
 		snaps[dir] = snapshot(t, dir)
 		for _, old := range gens {
-			if got := snapshot(t, old); !mapsEqual(got, snaps[old]) {
+			if got := snapshot(t, old); !maps.Equal(got, snaps[old]) {
 				t.Fatalf("gen %d: building it changed older generation %s", g, old)
 			}
 		}
@@ -174,18 +162,6 @@ func TestIncrementalGenerations(t *testing.T) {
 	if !sawCompaction || !sawMultiSeg {
 		t.Fatalf("policy not exercised: compaction %v, multiple segments %v", sawCompaction, sawMultiSeg)
 	}
-}
-
-func mapsEqual(a, b map[string]fileState) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCompactionPolicy(t *testing.T) {

@@ -72,6 +72,6 @@
 // Search scans every live row (tombstones are skipped with a cursor over the
 // sorted row list), scores it with an AVX2/FMA dot product (viterin/vek) and
 // keeps the best k in a heap ordered by score, then ID ascending, so results
-// are deterministic. Above 2M stored floats the rows are split across up to
+// are deterministic. Above 2M live floats the rows are split across up to
 // min(GOMAXPROCS, 4) goroutines, each with its own heap, merged at the end.
 package vector

@@ -52,14 +52,7 @@ func (ix *Index) Len() int { return ix.live }
 func (ix *Index) Dims() int { return ix.dims }
 
 // Stats describes the open index.
-func (ix *Index) Stats() Stats {
-	st := Stats{Vectors: ix.live, Segments: len(ix.man.segs)}
-	for _, s := range ix.man.segs {
-		st.Bytes += int64(s.size)
-	}
-	st.Bytes += int64(len(ix.man.encode()))
-	return st
-}
+func (ix *Index) Stats() Stats { return ix.man.stats() }
 
 // Verify recomputes the checksum of every segment's vector payload, reading
 // all of it. Open checks only the small metadata.

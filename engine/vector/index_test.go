@@ -197,19 +197,3 @@ func TestConcurrentSearch(t *testing.T) {
 	}
 	wg.Wait()
 }
-
-func TestDotKernel(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, n := range []int{1, 3, 31, 32, 33, 100, 384, 1536} {
-		a, b := randUnit(rng, n), randUnit(rng, n)
-		var ref float64
-		for i := range a {
-			ref += float64(a[i]) * float64(b[i])
-		}
-		for name, f := range map[string]func(a, b []float32) float32{"dot": dot, "unrolled": dotUnrolled} {
-			if got := f(a, b); math.Abs(float64(got)-ref) > 1e-6 {
-				t.Errorf("%s n=%d: %v, want %v", name, n, got, ref)
-			}
-		}
-	}
-}

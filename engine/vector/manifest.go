@@ -127,5 +127,16 @@ func syncDir(dir string) error {
 	return err
 }
 
+// stats describes the generation m lists: its live vectors, its segments
+// and the bytes of its files (segments and the manifest itself).
+func (m *manifest) stats() Stats {
+	st := Stats{Segments: len(m.segs), Bytes: int64(len(m.encode()))}
+	for _, s := range m.segs {
+		st.Vectors += s.live()
+		st.Bytes += int64(s.size)
+	}
+	return st
+}
+
 // live returns the number of live rows of a segment entry.
 func (s *segMeta) live() int { return int(s.count) - len(s.tombs) }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -437,9 +438,9 @@ func TestConcurrencyBound(t *testing.T) {
 }
 
 func mustJSON(v any) string {
-	var b strings.Builder
-	if err := jsonEncode(&b, v); err != nil {
+	b, err := json.Marshal(v)
+	if err != nil {
 		panic(err)
 	}
-	return b.String()
+	return string(b)
 }

