@@ -38,9 +38,9 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	st.LockHolder = holder
-	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if errors.Is(err, fingerprint.ErrNoSidecar) {
-		return st, ErrNoIndex
+	sc, err := readCommitted(e.Layout.SidecarPath())
+	if errors.Is(err, ErrNoIndex) {
+		return st, err
 	}
 	if err != nil {
 		return nil, err
@@ -81,10 +81,7 @@ type Problem = fingerprint.Problem
 // Verify recomputes the digest of every artifact the sidecar names and
 // opens the generation to check its stamp and document count.
 func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
-	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if errors.Is(err, fingerprint.ErrNoSidecar) {
-		return nil, ErrNoIndex
-	}
+	sc, err := readCommitted(e.Layout.SidecarPath())
 	if err != nil {
 		return nil, err
 	}

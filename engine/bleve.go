@@ -68,10 +68,13 @@ type emptyAnalyzer struct{}
 
 func (emptyAnalyzer) Analyze([]byte) analysis.TokenStream { return nil }
 
+// body is what a chunk is searched by: its title, section and text. BM25
+// indexes it and the embedder turns it into the chunk's vector.
+func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
+
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
 	d := document.NewDocument(chunkID(c.Path, c.Ord))
-	body := document.NewTextFieldCustom(fieldBody, nil,
-		[]byte(c.Title+"\n"+c.Section+"\n"+c.Text), index.IndexField, analyze.Analyzer())
+	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.Analyzer())
 	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title}, metaSep)
 	d.AddField(body)
 	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
@@ -214,8 +217,8 @@ func copyFile(from, to string) error {
 
 // applyBatch deletes and inserts chunk documents in one batch that also
 // stamps the generation; with merge it then merges segments so that
-// short-lived writers do not leave one more segment per generation. The analyzed length of each
-// inserted body is recorded in its chunkDoc.
+// short-lived writers do not leave one more segment per generation. The
+// analyzed length of each inserted body is recorded in its chunkDoc.
 func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*chunkDoc, gen string, merge bool) error {
 	b := idx.NewBatch()
 	for _, id := range deletes {

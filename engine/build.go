@@ -80,16 +80,14 @@ func (b *builder) openIndex(dir string) (bleve.Index, error) {
 	return openBleveRW(bdir)
 }
 
-// index sends the change set to bleve in bounded batches; the last batch
-// carries the deletes' tail and the generation stamp.
+// index sends the change set to bleve in batches of about batchChunks
+// chunks: the first batch carries all the deletes, every batch the
+// generation stamp, and the last one is followed by a forced merge.
 func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]fileRecord, error) {
 	records := make([]fileRecord, 0, len(cs.index))
 	var pending []*chunkDoc
 	deletes := cs.deletes
 	flush := func(final bool) error {
-		if len(pending) == 0 && len(deletes) == 0 && !final {
-			return nil
-		}
 		// Embedding and bleve's indexing of the batch overlap: each is
 		// parallel inside, but bleve builds a segment on one core.
 		var embedErr error

@@ -17,7 +17,8 @@ type changeSet struct {
 // deleted path whose text hash reappears under an added path is a rename.
 func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
 	var cs changeSet
-	gone := map[mirror.Hash]int{}
+	gone := map[mirror.Hash]int{} // text hashes of the deleted paths
+	var added []mirror.Hash       // text hashes of the added paths, in order
 	i := 0
 	for _, e := range man.Entries {
 		for i < len(prev) && prev[i].Path < e.Path {
@@ -36,12 +37,20 @@ func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
 			continue
 		}
 		cs.index = append(cs.index, e)
-		cs.added++
+		added = append(added, e.TextHash)
 	}
 	for ; i < len(prev); i++ {
 		cs.remove(prev[i], gone)
 	}
-	cs.countRenames(gone, prev)
+	// Pair added paths with deleted paths of the same text.
+	for _, h := range added {
+		if gone[h] > 0 {
+			gone[h]--
+			cs.renamed++
+		}
+	}
+	cs.added = len(added) - cs.renamed
+	cs.deleted -= cs.renamed
 	return cs
 }
 
@@ -56,19 +65,4 @@ func (cs *changeSet) remove(r fileRecord, gone map[mirror.Hash]int) {
 	cs.drop(r)
 	gone[r.TextHash]++
 	cs.deleted++
-}
-
-// countRenames pairs added files with deleted files of the same text.
-func (cs *changeSet) countRenames(gone map[mirror.Hash]int, prev fileTable) {
-	for _, e := range cs.index {
-		if _, existed := prev.lookup(e.Path); existed {
-			continue
-		}
-		if gone[e.TextHash] > 0 {
-			gone[e.TextHash]--
-			cs.renamed++
-			cs.added--
-			cs.deleted--
-		}
-	}
 }

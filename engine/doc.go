@@ -8,16 +8,18 @@
 // directory under <root>/.autorag/index/<generation>/:
 //
 //	bleve/          a scorch index; one document per chunk, ID "<path>\x00<ordinal>"
+//	vectors/        with an embedder: one vector per chunk, same IDs (engine/vector)
 //	files.bin       the file table: path, text hash, chunk count and token count per source
 //
 // A generation is built from its predecessor by hard-linking the predecessor's
 // immutable .zap segment files, copying its small mutable root.bolt and
-// index_meta.json, and applying one batch (deletes of the changed files' old
-// chunks, inserts of their new chunks) to the copy. Older generations are
+// index_meta.json, and applying the change (deletes of the changed files' old
+// chunks, inserts of their new chunks, in batches of batchChunks) to the
+// copy. Older generations are
 // never modified, so a reader that has one open keeps a consistent view. The
 // cost of a generation is proportional to the change, not to the corpus.
 //
-// The batch stores a stamp (the generation name) as bleve internal data; a
+// Every batch stores a stamp (the generation name) as bleve internal data; a
 // reader checks it after opening, because scorch silently falls back to an
 // older snapshot when a segment file is missing.
 //

@@ -111,6 +111,26 @@ func TestDiffFiles(t *testing.T) {
 	}
 }
 
+// TestDiffFilesRenamePairing checks that a deleted text pairs with one
+// added path only (a rename plus a copy), and never with a modified path
+// that takes on the deleted text.
+func TestDiffFilesRenamePairing(t *testing.T) {
+	prev := fileTable{
+		{Path: "a.md", TextHash: h("a"), Chunks: 1},
+		{Path: "b.md", TextHash: h("b"), Chunks: 1},
+		{Path: "x.md", TextHash: h("x"), Chunks: 1},
+	}
+	man := &mirror.Manifest{Entries: []mirror.Entry{
+		{Path: "a.md", TextHash: h("b")}, // modified to b.md's text; b.md deleted
+		{Path: "y.md", TextHash: h("x")}, // x.md renamed
+		{Path: "z.md", TextHash: h("x")}, // and copied
+	}}
+	cs := diffFiles(prev, man)
+	if cs.added != 1 || cs.modified != 1 || cs.deleted != 1 || cs.renamed != 1 {
+		t.Errorf("added %d modified %d deleted %d renamed %d, want 1 1 1 1", cs.added, cs.modified, cs.deleted, cs.renamed)
+	}
+}
+
 func TestFileTableRoundTripAndCorruption(t *testing.T) {
 	tab := fileTable{{Path: "a.md", TextHash: h("a"), Chunks: 2, Tokens: 40}, {Path: "dir/ü.go", TextHash: h("u"), Chunks: 1, Tokens: 7}}
 	b := tab.encode()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 
 	"github.com/zeebo/blake3"
 
@@ -27,14 +26,6 @@ type fileTable []fileRecord
 const fileTableMagic = "ARFT1\n"
 
 var errFileTableCorrupt = errors.New("file table corrupt")
-
-func (t fileTable) lookup(path string) (*fileRecord, bool) {
-	i := sort.Search(len(t), func(i int) bool { return t[i].Path >= path })
-	if i < len(t) && t[i].Path == path {
-		return &t[i], true
-	}
-	return nil, false
-}
 
 func (t fileTable) totals() (chunks int, tokens int64) {
 	for _, r := range t {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 )
 
@@ -65,7 +64,8 @@ func parseGen(name string) (uint64, bool) {
 	return n, err == nil
 }
 
-// listGenerations returns the generation directory names, oldest first.
+// listGenerations returns the generation directory names, oldest first:
+// os.ReadDir sorts by name, and the names have a fixed width.
 func (l Layout) listGenerations() ([]string, error) {
 	ents, err := os.ReadDir(l.IndexDir())
 	if os.IsNotExist(err) {
@@ -80,7 +80,6 @@ func (l Layout) listGenerations() ([]string, error) {
 			gens = append(gens, e.Name())
 		}
 	}
-	sort.Strings(gens)
 	return gens, nil
 }
 

@@ -25,6 +25,15 @@ import (
 // ErrNoIndex reports a root that has no committed index yet.
 var ErrNoIndex = errors.New("no index yet: run `autorag refresh` first")
 
+// readCommitted reads the sidecar at path: ErrNoIndex when there is none.
+func readCommitted(path string) (*fingerprint.Sidecar, error) {
+	sc, err := fingerprint.ReadSidecar(path)
+	if errors.Is(err, fingerprint.ErrNoSidecar) {
+		return nil, ErrNoIndex
+	}
+	return sc, err
+}
+
 // QueryOptions describe one search.
 type QueryOptions struct {
 	Text     string
@@ -85,55 +94,44 @@ func (e *Engine) Query(ctx context.Context, o QueryOptions) (*QueryResult, error
 	if err != nil {
 		return nil, err
 	}
-	var lastErr error
-	for attempt := 0; attempt < 2; attempt++ {
-		sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-		if errors.Is(err, fingerprint.ErrNoSidecar) {
-			return nil, ErrNoIndex
-		}
-		if err != nil {
-			return nil, err
-		}
-		if lastErr != nil && sc.Generation == lastGen(lastErr) {
-			return nil, lastErr
-		}
-		res, err := e.queryGeneration(ctx, sc, o, filter)
-		if err == nil {
-			res.TookMS = ms(time.Since(start))
-			return res, nil
-		}
-		if errors.Is(err, context.Canceled) {
-			return nil, err
-		}
-		lastErr = &genError{gen: sc.Generation, err: err}
-	}
-	return nil, lastErr
-}
-
-// genError is an error while reading one generation.
-type genError struct {
-	gen string
-	err error
-}
-
-func (g *genError) Error() string { return fmt.Sprintf("generation %s: %v", g.gen, g.err) }
-func (g *genError) Unwrap() error { return g.err }
-
-func lastGen(err error) string {
-	var g *genError
-	if errors.As(err, &g) {
-		return g.gen
-	}
-	return ""
-}
-
-func (e *Engine) queryGeneration(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	g, err := e.openGeneration(sc)
+	g, err := e.openCommitted()
 	if err != nil {
 		return nil, err
 	}
 	defer g.Close()
-	return e.search(ctx, g, o, filter)
+	res, err := e.search(ctx, g, o, filter)
+	if errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
+	}
+	res.TookMS = ms(time.Since(start))
+	return res, nil
+}
+
+// openCommitted opens the generation the sidecar names. An open generation
+// stays readable when a refresh collects it (its files are mapped at open),
+// so only opening races with the collection: when it fails, the sidecar is
+// read again and a newer generation it names is tried once.
+func (e *Engine) openCommitted() (*Generation, error) {
+	var failed string // the generation that failed to open
+	var lastErr error
+	for attempt := 0; attempt < 2; attempt++ {
+		sc, err := readCommitted(e.Layout.SidecarPath())
+		if err != nil {
+			return nil, err
+		}
+		if attempt > 0 && sc.Generation == failed {
+			break
+		}
+		g, err := e.OpenGeneration(sc)
+		if err == nil {
+			return g, nil
+		}
+		failed, lastErr = sc.Generation, fmt.Errorf("generation %s: %w", sc.Generation, err)
+	}
+	return nil, lastErr
 }
 
 // Generation is a committed generation opened for reading: its bleve index
@@ -145,19 +143,17 @@ type Generation struct {
 	vec     *vector.Index
 }
 
-// OpenGeneration opens the generation sc names, read-only.
+// OpenGeneration opens the generation sc names, read-only. Its vectors are
+// opened when they were built by the configured embedder.
 func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
-	return e.openGeneration(sc)
-}
-
-func (e *Engine) openGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
 	if err != nil {
 		return nil, err
 	}
 	g := &Generation{Sidecar: sc, idx: idx}
-	if built := sc.Settings["embedder"]; built != "" && built != "none" && e.Settings.Embedder != nil &&
-		built == e.Settings.embedderID() {
+	// An embedder's ID is never "" or "none", the IDs of generations
+	// without vectors.
+	if e.Settings.Embedder != nil && sc.Settings["embedder"] == e.Settings.embedderID() {
 		g.vec, err = vector.Open(filepath.Join(e.Layout.GenDir(sc.Generation), vectorDir), e.Settings.Embedder.Identity().Dims)
 		if err != nil {
 			idx.Close()
@@ -196,11 +192,12 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{idx: g.idx, model: e.model(sc)}
-	if err := s.openReader(); err != nil {
+	r, err := openReader(g.idx)
+	if err != nil {
 		return nil, err
 	}
-	defer s.r.Close()
+	defer r.Close()
+	s := &searcher{r: r, model: e.model(sc)}
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
 	// In hybrid mode the two lists are computed at once: BM25 scoring runs
@@ -285,8 +282,8 @@ type hit struct {
 	score float64
 }
 
+// searcher answers one query from one reader of a generation.
 type searcher struct {
-	idx   bleve.Index
 	r     index.IndexReader
 	model bm25
 	ids   map[uint64]string // external IDs resolved so far
@@ -308,15 +305,16 @@ func (s *searcher) externalID(n uint64) (string, error) {
 	return id, nil
 }
 
-func (s *searcher) openReader() error {
-	adv, err := s.idx.Advanced()
+func openReader(idx bleve.Index) (index.IndexReader, error) {
+	adv, err := idx.Advanced()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if s.r, err = adv.Reader(); err != nil {
-		return fmt.Errorf("open reader: %w", err)
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("open reader: %w", err)
 	}
-	return nil
+	return r, nil
 }
 
 // bm25List scores the query and returns the best chunks that pass the
@@ -376,7 +374,7 @@ func (s *searcher) bm25(ctx context.Context, terms []string) ([]hit, error) {
 	// that are not merged away yet; the accumulator grows then).
 	acc := &accumulator{scores: make([]float64, int(s.model.n)+1024)}
 	for _, t := range terms {
-		if err := s.scoreTerm(ctx, s.r, t, acc); err != nil {
+		if err := s.scoreTerm(ctx, t, acc); err != nil {
 			return nil, err
 		}
 	}
@@ -471,8 +469,8 @@ func selectTop(h []hit, m int) {
 	h[minAt], h[m-1] = h[m-1], h[minAt]
 }
 
-func (s *searcher) scoreTerm(ctx context.Context, r index.IndexReader, term string, acc *accumulator) error {
-	tfr, err := r.TermFieldReader(ctx, []byte(term), fieldBody, true, true, false)
+func (s *searcher) scoreTerm(ctx context.Context, term string, acc *accumulator) error {
+	tfr, err := s.r.TermFieldReader(ctx, []byte(term), fieldBody, true, true, false)
 	if err != nil {
 		return fmt.Errorf("postings of %q: %w", term, err)
 	}
@@ -521,16 +519,15 @@ func (s *searcher) resolveTies(hits []hit) error {
 	return nil
 }
 
+// sortRun orders a run of equal scores by external ID, which it resolves
+// into s.ids.
 func (s *searcher) sortRun(run []hit) error {
-	ids := make(map[uint64]string, len(run))
 	for _, h := range run {
-		id, err := s.externalID(h.num)
-		if err != nil {
+		if _, err := s.externalID(h.num); err != nil {
 			return err
 		}
-		ids[h.num] = id
 	}
-	sort.Slice(run, func(a, b int) bool { return lessChunkID(ids[run[a].num], ids[run[b].num]) })
+	sort.Slice(run, func(a, b int) bool { return lessChunkID(s.ids[run[a].num], s.ids[run[b].num]) })
 	return nil
 }
 
@@ -606,8 +603,10 @@ func (x fused) explain(mode string, f Fusion) string {
 		list("bm25", x.bm25Rank, x.bm25), f.Alpha, list("vector", x.denseRank, x.dense), 1-f.Alpha, x.score)
 }
 
+// load reads the stored fields of a chunk through the searcher's reader
+// (bleve.Index.Document would open and close a reader of its own).
 func (s *searcher) load(id, path string, ord int) (Result, error) {
-	doc, err := s.idx.Document(id)
+	doc, err := s.r.Document(id)
 	if err != nil || doc == nil {
 		return Result{}, fmt.Errorf("load chunk %s#%d: %v", path, ord, err)
 	}

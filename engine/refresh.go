@@ -126,7 +126,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err := e.removeGarbage(sc); err != nil {
 		return nil, err
 	}
-	man := e.loadManifest(o, sc, res)
+	man := e.loadManifest(o, res)
 	store := mirror.OpenStore(e.Layout.ObjectsDir())
 	// Close releases the packs. Objects restored after the last Sync and
 	// not published by Collect are dropped; the next refresh re-parses them.
@@ -179,7 +179,7 @@ func (e *Engine) readSidecarForWrite(res *RefreshResult) *fingerprint.Sidecar {
 
 // loadManifest returns the manifest to compare against; a rebuild starts
 // from an empty one so that every source is read again.
-func (e *Engine) loadManifest(o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) *mirror.Manifest {
+func (e *Engine) loadManifest(o RefreshOptions, res *RefreshResult) *mirror.Manifest {
 	if o.Rebuild {
 		return &mirror.Manifest{}
 	}
@@ -231,6 +231,12 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = os.RemoveAll(e.Layout.GenDir(gen))
+		}
+	}()
 	vb, err := e.openVectorBuilder(o)
 	if err != nil {
 		return nil, err
@@ -242,13 +248,11 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		err = vb.flush(res)
 	}
 	if err != nil {
-		_ = os.RemoveAll(e.Layout.GenDir(gen))
 		return nil, err
 	}
 	clock.mark("build")
 	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
 	if err != nil {
-		_ = os.RemoveAll(e.Layout.GenDir(gen))
 		return nil, err
 	}
 	res.Outcome = OutcomeUpdated
@@ -262,13 +266,12 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
 	failpoint("before-sidecar")
 	if err := ctx.Err(); err != nil {
-		_ = os.RemoveAll(e.Layout.GenDir(gen))
 		return nil, err
 	}
 	if err := fingerprint.WriteSidecar(e.Layout.SidecarPath(), next); err != nil {
-		_ = os.RemoveAll(e.Layout.GenDir(gen))
 		return nil, fmt.Errorf("commit: %w", err)
 	}
+	committed = true
 	failpoint("after-sidecar")
 	clock.mark("commit")
 	e.afterCommit(next, scan, store, res)
@@ -363,25 +366,23 @@ func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
 	return err
 }
 
-// removeGarbage deletes every generation directory the sidecar does not
-// name (left by crashed or superseded refreshes). The caller holds the lock.
+// removeGarbage deletes everything in the index directory but the
+// generation the sidecar names (nil: none): generations left by crashed or
+// superseded refreshes and stray temporary names. The caller holds the lock.
 func (e *Engine) removeGarbage(sc *fingerprint.Sidecar) error {
-	gens, err := e.Layout.listGenerations()
+	ents, err := os.ReadDir(e.Layout.IndexDir())
+	if os.IsNotExist(err) {
+		return nil
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("list generations: %w", err)
 	}
-	ents, _ := os.ReadDir(e.Layout.IndexDir())
 	for _, en := range ents {
-		if _, ok := parseGen(en.Name()); !ok {
-			gens = append(gens, en.Name()) // stray temp names
-		}
-	}
-	for _, g := range gens {
-		if sc != nil && g == sc.Generation {
+		if sc != nil && en.Name() == sc.Generation {
 			continue
 		}
-		if err := os.RemoveAll(e.Layout.GenDir(g)); err != nil {
-			return fmt.Errorf("remove old generation %s: %w", g, err)
+		if err := os.RemoveAll(e.Layout.GenDir(en.Name())); err != nil {
+			return fmt.Errorf("remove old generation %s: %w", en.Name(), err)
 		}
 	}
 	return nil

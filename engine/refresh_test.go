@@ -101,6 +101,9 @@ func TestFailedBuildKeepsServing(t *testing.T) {
 	if len(gens) != 1 || gens[0] != first.Generation {
 		t.Errorf("generations after failed rebuild: %v", gens)
 	}
+	if names := dirNames(t, e.Layout.IndexDir()); len(names) != 1 || names[0] != first.Generation {
+		t.Errorf("index directory after failed rebuild: %v, want only %s", names, first.Generation)
+	}
 	q, err := e.Query(context.Background(), QueryOptions{Text: "heron egret"})
 	if err != nil || len(q.Results) != 2 {
 		t.Fatalf("query after failed rebuild: %v %v", q, err)
@@ -171,5 +174,51 @@ func TestRepeatedRefreshInProcess(t *testing.T) {
 		if err != nil || len(q.Results) != 2 {
 			t.Fatalf("query after refresh %d: %v %v", i, q, err)
 		}
+	}
+}
+
+// TestRefreshRemovesGarbage leaves what crashed refreshes leave in the index
+// directory: a no-op refresh and a committing one both remove everything
+// but the generation the sidecar names.
+func TestRefreshRemovesGarbage(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"a.md": "# A\n\nheron\n"})
+	litter := func() {
+		t.Helper()
+		for _, dir := range []string{"000000042/bleve", "junk"} {
+			if err := os.MkdirAll(filepath.Join(e.Layout.IndexDir(), dir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range []string{"000000042/files.bin", fingerprint.TempPrefix + "x", "000000043"} {
+			if err := os.WriteFile(filepath.Join(e.Layout.IndexDir(), f), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	first, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	litter()
+	r, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil || r.Outcome != OutcomeUnchanged {
+		t.Fatalf("no-op refresh: %+v %v", r, err)
+	}
+	if names := dirNames(t, e.Layout.IndexDir()); len(names) != 1 || names[0] != first.Generation {
+		t.Errorf("index directory after a no-op refresh: %v, want only %s", names, first.Generation)
+	}
+	litter()
+	if err := os.WriteFile(filepath.Join(e.Layout.Root, "b.md"), []byte("# B\n\negret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err = e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil || r.Outcome != OutcomeUpdated {
+		t.Fatalf("refresh after an edit: %+v %v", r, err)
+	}
+	if names := dirNames(t, e.Layout.IndexDir()); len(names) != 1 || names[0] != r.Generation {
+		t.Errorf("index directory after a commit: %v, want only %s", names, r.Generation)
+	}
+	if q, err := e.Query(context.Background(), QueryOptions{Text: "heron egret"}); err != nil || len(q.Results) != 2 {
+		t.Fatalf("query after the commit: %v %v", q, err)
 	}
 }

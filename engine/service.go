@@ -30,8 +30,9 @@ var ErrServiceClosed = errors.New("query service closed")
 // parsing it took ~30 µs, the stat ~1 µs and a whole cached answer ~4.5 µs
 // (BenchmarkServiceSidecarCheck). A new commit (generation, fingerprint or
 // commit time differ) opens the new generation, purges the LRU and closes
-// the old generation once the queries still using it finish. The
-// engine's settings are read once, by NewService.
+// the old generation once the queries still using it finish. The query
+// settings that go into the key are read once, by NewService: the engine's
+// settings must not change while a service uses it.
 type Service struct {
 	e        *Engine
 	path     string // the sidecar
@@ -64,15 +65,13 @@ func (l *liveGen) release() {
 	}
 }
 
-// sidecarStamp identifies one version of the sidecar file without reading it.
-type sidecarStamp struct {
-	fi    os.FileInfo // for os.SameFile: device and inode
-	size  int64
-	mtime int64
-}
+// sidecarStamp identifies one version of the sidecar file without reading
+// it: its device and inode (os.SameFile), size and mtime.
+type sidecarStamp struct{ fi os.FileInfo }
 
 func (a sidecarStamp) same(b sidecarStamp) bool {
-	return a.fi != nil && b.fi != nil && a.size == b.size && a.mtime == b.mtime && os.SameFile(a.fi, b.fi)
+	return a.fi != nil && b.fi != nil && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime()) &&
+		os.SameFile(a.fi, b.fi)
 }
 
 // NewService returns a service answering from e's committed index, keeping
@@ -169,10 +168,7 @@ func (s *Service) reload() (*liveGen, error) {
 		if l, err := s.acquireIfSeen(st); l != nil || err != nil {
 			return l, err
 		}
-		sc, err := fingerprint.ReadSidecar(s.path)
-		if errors.Is(err, fingerprint.ErrNoSidecar) {
-			err = ErrNoIndex
-		}
+		sc, err := readCommitted(s.path)
 		if err != nil {
 			return nil, s.dropIfGone(err)
 		}
@@ -216,11 +212,17 @@ func (s *Service) install(st sidecarStamp, g *Generation) (*liveGen, error) {
 	old := s.cur
 	s.cur, s.stamp = l, st
 	s.mu.Unlock()
+	s.retire(old)
+	return l, nil
+}
+
+// retire purges the cached results and releases old (nil: none), which the
+// caller has just replaced as current under s.mu.
+func (s *Service) retire(old *liveGen) {
 	s.lru.Purge()
 	if old != nil {
 		old.release()
 	}
-	return l, nil
 }
 
 // dropIfGone forgets the current generation when err says the index was
@@ -234,8 +236,7 @@ func (s *Service) dropIfGone(err error) error {
 	s.cur, s.stamp = nil, sidecarStamp{}
 	s.mu.Unlock()
 	if old != nil {
-		s.lru.Purge()
-		old.release()
+		s.retire(old)
 	}
 	if closed {
 		return ErrServiceClosed
@@ -257,7 +258,7 @@ func statSidecar(path string) (sidecarStamp, error) {
 	if err != nil {
 		return sidecarStamp{}, fmt.Errorf("stat sidecar: %w", err)
 	}
-	return sidecarStamp{fi: fi, size: fi.Size(), mtime: fi.ModTime().UnixNano()}, nil
+	return sidecarStamp{fi: fi}, nil
 }
 
 // Close releases the open generation (after the queries using it finish)
@@ -267,10 +268,7 @@ func (s *Service) Close() error {
 	old := s.cur
 	s.cur, s.closed = nil, true
 	s.mu.Unlock()
-	s.lru.Purge()
-	if old != nil {
-		old.release()
-	}
+	s.retire(old)
 	return nil
 }
 

@@ -129,10 +129,14 @@ func TestServiceKeyNormalizes(t *testing.T) {
 		}
 	}
 	// An error is returned, never cached.
+	entries := svc.lru.Len()
 	for range 2 {
 		if _, _, err := svc.Query(context.Background(), QueryOptions{Text: "heron", Mode: ModeVector}); !errors.Is(err, ErrUsage) {
 			t.Errorf("vector mode on a BM25-only index: err = %v, want ErrUsage", err)
 		}
+	}
+	if n := svc.lru.Len(); n != entries {
+		t.Errorf("failed queries changed the LRU from %d to %d entries", entries, n)
 	}
 }
 
@@ -143,9 +147,13 @@ func TestServiceResultsAreTheCallers(t *testing.T) {
 	defer svc.Close()
 	o := QueryOptions{Text: "heron", K: 3}
 	miss, _ := serviceQuery(t, svc, o)
-	want, _ := serviceQuery(t, svc, o) // from the LRU
-	want = cloneResult(want)
-	for _, r := range []*QueryResult{miss, want} {
+	hit, cached := serviceQuery(t, svc, o)
+	if !cached {
+		t.Fatal("second identical query not cached")
+	}
+	// Scribble on both answers: the one the miss returned and the one
+	// served from the LRU.
+	for _, r := range []*QueryResult{miss, hit} {
 		for i := range r.Results {
 			r.Results[i].Path = "scribbled"
 			*r.Results[i].Scores.BM25 = -1
@@ -228,8 +236,8 @@ func TestServiceSeesResetAndRecommit(t *testing.T) {
 	}
 	second := refreshOK(t, engineTwin(t, e)) // no query in between
 	if second.Generation != first.Generation || second.Fingerprint != first.Fingerprint {
-		t.Logf("recommit is %s/%.8s, not %s/%.8s: the test is weaker than meant", second.Generation, second.Fingerprint,
-			first.Generation, first.Fingerprint)
+		t.Fatalf("recommit is %s/%.8s, not %s/%.8s: the test would not check what it means to", second.Generation,
+			second.Fingerprint, first.Generation, first.Fingerprint)
 	}
 	if _, cached := serviceQuery(t, svc, o); cached {
 		t.Error("query after reset and refresh was served from the cache")

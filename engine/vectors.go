@@ -58,16 +58,8 @@ var (
 	DefaultRRF    = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
-// Fusion is the fusion hybrid queries use: the configured one, else the
+// fusion is the fusion hybrid queries use: the configured one, else the
 // embedder's default.
-func (e *Engine) Fusion() Fusion { return e.fusion() }
-
-// ResolveMode is the mode a query with mode would run in on the
-// generation sc names ("" resolves to the default).
-func (e *Engine) ResolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
-	return e.resolveMode(sc, mode)
-}
-
 func (e *Engine) fusion() Fusion {
 	if e.Settings.Fusion.Method != "" || e.Settings.Embedder == nil {
 		return e.Settings.Fusion
@@ -75,8 +67,9 @@ func (e *Engine) fusion() Fusion {
 	return DefaultFusion(e.Settings.Embedder.Identity())
 }
 
-// resolveMode picks the query mode and checks the index can serve it with
-// the configured embedder.
+// resolveMode is the mode a query with mode runs in on the generation sc
+// names ("" resolves to the default); it checks that the index can serve it
+// with the configured embedder.
 func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
 	built := sc.Settings["embedder"]
 	hasVectors := built != "" && built != "none"
@@ -138,16 +131,17 @@ func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error
 	if id.Provider == "local" {
 		return embedOne(ctx, emb, text)
 	}
+	ns := id.String()
 	qc := cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "qvec"), 16<<20)
-	key := cache.QueryKey("query-vector", id.String(), text)
-	if b, ok := qc.Get(id.String(), key); ok && len(b) == 4*id.Dims {
+	key := cache.QueryKey("query-vector", ns, text)
+	if b, ok := qc.Get(ns, key); ok && len(b) == 4*id.Dims {
 		return decodeVector(b), nil
 	}
 	v, err := embedOne(ctx, emb, text)
 	if err != nil {
 		return nil, err
 	}
-	_ = qc.Put(id.String(), key, encodeVector(v)) // a cache that cannot be written is not an error
+	_ = qc.Put(ns, key, encodeVector(v)) // a cache that cannot be written is not an error
 	return v, nil
 }
 
@@ -175,9 +169,9 @@ func decodeVector(b []byte) []float32 {
 	return v
 }
 
-// embedInput is what a chunk's vector is computed from: the same title,
-// section and text that BM25 indexes.
-func (c *chunkDoc) embedInput() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
+// embedKey names a chunk's vector in the embedding cache: the BLAKE3-256
+// of its body, the text the vector is computed from.
+func embedKey(body string) [32]byte { return blake3.Sum256([]byte(body)) }
 
 // vectorBuilder embeds the chunks of a generation through the embedding
 // cache: only texts the cache does not hold reach the embedder.
@@ -202,10 +196,11 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 	var todo []*need
 	byHash := map[[32]byte]*need{}
 	vecs := make([][]float32, len(docs))
+	dims := v.emb.Identity().Dims
 	for i, d := range docs {
-		in := d.embedInput()
-		h := blake3.Sum256([]byte(in))
-		if vec, ok := v.cache.Get(h); ok && len(vec) == v.emb.Identity().Dims {
+		in := d.body()
+		h := embedKey(in)
+		if vec, ok := v.cache.Get(h); ok && len(vec) == dims {
 			vecs[i] = vec
 			v.hits++
 			continue
@@ -309,7 +304,7 @@ func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) map[
 			continue
 		}
 		for _, d := range docs {
-			live[blake3.Sum256([]byte(d.embedInput()))] = true
+			live[embedKey(d.body())] = true
 		}
 	}
 	return live
