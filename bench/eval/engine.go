@@ -56,8 +56,8 @@ func (x *engineIndex) close() {
 	}
 }
 
-// engineRanker runs every query through the engine in mode with fusion f
-// (the zero Fusion is the embedder's default).
+// ranker runs every query through the engine in mode with fusion f (the
+// zero Fusion is the embedder's default).
 func (x *engineIndex) ranker(mode string, f engine.Fusion) ranker {
 	return func(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
 		eng, err := x.build(ctx, ds)
@@ -81,8 +81,8 @@ func (x *engineIndex) ranker(mode string, f engine.Fusion) ranker {
 	}
 }
 
-// parseFusion reads "convex:0.95" or "rrf:W" (W = weight of the vector
-// list; BM25 weighs 1, k = 60).
+// parseFusion reads "convex:A" (A = weight of BM25) or "rrf:W" (W = weight
+// of the vector list; k and the BM25 weight as in engine.DefaultRRF: 60, 1).
 func parseFusion(s string) (engine.Fusion, error) {
 	method, arg, _ := strings.Cut(s, ":")
 	v, err := strconv.ParseFloat(arg, 64)
@@ -91,9 +91,13 @@ func parseFusion(s string) (engine.Fusion, error) {
 	}
 	switch method {
 	case engine.FusionConvex:
-		return engine.Fusion{Method: engine.FusionConvex, Alpha: v}, nil
+		f := engine.DefaultConvex
+		f.Alpha = v
+		return f, nil
 	case engine.FusionRRF:
-		return engine.Fusion{Method: engine.FusionRRF, K: 60, WBM25: 1, WDense: v}, nil
+		f := engine.DefaultRRF
+		f.WDense = v
+		return f, nil
 	}
 	return engine.Fusion{}, fmt.Errorf("fusion %q: want convex:A or rrf:W", s)
 }

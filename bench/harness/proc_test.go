@@ -105,3 +105,17 @@ func TestWrappedRSSIndependentOfHarness(t *testing.T) {
 		t.Errorf("through rsswrap `true` peaked at %d KiB, want a few MiB at most", wrapped.MaxRSSKB)
 	}
 }
+
+// TestFloor: a floor discards its first run, and a run that exits non-zero
+// ends it with the exit code and the last line of stderr.
+func TestFloor(t *testing.T) {
+	h := &harness{env: os.Environ()}
+	ctx := context.Background()
+	if r := h.floor(ctx, "true", 3, t.TempDir(), "true"); r.Err != "" || r.Summary.N != 3 {
+		t.Errorf("floor of `true`: err %q, %d samples; want none, 3", r.Err, r.Summary.N)
+	}
+	r := h.floor(ctx, "fails", 3, t.TempDir(), "sh", "-c", "echo boom >&2; exit 3")
+	if want := "run 1: exit 3: boom"; r.Err != want {
+		t.Errorf("floor of a failing command: err %q, want %q", r.Err, want)
+	}
+}

@@ -24,7 +24,7 @@ type report struct {
 func (r *report) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# autorag whole-process benchmarks\n\n")
-	b.WriteString("Every number is the wall clock of one `autorag` process, from exec to exit, as a\n")
+	b.WriteString("Every number is the wall clock of one `autorag` process, from fork to exit, as a\n")
 	b.WriteString("script or an editor would see it; peak RSS is the process's `ru_maxrss` (see Method for how both are taken).\n")
 	fmt.Fprintf(&b, "Medians over up to %d runs (first run discarded as warm-up except for first refresh and\n", r.Runs)
 	b.WriteString("rebuild, which redo all the work every run and run fewer times on big trees).\n")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -122,16 +123,11 @@ func (h *harness) run(ctx context.Context, dir string, sc scenario) result {
 				return res
 			}
 		}
-		s, err := runProcess(ctx, runOpts{Dir: dir, Env: h.env, Wrap: h.wrap}, h.bin, sc.Args(run)...)
-		if err != nil {
-			res.Err = fmt.Sprintf("run %d: %v", run+1, err)
-			return res
+		s, err := h.measure(ctx, runOpts{Dir: dir}, h.bin, sc.Args(run)...)
+		var env envelope
+		if err == nil {
+			env, err = checkEnvelope(s.Stdout)
 		}
-		if s.Exit != 0 {
-			res.Err = fmt.Sprintf("run %d: %s", run+1, describeFailure(s))
-			return res
-		}
-		env, err := checkEnvelope(s.Stdout)
 		if err != nil {
 			res.Err = fmt.Sprintf("run %d: %v", run+1, err)
 			return res
@@ -165,13 +161,9 @@ func (h *harness) floor(ctx context.Context, name string, runs int, dir string, 
 	res := result{Name: name}
 	var samples []sample
 	for run := range runs + 1 {
-		s, err := runProcess(ctx, runOpts{Dir: dir, DiscardStdout: true, Env: h.env, Wrap: h.wrap}, argv[0], argv[1:]...)
+		s, err := h.measure(ctx, runOpts{Dir: dir, DiscardStdout: true}, argv[0], argv[1:]...)
 		if err != nil {
 			res.Err = fmt.Sprintf("run %d: %v", run+1, err)
-			return res
-		}
-		if s.Exit != 0 {
-			res.Err = fmt.Sprintf("run %d: %s", run+1, describeFailure(s))
 			return res
 		}
 		if run > 0 {
@@ -180,6 +172,17 @@ func (h *harness) floor(ctx context.Context, name string, runs int, dir string, 
 	}
 	res.Summary = summarize(samples)
 	return res
+}
+
+// measure runs one process with the harness's environment and wrapper. A
+// process that cannot be run or exits non-zero is an error.
+func (h *harness) measure(ctx context.Context, opts runOpts, name string, args ...string) (sample, error) {
+	opts.Env, opts.Wrap = h.env, h.wrap
+	s, err := runProcess(ctx, opts, name, args...)
+	if err == nil && s.Exit != 0 {
+		err = errors.New(describeFailure(s))
+	}
+	return s, err
 }
 
 // logResult prints one line of progress for a finished scenario.

@@ -58,8 +58,9 @@ func (h *harness) benchTarget(ctx context.Context, scratchRoot string, keep bool
 	}
 
 	// W is a stat walk, what a refresh must at least do: `find -type f`
-	// alone reads only the directories (it gets file types from getdents)
-	// and costs a third of it; it is reported for reference.
+	// alone reads only the directories (it gets file types from getdents),
+	// 42-76 % of W in run 3 of docs/BENCHMARKS.md; it is reported for
+	// reference.
 	walk := h.floor(ctx, "floor W: `find -type f -printf '%s %T@'` stat walk", h.runs, root,
 		"find", root, "-type", "f", "-printf", `%s %T@\n`)
 	h.logResult(t.Title, walk)

@@ -3,9 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // TestKillDuringRefresh kills a refresh with SIGKILL at each stage. After
@@ -55,7 +58,7 @@ func refreshed(t *testing.T, root string) string {
 func assertNoTempFiles(t *testing.T, root string) {
 	t.Helper()
 	filepath.WalkDir(filepath.Join(root, ".autorag"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && len(d.Name()) > 4 && d.Name()[:5] == ".tmp-" {
+		if err == nil && strings.HasPrefix(d.Name(), fingerprint.TempPrefix) {
 			t.Errorf("temp file left behind: %s", p)
 		}
 		return nil

@@ -37,9 +37,8 @@ func readQueries(t *testing.T) []goldenQuery {
 // TestGoldenQueries checks, for each mode, that each query of
 // testdata/queries.txt ranks its expected file first (vector mode: in the
 // top 5 for all but two queries; the built-in static embedder is weak on
-// code by itself), and pins the
-// whole top 5 (paths, line spans, sections, scores) in
-// testdata/golden_<mode>.txt (-update rewrites them).
+// code by itself), and pins the whole top 5 (paths, line spans, sections,
+// scores) in testdata/golden_<mode>.txt (-update rewrites them).
 func TestGoldenQueries(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
@@ -105,11 +104,17 @@ func first(res []any) any {
 }
 
 // TestIgnoredAndBinaryFilesAreNotIndexed queries (BM25: an exact-term
-// list) words that only occur in files the corpus's ignore rules exclude.
+// list) words that only occur in files the corpus's ignore rules exclude,
+// in a binary file skipped by its extension (assets/logo.bin, a PNG: IHDR)
+// and in one skipped by its content (a NUL byte), which the refresh lists.
 func TestIgnoredAndBinaryFilesAreNotIndexed(t *testing.T) {
 	root := copyCorpus(t)
-	refreshJSON(t, root)
-	for _, word := range []string{"glimmerwick", "snorkelbuoy", "quokkaflange"} {
+	writeFile(t, root, "notes/blob.txt", "wobblefrump\x00\x01\x02 binary tail\n")
+	ref := refreshJSON(t, root)
+	if f := fmt.Sprint(ref["failures"]); !strings.Contains(f, "notes/blob.txt") || !strings.Contains(f, "binary") {
+		t.Errorf("refresh failures %s do not list notes/blob.txt as binary", f)
+	}
+	for _, word := range []string{"glimmerwick", "snorkelbuoy", "quokkaflange", "IHDR", "wobblefrump"} {
 		m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", word).json(t)
 		if res := m["results"].([]any); len(res) != 0 {
 			t.Errorf("%s is only in ignored files, but the query found %v", word, first(res))

@@ -20,16 +20,16 @@ func newIndexCmd(g *globals) *cobra.Command {
 }
 
 func newRebuildCmd(g *globals) *cobra.Command {
-	o := &refreshOptions{}
+	ro := &engine.RefreshOptions{Rebuild: true}
 	cmd := &cobra.Command{
 		Use:   "rebuild",
 		Short: "Rebuild the index from the sources; the old index serves until the new one commits",
 		Args:  cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			return runRefresh(cmd, g, o, engine.RefreshOptions{Rebuild: true})
+			return runRefresh(cmd, g, *ro)
 		}),
 	}
-	cmd.Flags().DurationVar(&o.wait, "wait", 0, "wait up to this long for the refresh lock")
+	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock")
 	return cmd
 }
 

@@ -144,14 +144,15 @@ func TestQueryDoesNotWaitForWriter(t *testing.T) {
 	writeFile(t, root, "notes/w.md", "# W\n\nRetry with exponential backoff, written during a refresh.\n")
 
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	writer := exec.CommandContext(ctx, os.Args[0], "--root", root, "refresh")
 	writer.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1", "AUTORAG_FAILPOINT=mid-generation:pause")
 	stderr, _ := writer.StderrPipe()
 	if err := writer.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer writer.Wait()
+	// However the test ends, kill the paused writer (cancel sends SIGKILL)
+	// before waiting for it: it never exits by itself.
+	defer func() { cancel(); writer.Wait() }()
 	line, _ := bufio.NewReader(stderr).ReadString('\n')
 	if !strings.Contains(line, "paused at mid-generation") {
 		t.Fatalf("writer did not reach the pause point: %q", line)
@@ -159,5 +160,4 @@ func TestQueryDoesNotWaitForWriter(t *testing.T) {
 	if diff := cmp.Diff(want, answers(t, root)); diff != "" {
 		t.Fatalf("query during a refresh did not answer from the committed generation:\n%s", diff)
 	}
-	writer.Process.Signal(syscall.SIGKILL)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -78,10 +80,11 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		var env *queryEnvelope
 		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
-			return printQuery(g, env)
+			printQuery(g, env)
+			return nil
 		}
 	}
-	res, err := e.Query(cmd.Context(), qo)
+	res, err := search(cmd.Context(), e, sc, qo)
 	if err != nil {
 		return err
 	}
@@ -91,16 +94,35 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		storeQuery(e, capBytes, sc, key, env)
 	}
 	env.TookMS = since(start)
-	return printQuery(g, env)
+	printQuery(g, env)
+	return nil
 }
 
-func printQuery(g *globals, env *queryEnvelope) error {
+// search answers qo from the generation sc names when the cache lookup
+// has read the sidecar already, so a miss reads it once, not twice. With
+// no sidecar read (--no-cache, no index, options that do not resolve), or
+// when that generation cannot answer (collected by a refresh meanwhile, or
+// a bad option), engine.Query does it all: it reads the sidecar, retries
+// once from a newer one and reports the error as it always does.
+func search(ctx context.Context, e *engine.Engine, sc *fingerprint.Sidecar, qo engine.QueryOptions) (*engine.QueryResult, error) {
+	if sc != nil {
+		if g, err := e.OpenGeneration(sc); err == nil {
+			res, err := e.Search(ctx, g, qo)
+			g.Close()
+			if err == nil || errors.Is(err, context.Canceled) {
+				return res, err
+			}
+		}
+	}
+	return e.Query(ctx, qo)
+}
+
+func printQuery(g *globals, env *queryEnvelope) {
 	if g.json {
 		writeJSON(g.stdout, env)
-		return nil
+		return
 	}
 	printResults(g.stdout, env.Results, g.verbose)
-	return nil
 }
 
 func printResults(w io.Writer, results []engine.Result, verbose bool) {
@@ -117,11 +139,11 @@ func printResults(w io.Writer, results []engine.Result, verbose bool) {
 		if r.Explain != "" {
 			fmt.Fprintf(w, "   [%s]\n", r.Explain)
 		}
-		lines := snippet(r.Text, 3, 160)
+		n, width := 3, 160
 		if verbose {
-			lines = snippet(r.Text, 1<<20, 1<<20)
+			n, width = 1<<20, 1<<20
 		}
-		for _, l := range lines {
+		for _, l := range snippet(r.Text, n, width) {
 			fmt.Fprintf(w, "   %s\n", l)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -13,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // The query cache is invisible except for "cached" and speed: every test
@@ -40,6 +41,18 @@ func wantCached(t *testing.T, m map[string]any, want bool, what string) {
 	}
 }
 
+// queryTwice runs a query and its repeat, fails unless the repeat is
+// served from the cache with the same results, and returns the first
+// answer.
+func queryTwice(t *testing.T, env []string, root, what string, args ...string) map[string]any {
+	t.Helper()
+	first := queryRun(t, env, root, args...)
+	repeat := queryRun(t, env, root, args...)
+	wantCached(t, repeat, true, what+": repeat")
+	sameResults(t, first, repeat, what+": repeat")
+	return first
+}
+
 // sameResults fails unless two envelopes hold deep-equal results arrays.
 func sameResults(t *testing.T, want, got map[string]any, what string) {
 	t.Helper()
@@ -54,12 +67,8 @@ func sameResults(t *testing.T, want, got map[string]any, what string) {
 // sidecarFingerprint reads the fingerprint the committed sidecar names.
 func sidecarFingerprint(t *testing.T, root string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, ".autorag", "fingerprint.json"))
+	sc, err := fingerprint.ReadSidecar(filepath.Join(root, ".autorag", "fingerprint.json"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var sc struct{ Fingerprint string }
-	if err := json.Unmarshal(b, &sc); err != nil {
 		t.Fatal(err)
 	}
 	return sc.Fingerprint
@@ -204,8 +213,7 @@ func TestQueryCacheSeesRefreshByAnotherProcess(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	const q = "kingfisher nesting burrow"
-	before := queryRun(t, nil, root, q)
-	wantCached(t, queryRun(t, nil, root, q), true, "repeat before the edit")
+	before := queryTwice(t, nil, root, "before the edit", q)
 
 	writeFile(t, root, "docs/kingfisher.md", "# Kingfisher\n\nThe kingfisher digs a nesting burrow; "+
 		"every kingfisher burrow is a nesting site.\n")
@@ -235,8 +243,7 @@ func TestQueryCacheRebuildAndReset(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	const q = "retry with exponential backoff"
-	first := queryRun(t, nil, root, q)
-	wantCached(t, queryRun(t, nil, root, q), true, "repeat")
+	first := queryTwice(t, nil, root, "before the rebuild", q)
 
 	cacheDir := filepath.Join(root, ".autorag", "cache", "query")
 	old := saveEntries(t, cacheDir)
@@ -264,10 +271,9 @@ func TestQueryCacheRebuildAndReset(t *testing.T) {
 	}
 
 	refreshJSON(t, root)
-	afterReset := queryRun(t, nil, root, q)
+	afterReset := queryTwice(t, nil, root, "after reset and refresh", q)
 	wantCached(t, afterReset, false, "first query after reset and refresh")
 	sameResults(t, first, afterReset, "reset and refresh of unchanged sources")
-	wantCached(t, queryRun(t, nil, root, q), true, "repeat after reset and refresh")
 }
 
 // TestQueryCacheKeyHasQueryTimeSettings: BM25 k1 and the fusion weight
@@ -293,9 +299,8 @@ func TestQueryCacheKeyHasQueryTimeSettings(t *testing.T) {
 	base := map[string]map[string]any{} // the default answer per mode
 	for _, tt := range tests {
 		args := append(slices.Clone(tt.args), q)
-		got := queryRun(t, tt.env, root, args...)
+		got := queryTwice(t, tt.env, root, tt.name, args...)
 		wantCached(t, got, false, tt.name+": first run")
-		wantCached(t, queryRun(t, tt.env, root, args...), true, tt.name+": repeat")
 		sameResults(t, queryRun(t, tt.env, root, append([]string{"--no-cache"}, args...)...), got, tt.name+": against --no-cache")
 		mode := tt.args[1]
 		if !tt.differ {
@@ -345,8 +350,7 @@ func TestQueryCacheNeverServesDamagedEntries(t *testing.T) {
 	}
 	for _, d := range damages {
 		for _, q := range queries {
-			queryRun(t, nil, root, q) // make sure the entry exists
-			wantCached(t, queryRun(t, nil, root, q), true, d.name+": repeat before the damage")
+			queryTwice(t, nil, root, d.name+": before the damage", q) // so the entry exists
 		}
 		if n := damageEntries(t, filepath.Join(root, ".autorag", "cache", "query"), d.f); n < len(queries) {
 			t.Fatalf("%s: damaged %d entry files, want at least %d", d.name, n, len(queries))
@@ -359,21 +363,40 @@ func TestQueryCacheNeverServesDamagedEntries(t *testing.T) {
 	}
 }
 
-// saveEntries returns the content of every entry file under dir (names
-// starting with '.' are the cache's own bookkeeping), by path.
-func saveEntries(t *testing.T, dir string) map[string][]byte {
+// entryFiles lists the entry files under dir: every regular file but the
+// cache's own bookkeeping (names starting with '.').
+func entryFiles(t *testing.T, dir string) []string {
 	t.Helper()
-	out := map[string][]byte{}
+	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
+		switch {
+		case err != nil:
 			return err
+		case strings.HasPrefix(d.Name(), ".") && p != dir:
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		case d.Type().IsRegular():
+			out = append(out, p)
 		}
-		b, err := os.ReadFile(p)
-		out[p] = b
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// saveEntries returns the content of every entry file under dir, by path.
+func saveEntries(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, p := range entryFiles(t, dir) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = b
 	}
 	if len(out) == 0 {
 		t.Fatalf("no cache entries under %s", dir)
@@ -393,34 +416,19 @@ func restoreEntries(t *testing.T, dir string, entries map[string][]byte) {
 	}
 }
 
-// damageEntries rewrites every entry file under dir (names starting with
-// '.' are the cache's own bookkeeping) with f's result and returns how
-// many it rewrote.
+// damageEntries rewrites every entry file under dir with f's result and
+// returns how many it rewrote.
 func damageEntries(t *testing.T, dir string, f func([]byte) []byte) int {
 	t.Helper()
-	n := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if strings.HasPrefix(d.Name(), ".") && p != dir {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
+	files := entryFiles(t, dir)
+	for _, p := range files {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		n++
-		return os.WriteFile(p, f(b), 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
+		if err := os.WriteFile(p, f(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return n
+	return len(files)
 }

@@ -10,13 +10,8 @@ import (
 	"github.com/autorag/autorag/engine"
 )
 
-type refreshOptions struct {
-	paths []string
-	wait  time.Duration
-}
-
 func newRefreshCmd(g *globals) *cobra.Command {
-	o := &refreshOptions{}
+	ro := &engine.RefreshOptions{}
 	cmd := &cobra.Command{
 		Use:   "refresh [--paths P...]",
 		Short: "Bring the index up to date with the folder (skips all work when nothing changed)",
@@ -26,11 +21,11 @@ content changed are re-indexed. When the corpus fingerprint is unchanged no
 index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			return runRefresh(cmd, g, o, engine.RefreshOptions{Paths: o.paths})
+			return runRefresh(cmd, g, *ro)
 		}),
 	}
-	cmd.Flags().StringSliceVar(&o.paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
-	cmd.Flags().DurationVar(&o.wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
+	cmd.Flags().StringSliceVar(&ro.Paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
+	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
 	return cmd
 }
 
@@ -40,12 +35,13 @@ type refreshEnvelope struct {
 	*engine.RefreshResult
 }
 
-func runRefresh(cmd *cobra.Command, g *globals, o *refreshOptions, ro engine.RefreshOptions) error {
+// runRefresh runs refresh and index rebuild: ro holds what their flags set.
+func runRefresh(cmd *cobra.Command, g *globals, ro engine.RefreshOptions) error {
 	e, err := g.engine()
 	if err != nil {
 		return err
 	}
-	ro.Wait, ro.Command = o.wait, commandLine()
+	ro.Command = commandLine()
 	if isTerminal(g.stderr) && !g.quiet && !g.json {
 		ro.Progress = progressPrinter(g.stderr)
 	}

@@ -27,12 +27,15 @@ var probeQueries = []string{
 }
 
 // answers runs every probe query and returns what a user would see:
-// rank, path, chunk, lines and the exact score.
+// rank, path, chunk, lines and the exact score. It reads the index itself
+// (--no-cache): the callers compare indexes, and while the sidecar stays
+// put (a crash before the commit, a writer still building) a cached run
+// would only replay the answers stored before, without opening anything.
 func answers(t *testing.T, root string) []string {
 	t.Helper()
 	var out []string
 	for _, q := range probeQueries {
-		m := mustOK(t, "--root", root, "query", "--json", "-k", "8", "--per-file", "2", q).json(t)
+		m := mustOK(t, "--root", root, "query", "--json", "--no-cache", "-k", "8", "--per-file", "2", q).json(t)
 		for _, r := range m["results"].([]any) {
 			r := r.(map[string]any)
 			out = append(out, fmt.Sprintf("%s | %v %s#%v %v %.12g", q, r["rank"], r["path"], r["chunk"], r["lines"], r["score"]))

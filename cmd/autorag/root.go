@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +89,9 @@ func newRootCmd(g *globals) *cobra.Command {
 }
 
 // version reports the module version and VCS revision from the build info.
-func version() string {
+// It is parsed once: every command's root and the query cache key
+// (binaryIdentity) ask for it.
+var version = sync.OnceValue(func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "autorag (unknown)"
@@ -112,7 +115,7 @@ func version() string {
 		return "autorag " + v
 	}
 	return fmt.Sprintf("autorag %s (%s%s)", v, rev, dirty)
-}
+})
 
 // resolveRoot applies --root, AUTORAG_ROOT, the nearest ancestor holding
 // .autorag/, else the working directory.

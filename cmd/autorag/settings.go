@@ -228,7 +228,7 @@ func (s *settingFlags) applyFlags(out *engine.Settings, r *resolved) {
 	if s.fs == nil {
 		return
 	}
-	changed := func(name string) bool { f := s.fs.Lookup(name); return f != nil && f.Changed }
+	changed := s.fs.Changed
 	if changed("chunk-size") {
 		out.Chunk.Size = s.chunkSize
 	}

@@ -21,13 +21,11 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return err
 			}
 			st, err := e.Status(cmd.Context())
-			if err != nil && !(errors.Is(err, engine.ErrNoIndex) && st != nil) {
-				return err
+			if errors.Is(err, engine.ErrNoIndex) && st != nil && st.LockHolder != nil && !g.json {
+				// no index yet: still say who holds the lock
+				fmt.Fprintf(g.stderr, "refresh in progress by pid %d (%s)\n", st.LockHolder.PID, st.LockHolder.Command)
 			}
-			if err != nil { // no index: still say who holds the lock
-				if st.LockHolder != nil && !g.json {
-					fmt.Fprintf(g.stderr, "refresh in progress by pid %d (%s)\n", st.LockHolder.PID, st.LockHolder.Command)
-				}
+			if err != nil {
 				return err
 			}
 			if g.json {
