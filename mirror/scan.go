@@ -38,7 +38,10 @@ type ScanOptions struct {
 // "too large (N bytes)", "symlink outside root", "dangling symlink",
 // "path outside root", or an I/O error ("read: ...", "stat: ...",
 // "read dir: ...").
-type Failure struct{ Path, Reason string }
+type Failure struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
 
 // ScanResult is the outcome of Scan.
 type ScanResult struct {

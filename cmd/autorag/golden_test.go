@@ -111,8 +111,15 @@ func TestIgnoredAndBinaryFilesAreNotIndexed(t *testing.T) {
 	root := copyCorpus(t)
 	writeFile(t, root, "notes/blob.txt", "wobblefrump\x00\x01\x02 binary tail\n")
 	ref := refreshJSON(t, root)
-	if f := fmt.Sprint(ref["failures"]); !strings.Contains(f, "notes/blob.txt") || !strings.Contains(f, "binary") {
-		t.Errorf("refresh failures %s do not list notes/blob.txt as binary", f)
+	// The envelope's keys are the documented lowercase ones.
+	listed := false
+	for _, f := range ref["failures"].([]any) {
+		if m := f.(map[string]any); m["path"] == "notes/blob.txt" && m["reason"] == "binary" {
+			listed = true
+		}
+	}
+	if !listed {
+		t.Errorf("refresh failures %v do not list {\"path\": \"notes/blob.txt\", \"reason\": \"binary\"}", ref["failures"])
 	}
 	for _, word := range []string{"glimmerwick", "snorkelbuoy", "quokkaflange", "IHDR", "wobblefrump"} {
 		m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", word).json(t)
