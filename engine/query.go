@@ -89,14 +89,27 @@ type QueryResult struct {
 // sidecar names read-only, and if that generation was collected in the
 // meantime it retries once from the new sidecar.
 func (e *Engine) Query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
+	return e.QueryAt(ctx, nil, o)
+}
+
+// QueryAt is Query for a caller that has read the sidecar already (the CLI
+// reads it for its cache key): it opens the generation sc names, and only
+// when that fails (collected by a newer commit) reads the sidecar again.
+// A nil sc reads it.
+func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions) (*QueryResult, error) {
 	start := time.Now()
 	filter, err := newPathFilter(o.PathGlob)
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.openCommitted()
-	if err != nil {
-		return nil, err
+	var g *Generation
+	if sc != nil {
+		g, _ = e.OpenGeneration(sc) // on failure, openCommitted says why
+	}
+	if g == nil {
+		if g, err = e.openCommitted(); err != nil {
+			return nil, err
+		}
 	}
 	defer g.Close()
 	res, err := e.search(ctx, g, o, filter)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -84,7 +82,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 			return nil
 		}
 	}
-	res, err := search(cmd.Context(), e, sc, qo)
+	res, err := e.QueryAt(cmd.Context(), sc, qo)
 	if err != nil {
 		return err
 	}
@@ -96,25 +94,6 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	env.TookMS = since(start)
 	printQuery(g, env)
 	return nil
-}
-
-// search answers qo from the generation sc names when the cache lookup
-// has read the sidecar already, so a miss reads it once, not twice. With
-// no sidecar read (--no-cache, no index, options that do not resolve), or
-// when that generation cannot answer (collected by a refresh meanwhile, or
-// a bad option), engine.Query does it all: it reads the sidecar, retries
-// once from a newer one and reports the error as it always does.
-func search(ctx context.Context, e *engine.Engine, sc *fingerprint.Sidecar, qo engine.QueryOptions) (*engine.QueryResult, error) {
-	if sc != nil {
-		if g, err := e.OpenGeneration(sc); err == nil {
-			res, err := e.Search(ctx, g, qo)
-			g.Close()
-			if err == nil || errors.Is(err, context.Canceled) {
-				return res, err
-			}
-		}
-	}
-	return e.Query(ctx, qo)
 }
 
 func printQuery(g *globals, env *queryEnvelope) {

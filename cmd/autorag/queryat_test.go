@@ -10,11 +10,11 @@ import (
 	"github.com/autorag/autorag/fingerprint"
 )
 
-// TestSearchFallsBackWhenTheGenerationIsGone: a query that missed the
+// TestQueryAtFallsBackWhenTheGenerationIsGone: a query that missed the
 // cache answers from the generation its sidecar read named; when another
 // process has committed and collected that generation meanwhile, the
 // answer is engine.Query's from the new one, not an error.
-func TestSearchFallsBackWhenTheGenerationIsGone(t *testing.T) {
+func TestQueryAtFallsBackWhenTheGenerationIsGone(t *testing.T) {
 	ctx := t.Context()
 	e, err := engine.New(copyCorpus(t), engine.DefaultSettings())
 	if err != nil {
@@ -28,7 +28,7 @@ func TestSearchFallsBackWhenTheGenerationIsGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	qo := engine.QueryOptions{Text: "retry with exponential backoff"}
-	if res, err := search(ctx, e, old, qo); err != nil || res.Generation != old.Generation {
+	if res, err := e.QueryAt(ctx, old, qo); err != nil || res.Generation != old.Generation {
 		t.Fatalf("search on the committed generation %s: %v, err %v", old.Generation, res, err)
 	}
 
@@ -38,7 +38,7 @@ func TestSearchFallsBackWhenTheGenerationIsGone(t *testing.T) {
 	if err := os.RemoveAll(e.Layout.GenDir(old.Generation)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := search(ctx, e, old, qo)
+	got, err := e.QueryAt(ctx, old, qo)
 	if err != nil {
 		t.Fatalf("search with the sidecar of collected generation %s: %v", old.Generation, err)
 	}
