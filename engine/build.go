@@ -130,6 +130,8 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 	return records, flush(true)
 }
 
+//semguard:begin chunk-docs
+
 // chunkFile reads a file's normalized text from the mirror (or, if the
 // object is gone, parses the source again) and cuts it into chunk docs.
 func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
@@ -181,6 +183,8 @@ func chunkKind(lang string) string {
 		return "code"
 	}
 }
+
+//semguard:end chunk-docs
 
 // mergeRecords merges the kept and the new records into one sorted table.
 func mergeRecords(keep, added []fileRecord) fileTable {
