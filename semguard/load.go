@@ -7,11 +7,14 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/zeebo/blake3"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -86,7 +89,7 @@ func load(root string) (*module, error) {
 	if m.path == "" {
 		return nil, fmt.Errorf("no packages of a main module under %s", root)
 	}
-	deps, err := loadExports(root, m, external)
+	deps, err := loadExports(root, external)
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +118,53 @@ func moduleVersion(mod *packages.Module) string {
 	return mod.Path + "@" + mod.Version
 }
 
+// exportCache keeps the dependencies' types for loads of modules with the
+// same go.mod, go.sum and imports (the copies the mutation tests load). A
+// dependency's types are immutable once read, and go/types may share them
+// between type-checks, even concurrent ones.
+var exportCache = struct {
+	sync.Mutex
+	m map[string]map[string]*types.Package
+}{m: map[string]map[string]*types.Package{}}
+
 // loadExports returns the types of the dependencies the module imports
 // directly, read from export data.
-func loadExports(root string, m *module, external []string) (map[string]*types.Package, error) {
+func loadExports(root string, external []string) (map[string]*types.Package, error) {
+	key, keyErr := exportKey(root, external)
+	if keyErr == nil {
+		exportCache.Lock()
+		deps := exportCache.m[key]
+		exportCache.Unlock()
+		if deps != nil {
+			return deps, nil
+		}
+	}
+	deps, err := readExports(root, external)
+	if err == nil && keyErr == nil {
+		exportCache.Lock()
+		exportCache.m[key] = deps
+		exportCache.Unlock()
+	}
+	return deps, err
+}
+
+func exportKey(root string, external []string) (string, error) {
+	h := blake3.New()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(b))
+		h.Write(b)
+	}
+	sorted := append([]string(nil), external...)
+	sort.Strings(sorted)
+	fmt.Fprintln(h, strings.Join(sorted, " "))
+	return string(h.Sum(nil)), nil
+}
+
+func readExports(root string, external []string) (map[string]*types.Package, error) {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports, Dir: root, Env: append(os.Environ(), env...)}
 	var want []string
 	for _, p := range external {
