@@ -1,6 +1,7 @@
 package semguard
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -33,14 +34,13 @@ type pkg struct {
 // module is the loaded module: its packages from source, and the module
 // (path@version) that provides every other package they import.
 type module struct {
-	root    string
-	path    string
-	fset    *token.FileSet
-	pkgs    map[string]*pkg   // by import path
-	order   []*pkg            // dependency order
-	modOf   map[string]string // import path of a dependency → "module@version", "std" for the standard library
-	goVer   string
-	dirFile map[string]*pkg // absolute file name → package
+	root  string
+	path  string
+	fset  *token.FileSet
+	pkgs  map[string]*pkg   // by import path
+	order []*pkg            // dependency order
+	modOf map[string]string // import path of a dependency → "module@version", "std" for the standard library
+	goVer string
 }
 
 // env pins the platform so a digest does not depend on the machine that
@@ -51,8 +51,11 @@ var env = []string{"GOOS=linux", "GOARCH=amd64"}
 // (no compilation), type-checks the module's packages from source and takes
 // the types of every dependency from export data, which the go command
 // builds once into its cache. The module's own packages are never compiled,
-// so an edit costs no build.
-func load(root string) (*module, error) {
+// so an edit costs no build. Only the packages a digest can reach are
+// checked: those with markers, those named by seeds (package paths relative
+// to the module) and what they import; a reference only goes from a
+// package to one it imports.
+func load(root string, seeds []string) (*module, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedEmbedFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedModule,
@@ -63,7 +66,7 @@ func load(root string) (*module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list packages: %w", err)
 	}
-	m := &module{root: root, fset: token.NewFileSet(), pkgs: map[string]*pkg{}, modOf: map[string]string{}, dirFile: map[string]*pkg{}}
+	m := &module{root: root, fset: token.NewFileSet(), pkgs: map[string]*pkg{}, modOf: map[string]string{}}
 	var external []string
 	var errs []error
 	packages.Visit(listed, nil, func(p *packages.Package) {
@@ -93,7 +96,11 @@ func load(root string) (*module, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.check(listed, deps); err != nil {
+	need, err := m.needed(listed, seeds)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.check(listed, deps, need); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -194,12 +201,12 @@ func readExports(root string, external []string) (map[string]*types.Package, err
 }
 
 // check parses and type-checks the module's packages in dependency order.
-func (m *module) check(listed []*packages.Package, deps map[string]*types.Package) error {
+func (m *module) check(listed []*packages.Package, deps map[string]*types.Package, need map[string]bool) error {
 	var visit func(p *packages.Package) error
 	done := map[string]bool{}
 	visit = func(p *packages.Package) error {
 		mp := m.pkgs[p.PkgPath]
-		if mp == nil || done[p.PkgPath] {
+		if mp == nil || done[p.PkgPath] || !need[p.PkgPath] {
 			return nil
 		}
 		done[p.PkgPath] = true
@@ -220,6 +227,55 @@ func (m *module) check(listed []*packages.Package, deps map[string]*types.Packag
 		}
 	}
 	return nil
+}
+
+// needed returns the import paths of the module packages to check: those
+// with a marker in a file or named by seeds, and their imports.
+func (m *module) needed(listed []*packages.Package, seeds []string) (map[string]bool, error) {
+	seed := map[string]bool{}
+	for _, s := range seeds {
+		seed[strings.TrimSuffix(m.path+"/"+s, "/")] = true
+	}
+	need := map[string]bool{}
+	var add func(p *packages.Package)
+	add = func(p *packages.Package) {
+		if m.pkgs[p.PkgPath] == nil || need[p.PkgPath] {
+			return
+		}
+		need[p.PkgPath] = true
+		for _, imp := range p.Imports {
+			add(imp)
+		}
+	}
+	var err error
+	packages.Visit(listed, nil, func(p *packages.Package) {
+		mp := m.pkgs[p.PkgPath]
+		if mp == nil || err != nil {
+			return
+		}
+		marked, e := hasMarker(mp.names)
+		if e != nil {
+			err = e
+		}
+		if marked || seed[p.PkgPath] {
+			add(p)
+		}
+	})
+	return need, err
+}
+
+// hasMarker reports whether a file mentions the marker prefix.
+func hasMarker(files []string) (bool, error) {
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return false, err
+		}
+		if bytes.HasPrefix(b, []byte(markerPrefix)) || bytes.Contains(b, []byte("\n"+markerPrefix)) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func sortedImports(p *packages.Package) []*packages.Package {
@@ -245,7 +301,6 @@ func (m *module) checkPkg(p *pkg, deps map[string]*types.Package) error {
 		}
 		p.files = append(p.files, f)
 		p.names[i] = m.relPath(name)
-		m.dirFile[name] = p
 	}
 	p.rel = strings.TrimPrefix(strings.TrimPrefix(p.path, m.path), "/")
 	p.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}

@@ -5,17 +5,23 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // Each test below mutates a copy of the module and runs the guard on it.
 
-// TestGuardTripsOnHelpers: a change to a helper outside every region,
-// reached only through calls, fails the guard naming the helper and the
-// regions that reach it, and says what to do.
-func TestGuardTripsOnHelpers(t *testing.T) {
+// TestGuardTrips: a change to a helper outside every region, reached only
+// through calls — the text normalizer, the chunk hash, the fingerprint
+// encoder, the embedder's tokenizer — and one changed byte of the built-in
+// embedder's go:embed table each fail the guard, naming the symbol, the
+// regions that reach it and what to do. The mutations share one copy (a
+// symbol's digest depends on its own code only, and each is asserted on
+// its own), so the module is loaded once.
+func TestGuardTrips(t *testing.T) {
 	t.Parallel()
+	root := copyModule(t)
 	tests := []struct {
 		name, file, old, new string
 		symbol, region       string
@@ -26,22 +32,8 @@ func TestGuardTripsOnHelpers(t *testing.T) {
 		{"embedder tokenizer", "engine/embed/local/tokenize.go", "if pd != rd {\n\t\treturn true", "if pd != rd {\n\t\treturn false", "engine/embed/local.isCut", "local-embedder"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			root := copyModule(t)
-			edit(t, root, tt.file, tt.old, tt.new)
-			mustContain(t, Check(root, Project),
-				tt.symbol+" (changed; reached from", tt.region+" (changed)",
-				"bump engine.IndexSemanticsVersion in engine/settings.go", "make semguard-update REFACTOR=1")
-		})
+		edit(t, root, tt.file, tt.old, tt.new)
 	}
-}
-
-// TestGuardTripsOnEmbeddedTable: one changed byte of the built-in
-// embedder's go:embed table fails the guard.
-func TestGuardTripsOnEmbeddedTable(t *testing.T) {
-	t.Parallel()
-	root := copyModule(t)
 	p := filepath.Join(root, "engine/embed/local/glove.tab")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -51,7 +43,23 @@ func TestGuardTripsOnEmbeddedTable(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, Check(root, Project), "engine/embed/local.table (changed", "local-embedder (changed)")
+	tests = append(tests, struct{ name, file, old, new, symbol, region string }{name: "embedded table", symbol: "engine/embed/local.table", region: "local-embedder"})
+
+	st, rec := state(t, root)
+	err = st.verdict(rec, Project)
+	mustContain(t, err, "bump engine.IndexSemanticsVersion in engine/settings.go", "make semguard-update REFACTOR=1")
+	d := st.diff(rec)
+	for _, tt := range tests {
+		if !slices.ContainsFunc(d.Symbols, func(s string) bool { return strings.HasPrefix(s, tt.symbol+" (changed; reached from ") }) {
+			t.Errorf("%s: %s is not reported changed:\n%s", tt.name, tt.symbol, d)
+		}
+		if !slices.Contains(d.Regions, tt.region+" (changed)") {
+			t.Errorf("%s: region %s is not reported changed:\n%s", tt.name, tt.region, d)
+		}
+	}
+	if len(d.Symbols) != len(tests) {
+		t.Errorf("%d symbols changed, want the %d mutated:\n%s", len(d.Symbols), len(tests), d)
+	}
 }
 
 // TestGuardIgnoresCommentsAndFormatting: comments added or edited inside
@@ -91,41 +99,39 @@ func gofmtOnly(t *testing.T, p string) {
 	}
 }
 
-// TestQueryTimeChange: changing k1 or the fusion weight does not fail the
-// index guard and needs no bump, but changes the query digest, so the
-// guard says the compiled-in digest (a part of every query-cache key) is
-// stale until make semguard-update records it.
+// TestQueryTimeChange: changing k1 and the fusion weight does not fail
+// the index guard and needs no bump, but changes the query digest — each
+// change is seen in it — so the guard says the compiled-in digest (a part
+// of every query-cache key) is stale until make semguard-update records
+// it.
 func TestQueryTimeChange(t *testing.T) {
 	t.Parallel()
 	base, err := baseline()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ name, file, old, new string }{
-		{"bm25 k1", "engine/settings.go", "DefaultK1 = 0.9", "DefaultK1 = 1.2"},
-		{"fusion weight", "engine/vectors.go", "Fusion{Method: FusionConvex, Alpha: 0.8}", "Fusion{Method: FusionConvex, Alpha: 0.7}"},
+	root := copyModule(t)
+	edit(t, root, "engine/settings.go", "DefaultK1 = 0.9", "DefaultK1 = 1.2")
+	edit(t, root, "engine/vectors.go", "Fusion{Method: FusionConvex, Alpha: 0.8}", "Fusion{Method: FusionConvex, Alpha: 0.7}")
+	st, rec := state(t, root)
+	if d := st.diff(rec); !d.Empty() {
+		t.Fatalf("a query-time change tripped the index guard:\n%s", d)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			root := copyModule(t)
-			edit(t, root, tt.file, tt.old, tt.new)
-			st, rec := state(t, root)
-			if d := st.diff(rec); !d.Empty() {
-				t.Fatalf("a query-time change tripped the index guard:\n%s", d)
-			}
-			if st.Query == base.Query {
-				t.Fatalf("query digest unchanged (%s): the query-cache key would not change", st.Query)
-			}
-			mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump")
-			msg := update(t, st, rec, root, false)
-			if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) {
-				t.Errorf("update says %q", msg)
-			}
-			if err := Check(root, Project); err != nil {
-				t.Fatalf("after the update: %v", err)
-			}
-		})
+	for _, sym := range []string{"engine.DefaultK1,DefaultB", "engine.DefaultConvex"} {
+		if st.QuerySymbols[sym] == "" || st.QuerySymbols[sym] == base.QuerySymbols[sym] {
+			t.Errorf("%s: change not seen by the query digest", sym)
+		}
+	}
+	if st.Query == base.Query {
+		t.Fatalf("query digest unchanged (%s): the query-cache key would not change", st.Query)
+	}
+	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump")
+	msg := update(t, st, rec, root, false)
+	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) {
+		t.Errorf("update says %q", msg)
+	}
+	if err := Check(root, Project); err != nil {
+		t.Fatalf("after the update: %v", err)
 	}
 }
 

@@ -19,6 +19,8 @@ type State struct {
 	// Query is the query-semantics digest of the source; Compiled the
 	// value of Config.QueryConst in the source ("" when missing).
 	Query, Compiled string
+	// QuerySymbols are the digests the query digest covers.
+	QuerySymbols map[string]string
 }
 
 // RegionState is one region's digest.
@@ -41,7 +43,7 @@ func Compute(root string, cfg Config) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := load(root)
+	m, err := load(root, cfg.packages())
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func Compute(root string, cfg Config) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Query, _ = g.digest(g.reach(append(roots, queryTime...)))
+	st.Query, st.QuerySymbols = g.digest(g.reach(append(roots, queryTime...)))
 	return st, nil
 }
 
@@ -190,4 +192,16 @@ func resolve(ix *index, name string) (*unit, types.Object, error) {
 		}
 	}
 	return nil, nil, fmt.Errorf("symbol %s not found (renamed or removed?)", name)
+}
+
+// packages are the packages cfg names (relative to the module).
+func (cfg Config) packages() []string {
+	var out []string
+	for _, name := range append(append([]string{cfg.VersionConst, cfg.QueryConst}, cfg.QueryTime...), cfg.QueryRoots...) {
+		slash := strings.LastIndexByte(name, '/') + 1
+		if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
+			out = append(out, name[:slash+dot])
+		}
+	}
+	return out
 }
