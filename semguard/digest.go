@@ -17,9 +17,16 @@ var (
 	posType     = reflect.TypeFor[token.Pos]()
 	tokenType   = reflect.TypeFor[token.Token]()
 	commentType = reflect.TypeFor[*ast.CommentGroup]()
-	objectType  = reflect.TypeFor[*ast.Object]()
-	scopeType   = reflect.TypeFor[*ast.Scope]()
+	// objectType is the type of the parser's deprecated resolution link
+	// Ident.Obj: not part of a tree's meaning (nor computed: the files are
+	// parsed with SkipObjectResolution). A declaration holds no File.Scope.
+	objectType = objField()
 )
+
+func objField() reflect.Type {
+	f, _ := reflect.TypeFor[ast.Ident]().FieldByName("Obj")
+	return f.Type
+}
 
 // encoder writes a canonical encoding of a syntax tree: node kinds,
 // identifiers, operators and literal values, in tree order, with a count
@@ -132,7 +139,7 @@ func (e *encoder) fields(v reflect.Value) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		switch f.Type {
-		case posType, commentType, objectType, scopeType:
+		case posType, commentType, objectType:
 			continue
 		}
 		e.value(v.Field(i))

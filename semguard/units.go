@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,8 +54,13 @@ func (m *module) buildIndex() *index {
 
 func (ix *index) add(u *unit, tf *token.File) {
 	u.line = tf.Line(u.node.Pos())
-	if other := ix.byKey[u.key]; other != nil {
-		u.key += "@" + u.file + ":" + strconv.Itoa(u.line) // two init functions, or blank identifiers
+	if ix.byKey[u.key] != nil { // init functions, blank identifiers: numbered in file order
+		base := u.key + "@" + path.Base(u.file) + "#"
+		n := 2
+		for ix.byKey[base+strconv.Itoa(n)] != nil {
+			n++
+		}
+		u.key = base + strconv.Itoa(n)
 	}
 	ix.byKey[u.key] = u
 	ix.byFile[tf] = append(ix.byFile[tf], u)
