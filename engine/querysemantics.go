@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-2283ed8dcce8947179348a281b05859f"
+const QuerySemantics = "q-9bda6c64a21ef7eb8d7f653c6952e249"

@@ -17,7 +17,9 @@ type Config struct {
 	// stored: no region may reach one. With QueryRoots they are the roots
 	// of the query-semantics digest.
 	QueryTime []string
-	// QueryRoots are the entry points of the query path.
+	// QueryRoots are the entry points of the query path, and the
+	// implementations it calls through interfaces (not followed from a
+	// call: see doc.go).
 	QueryRoots []string
 }
 
@@ -46,5 +48,7 @@ var Project = Config{
 		"engine.(*Engine).QueryAt", "engine.(*Engine).Search", "engine.(*Engine).QuerySettings", "engine.AnswerKey",
 		"engine.(*Service).Query",
 		"cmd/autorag.runQuery",
+		// Called through interfaces: the analyzer (bleve), the embedders.
+		"engine/analyze.(*analyzer).Analyze", "engine/embed/local.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
 	},
 }

@@ -66,7 +66,8 @@
 // and b, fusion, query analysis and options, result shaping. A region
 // that reaches one is an error showing the path, so guarding never forces
 // a needless rebuild. The same machinery digests the query path (those
-// symbols and Config.QueryRoots) into engine.QuerySemantics
+// symbols and Config.QueryRoots, which also name the implementations the
+// query path calls through interfaces) into engine.QuerySemantics
 // (engine/querysemantics.go, generated), which is part of every query-cache
 // key: reinstalling the same code keeps the cache, any query-time change
 // invalidates it, and a query-only change never needs a version bump.
