@@ -15,9 +15,9 @@ import (
 // even when this tree's record is stale (TestGuard says so on its own).
 var baseline = sync.OnceValues(func() (*State, error) { return Compute("..", Project) })
 
-// copyModule copies what loading the module needs into a temporary
-// directory: its Go files (no tests), go.mod, go.sum and embedded data,
-// and records the baseline there.
+// copyModule copies the module into a temporary directory — every file but
+// tests, testdata, hidden directories and bin/, so that any embedded data
+// comes along — and records the baseline there.
 func copyModule(t *testing.T) string {
 	t.Helper()
 	st, err := baseline()
@@ -36,7 +36,7 @@ func copyModule(t *testing.T) string {
 			}
 			return nil
 		}
-		if strings.HasSuffix(p, "_test.go") || !d.Type().IsRegular() || !needed(rel) {
+		if strings.HasSuffix(p, "_test.go") || !d.Type().IsRegular() {
 			return nil
 		}
 		return copyFile(p, filepath.Join(dst, rel))
@@ -48,11 +48,6 @@ func copyModule(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dst
-}
-
-// needed: Go sources, the module files and the built-in embedder's table.
-func needed(rel string) bool {
-	return strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum" || strings.HasSuffix(rel, ".tab") || strings.HasSuffix(rel, ".s")
 }
 
 func copyFile(src, dst string) error {

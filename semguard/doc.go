@@ -98,6 +98,6 @@
 //
 // Loading uses `go list` (no compilation of this module) for the package
 // graph and the dependencies' export data from the build cache, then
-// parses and type-checks this module from source: about a second on two
-// cores (docs/BENCHMARKS.md).
+// parses and type-checks the packages a digest can reach from source:
+// about a second of CPU (docs/BENCHMARKS.md).
 package semguard
