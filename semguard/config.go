@@ -35,14 +35,13 @@ var Project = Config{
 	QueryConst:   "engine.QuerySemantics",
 	QueryTime: []string{
 		// BM25 parameters and scoring.
-		"engine.DefaultK1", "engine.Settings.K1,B", "engine.bm25", "engine.(*Engine).model",
+		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine.bm25",
 		// Fusion.
-		"engine.Settings.Fusion", "engine.Fusion", "engine.FusionRRF", "engine.DefaultConvex", "engine.DefaultRRF",
-		"engine.DefaultFusion", "engine.(*Engine).fusion", "engine.fuse", "engine.scoreRRF", "engine.scoreConvex", "engine.rank",
+		"engine.Settings.Fusion", "engine.Fusion", "engine.DefaultFusion", "engine.fuse",
 		// Query analysis and options.
-		"engine/analyze.Terms", "engine.QueryOptions", "engine.normalizeQuery", "engine.defaults",
+		"engine/analyze.Terms", "engine.QueryOptions",
 		// Result shaping.
-		"engine.(*searcher).collect", "engine.(*searcher).materialize", "engine.Result", "engine.QueryResult",
+		"engine.(*searcher).materialize", "engine.Result", "engine.QueryResult",
 	},
 	QueryRoots: []string{
 		"engine.(*Engine).QueryAt", "engine.(*Engine).Search", "engine.(*Engine).QuerySettings", "engine.AnswerKey",

@@ -248,3 +248,14 @@ func TestRegionReachingQueryTimeCodeFails(t *testing.T) {
 	mustContain(t, Check(root, Project), `region "fingerprint-settings"`, "reaches the query-time symbol engine.DefaultK1,DefaultB",
 		"engine.Settings.fingerprinted → engine.DefaultK1,DefaultB")
 }
+
+// TestConfigNamesMustExist: a query-time symbol or root that does not
+// exist (renamed by a change elsewhere) is an error naming it, not a
+// silently smaller list.
+func TestConfigNamesMustExist(t *testing.T) {
+	t.Parallel()
+	cfg := Project
+	cfg.QueryTime = append(slices.Clone(cfg.QueryTime), "engine.scoreGone", "engine.Settings.Gone")
+	_, err := Compute("..", cfg)
+	mustContain(t, err, "symbol engine.scoreGone not found", "symbol engine.Settings.Gone not found", "semguard/config.go")
+}

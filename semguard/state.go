@@ -167,8 +167,9 @@ func resolveAll(ix *index, names []string) ([]*unit, error) {
 	return out, nil
 }
 
-// resolve finds the unit of a symbol name: a unit key, or "pkg.Name" for
-// any package-level name (one of a const group, say).
+// resolve finds the unit of a symbol name: a unit key, "pkg.Name" for any
+// package-level name (one of a const group, say) or "pkg.T.F" for a field
+// of a struct without tags (one of "F, G int", say).
 func resolve(ix *index, name string) (*unit, types.Object, error) {
 	if u := ix.byKey[name]; u != nil {
 		var obj types.Object
@@ -177,21 +178,35 @@ func resolve(ix *index, name string) (*unit, types.Object, error) {
 		}
 		return u, obj, nil
 	}
-	i := strings.LastIndexByte(name, '.')
-	if i > 0 {
-		pkgName, ident := name[:i], name[i+1:]
-		for _, p := range ix.m.order {
-			if p.display() != pkgName {
-				continue
-			}
-			if obj := p.types.Scope().Lookup(ident); obj != nil {
-				if u := ix.unitAt(obj.Pos()); u != nil {
-					return u, obj, nil
+	slash := strings.LastIndexByte(name, '/') + 1
+	pkgName, rest, _ := strings.Cut(name[slash:], ".")
+	pkgName = name[:slash] + pkgName
+	for _, p := range ix.m.order {
+		if p.display() != pkgName {
+			continue
+		}
+		ident, field, isField := strings.Cut(rest, ".")
+		obj := p.types.Scope().Lookup(ident)
+		if obj == nil {
+			break
+		}
+		if isField {
+			if st, ok := obj.Type().Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					if f := st.Field(i); f.Name() == field {
+						obj = f
+					}
 				}
 			}
+			if obj.Name() != field {
+				break
+			}
+		}
+		if u := ix.unitAt(obj.Pos()); u != nil {
+			return u, obj, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("symbol %s not found (renamed or removed?)", name)
+	return nil, nil, fmt.Errorf("symbol %s not found (renamed or removed? name it anew in semguard/config.go)", name)
 }
 
 // packages are the packages cfg names (relative to the module).
