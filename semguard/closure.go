@@ -27,8 +27,9 @@ var implicitMethods = map[string]bool{
 	"Len": true, "Less": true, "Swap": true,
 }
 
-// facts are what a unit contributes to a digest: its own digest and the
-// units, dependency modules and embedded files it refers to.
+// facts are what a unit contributes to a digest: its own digest (of its
+// syntax tree, and of the files a go:embed directive on it names) and the
+// units and dependency modules it refers to.
 type facts struct {
 	digest  string
 	refs    []*unit
