@@ -34,7 +34,7 @@ bench-cli:
 # engine.IndexSemanticsVersion, or with REFACTOR=1 for a change that stores
 # the same bytes. It refuses anything else and says what it recorded.
 semguard-update:
-	$(GO) run ./semguard/cmd/semguard-update $(if $(REFACTOR),-refactor)
+	$(GO) run ./semguard/cmd/semguard-update $(if $(filter 1 yes true,$(REFACTOR)),-refactor)
 
 check:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
