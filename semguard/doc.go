@@ -24,9 +24,10 @@
 // file:line. Today's regions cover the parsers and text normalization
 // (mirror), the mirror's object, pack and manifest formats, chunking
 // (engine/chunk), the index-time analyzer (engine/analyze), the built-in
-// embedder with its go:embed table (engine/embed/local), the chunk
-// documents and bleve mapping, the file table, the vector input, segments
-// and manifest (engine, engine/vector), the embedding cache format
+// embedder with its go:embed table (engine/embed/local), the build of a
+// generation (engine/build.go: what is indexed, deleted and kept), the
+// chunk documents and bleve mapping, the file table, the vector input,
+// segments and manifest (engine, engine/vector), the embedding cache format
 // (cache), the fingerprint and its inputs, the sidecar and the artifact
 // digests (fingerprint, engine).
 //
@@ -71,6 +72,10 @@
 // (engine/querysemantics.go, generated), which is part of every query-cache
 // key: reinstalling the same code keeps the cache, any query-time change
 // invalidates it, and a query-only change never needs a version bump.
+//
+// Config.Reports names types that guarded code fills but that only report
+// on a run (engine.RefreshResult): they are referenced by name and not
+// digested, so a new counter does not ask for a bump.
 //
 // # The record and what to do
 //

@@ -59,6 +59,13 @@ func Compute(root string, cfg Config) (*State, error) {
 		return nil, err
 	}
 	st.Version, st.Compiled = version, compiled
+	reports, err := resolveAll(ix, cfg.Reports)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range reports {
+		g.opaque[u] = true
+	}
 	queryTime, err := resolveAll(ix, cfg.QueryTime)
 	if err != nil {
 		return nil, err
@@ -212,7 +219,8 @@ func resolve(ix *index, name string) (*unit, types.Object, error) {
 // packages are the packages cfg names (relative to the module).
 func (cfg Config) packages() []string {
 	var out []string
-	for _, name := range append(append([]string{cfg.VersionConst, cfg.QueryConst}, cfg.QueryTime...), cfg.QueryRoots...) {
+	names := append([]string{cfg.VersionConst, cfg.QueryConst}, cfg.Reports...)
+	for _, name := range append(append(names, cfg.QueryTime...), cfg.QueryRoots...) {
 		slash := strings.LastIndexByte(name, '/') + 1
 		if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
 			out = append(out, name[:slash+dot])
