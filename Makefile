@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli check clean
+.PHONY: build test demo bench bench-cli check clean semguard-update
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -29,6 +29,12 @@ bench:
 # tables of docs/BENCHMARKS.md are copied (its summary is written by hand).
 bench-cli:
 	$(GO) run ./bench/harness -out bench.md
+
+# Record the digests of the semantics guard (semguard/doc.go) after bumping
+# engine.IndexSemanticsVersion, or with REFACTOR=1 for a change that stores
+# the same bytes. It refuses anything else and says what it recorded.
+semguard-update:
+	$(GO) run ./semguard/cmd/semguard-update $(if $(filter 1 yes true,$(REFACTOR)),-refactor)
 
 check:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

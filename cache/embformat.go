@@ -7,6 +7,8 @@ import (
 	"math"
 )
 
+//semguard:begin embedding-cache-format
+
 // Names and constants of the embedding cache format (see doc.go).
 const (
 	logName        = "vectors.log"
@@ -177,3 +179,5 @@ func parseIdxEntry(b []byte) (h [32]byte, e slot, ok bool) {
 	}
 	return h, e, true
 }
+
+//semguard:end embedding-cache-format

@@ -21,6 +21,8 @@ import (
 	"github.com/autorag/autorag/engine/analyze"
 )
 
+//semguard:begin bleve-doc
+
 // Fields of a chunk document. Only the body is indexed; text and meta are
 // stored for the results a query prints.
 const (
@@ -112,6 +114,8 @@ func rwConfig() map[string]interface{} {
 		},
 	}
 }
+
+//semguard:end bleve-doc
 
 // mergeOptions is the segment merge policy of every writer: Lucene-style
 // tiers counted in live chunks, with a small floor so that the one-file

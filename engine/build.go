@@ -15,6 +15,8 @@ import (
 	"github.com/autorag/autorag/mirror"
 )
 
+//semguard:begin build
+
 // batchChunks bounds the chunks held in memory and sent to bleve at once.
 // 1,024 against 4,096: a first refresh of 2,000 docs (6,000 chunks) peaked
 // at 130 MB instead of 292 MB and took 1.54 s instead of 1.67 s (median of
@@ -234,3 +236,5 @@ func (b *builder) buildVectors(cs changeSet) error {
 	}
 	return nil
 }
+
+//semguard:end build

@@ -12,6 +12,8 @@ import (
 	"github.com/autorag/autorag/mirror"
 )
 
+//semguard:begin file-table
+
 // fileRecord is what a generation holds about one source file.
 type fileRecord struct {
 	Path     string
@@ -100,6 +102,8 @@ func decodeFileRecord(r *bytes.Reader) (fileRecord, error) {
 	rec.Chunks, rec.Tokens = int(c), int64(k)
 	return rec, nil
 }
+
+//semguard:end file-table
 
 func readFileTable(path string) (fileTable, error) {
 	b, err := os.ReadFile(path)

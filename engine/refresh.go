@@ -191,6 +191,8 @@ func (e *Engine) loadManifest(o RefreshOptions, res *RefreshResult) *mirror.Mani
 	return man
 }
 
+//semguard:begin fingerprint-inputs
+
 func (e *Engine) fingerprintOf(man *mirror.Manifest) string {
 	files := make([]fingerprint.FileHash, len(man.Entries))
 	for i, en := range man.Entries {
@@ -202,6 +204,8 @@ func (e *Engine) fingerprintOf(man *mirror.Manifest) string {
 		Files:            files,
 	})
 }
+
+//semguard:end fingerprint-inputs
 
 func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, scan *mirror.ScanResult, clock *stageClock) (*RefreshResult, error) {
 	if scan.Changed {
@@ -299,6 +303,8 @@ func (e *Engine) incrementalBase(o RefreshOptions, sc *fingerprint.Sidecar, res 
 	return sc.Generation, t
 }
 
+//semguard:begin sidecar-new
+
 func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {
 	var reuse *fingerprint.Reuse
 	if prev != nil {
@@ -319,6 +325,8 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 		Artifacts:        arts,
 	}, nil
 }
+
+//semguard:end sidecar-new
 
 // afterCommit saves the manifest and removes what the new sidecar no longer
 // names. Failures here lose nothing: the commit stands and the next refresh

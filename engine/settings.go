@@ -64,6 +64,8 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+//semguard:begin fingerprint-settings
+
 // fingerprinted returns the settings strings that go into the fingerprint:
 // everything that shapes what an artifact stores.
 func (s Settings) fingerprinted() map[string]string {
@@ -75,3 +77,5 @@ func (s Settings) fingerprinted() map[string]string {
 		"maxfile":  fmt.Sprint(s.MaxFileSize),
 	}
 }
+
+//semguard:end fingerprint-settings

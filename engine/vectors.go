@@ -35,7 +35,7 @@ func (s Settings) embedderID() string {
 	if s.Embedder == nil {
 		return "none"
 	}
-	return s.Embedder.Identity().String()
+	return s.embedIdentity().String()
 }
 
 // DefaultFusion is the fusion measured best for an embedder. With the
@@ -173,6 +173,8 @@ func decodeVector(b []byte) []float32 {
 // of its body, the text the vector is computed from.
 func embedKey(body string) [32]byte { return blake3.Sum256([]byte(body)) }
 
+//semguard:begin vector-input
+
 // vectorBuilder embeds the chunks of a generation through the embedding
 // cache: only texts the cache does not hold reach the embedder.
 type vectorBuilder struct {
@@ -248,13 +250,15 @@ func (e *Engine) openVectorBuilder(o RefreshOptions) (*vectorBuilder, error) {
 	if e.Settings.Embedder == nil {
 		return nil, nil
 	}
-	id := e.Settings.Embedder.Identity()
+	id := e.Settings.embedIdentity()
 	c, err := cache.OpenEmbeddings(filepath.Join(e.Layout.CacheDir(), "embeddings"), id.String())
 	if err != nil {
 		return nil, fmt.Errorf("open embedding cache: %w", err)
 	}
 	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: o.Progress}, nil
 }
+
+//semguard:end vector-input
 
 func (v *vectorBuilder) close() {
 	if v != nil {

@@ -19,6 +19,8 @@ import (
 // recorded: missing, not a regular file, or of another size. Check wraps it.
 var ErrMismatch = errors.New("artifact does not match the sidecar")
 
+//semguard:begin artifact-hash
+
 // HashFile returns the lowercase hex BLAKE3-256 digest of the file at path
 // and the number of bytes read, streaming the content.
 func HashFile(path string) (string, int64, error) {
@@ -34,6 +36,8 @@ func HashFile(path string) (string, int64, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
+
+//semguard:end artifact-hash
 
 // Check is the cheap test of a no-op refresh: every artifact exists under
 // base as a regular file of its recorded size. It reads no content. It
@@ -132,6 +136,8 @@ type Reuse struct {
 	Artifacts []Artifact
 }
 
+//semguard:begin artifact-describe
+
 // Describe returns an Artifact for every regular file under base/rel
 // (recursively), sorted by path, with paths relative to base and '/'
 // separators. Anything under rel that is neither a directory nor a regular
@@ -157,6 +163,8 @@ func Describe(base, rel string, reuse *Reuse) ([]Artifact, error) {
 	slices.SortFunc(d.arts, func(a, b Artifact) int { return strings.Compare(a.Path, b.Path) })
 	return d.arts, nil
 }
+
+//semguard:end artifact-describe
 
 // index maps the previous artifacts by path.
 func (r *Reuse) index() map[string]Artifact {

@@ -109,6 +109,8 @@ func (m *Manifest) checkSorted() error {
 	return nil
 }
 
+//semguard:begin manifest
+
 // encode renders the manifest in the versioned binary layout.
 func (m *Manifest) encode() []byte {
 	parsers, index := parserTable(m.Entries)
@@ -291,3 +293,5 @@ func decodeEntryFields(r *reader, e *Entry, parsers []string) error {
 	e.Parser = parsers[pi]
 	return nil
 }
+
+//semguard:end manifest

@@ -7,6 +7,8 @@ import (
 	"math"
 )
 
+//semguard:begin mirror-object
+
 // Mirror object layout (all integers unsigned LEB128 varints):
 //
 //	"ARMD" objectVersion
@@ -167,3 +169,5 @@ func (r *reader) count() int {
 func (r *reader) string() string {
 	return string(r.bytes(r.count()))
 }
+
+//semguard:end mirror-object

@@ -11,6 +11,8 @@ import (
 	"slices"
 )
 
+//semguard:begin pack-format
+
 // Pack file layout (fixed-size integers little-endian):
 //
 //	"ARPK" 0x01                             header: magic, version
@@ -61,6 +63,8 @@ func uvarintLen(v uint64) int {
 	return n
 }
 
+//semguard:end pack-format
+
 // pack is a published pack file, open for reading.
 type pack struct {
 	name    string // base name in the store directory
@@ -94,6 +98,8 @@ func openPack(path, name string) (*pack, error) {
 	}
 	return p, nil
 }
+
+//semguard:begin pack-read
 
 // loadPack checks f's header and tail and reads its index.
 func loadPack(f *os.File, name string) (*pack, error) {
@@ -199,6 +205,8 @@ func readRecord(r io.ReaderAt, e packEntry) ([]byte, error) {
 	return obj, nil
 }
 
+//semguard:end pack-read
+
 // packWriter appends records to a new pack in a temporary file. It is not
 // safe for concurrent use (Store serializes it).
 type packWriter struct {
@@ -218,6 +226,8 @@ func newPackWriter(dir string) (*packWriter, error) {
 	_, _ = w.WriteString(packMagic) // a bufio error is sticky: add or finish reports it
 	return &packWriter{f: f, w: w, off: int64(packHeaderLen), entries: make(map[Hash]packEntry)}, nil
 }
+
+//semguard:begin pack-write
 
 // add appends object b named h.
 func (pw *packWriter) add(h Hash, b []byte) error {
@@ -294,6 +304,8 @@ func encodePackIndex(entries []packEntry) []byte {
 	b = append(b, sum[:]...)
 	return append(b, packTailMagic...)
 }
+
+//semguard:end pack-write
 
 // abort closes and removes the temporary file.
 func (pw *packWriter) abort() error {

@@ -28,6 +28,8 @@ type Doc struct {
 	Text       string   // NFC, valid UTF-8, "\n" line ends, no BOM
 }
 
+//semguard:begin parse
+
 // Parse turns the raw bytes of the file at path into a Doc, choosing the
 // parser by file name (see ParserFor). Text is decoded (UTF-8, or UTF-16 with
 // a byte order mark), its BOM stripped, invalid bytes replaced by U+FFFD one
@@ -47,6 +49,8 @@ func Parse(path string, raw []byte) (*Doc, error) {
 	}
 	return &Doc{Parser: k.parser, Lang: k.lang, Text: text}, nil
 }
+
+//semguard:end parse
 
 // normalize applies the text normalization shared by every parser.
 func normalize(raw []byte) (string, error) {

@@ -2,11 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/autorag/autorag/cache"
@@ -23,35 +21,24 @@ import (
 //   - the normalized query text and every option (mode, k, per-file, path
 //     filter, explain);
 //   - the query-time settings (BM25 k1/b, fusion) and the embedder;
-//   - this binary (querySemantics): a new build never serves an older
-//     build's answers.
+//   - the query-time code (querySemantics): a binary whose query path
+//     differs never serves another's answers, and reinstalling the same
+//     code keeps the cache.
 
-// querySemantics versions what the query path computes from an index.
-// Bump it when ranking or the result format changes; the executable's
-// identity is added at run time as a backstop for development builds.
-const querySemantics = "query@1"
-
-var binaryIdentity = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return version()
-	}
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return version()
-	}
-	return fmt.Sprintf("%s %d %d", version(), fi.Size(), fi.ModTime().UnixNano())
-})
+// querySemantics is engine.QuerySemantics, the digest of the query-time
+// code that make semguard-update computes and compiles in (semguard/doc.go).
+// A var only so that a test can stand in for a binary with other code.
+var querySemantics = engine.QuerySemantics
 
 // queryCacheKey is engine.AnswerKey in the on-disk namespace: this
-// query-semantics version and this binary. ok is false when the options do
+// binary's query semantics. ok is false when the options do
 // not resolve on this generation (the query itself will say why).
 func queryCacheKey(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) (key [32]byte, ok bool) {
 	o, err := e.ResolveOptions(sc, o)
 	if err != nil {
 		return key, false
 	}
-	return engine.AnswerKey(sc, o, e.QuerySettings(), querySemantics, binaryIdentity()), true
+	return engine.AnswerKey(sc, o, e.QuerySettings(), querySemantics), true
 }
 
 func openQueryCache(e *engine.Engine, capBytes int64) *cache.Queries {

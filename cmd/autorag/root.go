@@ -89,8 +89,7 @@ func newRootCmd(g *globals) *cobra.Command {
 }
 
 // version reports the module version and VCS revision from the build info.
-// It is parsed once: every command's root and the query cache key
-// (binaryIdentity) ask for it.
+// It is parsed once.
 var version = sync.OnceValue(func() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

@@ -20,10 +20,14 @@ const MaxTermBytes = 64
 // shared is the analyzer, built on first use.
 var shared = sync.OnceValue(newAnalyzer)
 
+//semguard:begin analyzer
+
 // Analyzer returns the analyzer used both to index and to query. It is built
 // once, on first use, and is safe for concurrent use. Like bleve's own
 // analyzers, Analyze may modify the input bytes in place.
 func Analyzer() analysis.Analyzer { return shared() }
+
+//semguard:end analyzer
 
 // Terms analyzes a query string and returns its terms in order of first
 // appearance, without duplicates; nil when nothing is left.

@@ -23,6 +23,8 @@ type analyzer struct {
 
 var _ analysis.Analyzer = (*analyzer)(nil)
 
+//semguard:begin analyzer-chain
+
 // Analyze implements analysis.Analyzer. It may modify input in place.
 func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 	r := run{stop: a.stop, size: len(input)}
@@ -84,6 +86,8 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 	}
 	return r.out
 }
+
+//semguard:end analyzer-chain
 
 // run is the state of one Analyze call.
 type run struct {

@@ -15,6 +15,8 @@ const (
 	KindText     = "text"
 )
 
+//semguard:begin chunk
+
 // Split cuts text into chunks. kind is "markdown", "code" or "text"; any other
 // kind is treated as "text". It returns nil when text has no non-blank line.
 //
@@ -41,3 +43,5 @@ func Split(kind, text string, o Options) []Chunk {
 	p := packer{l: l, o: o, commonPath: kind == KindMarkdown}
 	return p.pack(blocks)
 }
+
+//semguard:end chunk

@@ -19,6 +19,8 @@ type Options struct {
 	Overlap int // characters repeated from the end of the previous piece when a block larger than Size is cut; default DefaultOverlap
 }
 
+//semguard:begin chunk-options
+
 // Normalize returns the options with defaults filled in and out-of-range
 // values repaired. The rules, applied in order:
 //
@@ -58,3 +60,5 @@ func (o Options) String() string {
 	n := o.Normalize()
 	return fmt.Sprintf("chunk@%d size=%d overlap=%d", Version, n.Size, n.Overlap)
 }
+
+//semguard:end chunk-options

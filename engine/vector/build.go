@@ -39,6 +39,8 @@ const (
 	tailRatio = 4
 )
 
+//semguard:begin vector-build
+
 // Build writes the vector index of a new generation into dir, which must not
 // exist (its parent must) or be empty, from base, the vector index dir of the
 // previous generation ("" for a fresh build). Segments of base that survive
@@ -54,6 +56,8 @@ func Build(dir, base string, dims int, deletes []string, adds []Entry) (Stats, e
 	}
 	return st, nil
 }
+
+//semguard:end vector-build
 
 // part is one input of the new generation: a base segment with its updated
 // tombstones, or the adds.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 )
 
+//semguard:begin vector-manifest
+
 const (
 	manifestName    = "manifest"
 	manifestMagic   = "ARAGVMAN"
@@ -87,6 +89,8 @@ func decodeManifest(b []byte, dims int) (*manifest, error) {
 	}
 	return m, nil
 }
+
+//semguard:end vector-manifest
 
 func readManifest(dir string, dims int) (*manifest, error) {
 	b, err := os.ReadFile(filepath.Join(dir, manifestName))

@@ -16,6 +16,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+//semguard:begin vector-segment
+
 const (
 	segMagic   = "ARAGVSEG"
 	segVersion = 1
@@ -213,6 +215,8 @@ func hostLittleEndian() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }
 
+//semguard:end vector-segment
+
 // segment is an open, memory-mapped segment file.
 type segment struct {
 	meta  segMeta
@@ -252,6 +256,8 @@ func openSegment(dir string, m segMeta, dims int) (*segment, error) {
 	}
 	return s, nil
 }
+
+//semguard:begin vector-segment-read
 
 func parseSegment(data []byte, m segMeta, dims int) (*segment, error) {
 	h, err := decodeHeader(data)
@@ -346,3 +352,5 @@ func (s *segment) verifyPayload() error {
 	}
 	return nil
 }
+
+//semguard:end vector-segment-read

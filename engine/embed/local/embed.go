@@ -16,6 +16,8 @@ import (
 
 //go:generate go run ./internal/gen -src=${AUTORAG_GLOVE_SRC} -words=80000 -pc=eig -out=glove.tab
 
+//semguard:begin local-embedder
+
 //go:embed glove.tab
 var table string
 
@@ -246,3 +248,5 @@ func (e *Embedder) addRecord(s *scratch, off int) {
 		acc[d] += w * float32(int8(q[d]))
 	}
 }
+
+//semguard:end local-embedder

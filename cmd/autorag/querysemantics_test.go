@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// TestQueryCacheSurvivesReinstall: the same code installed again (another
+// path, another mtime) answers from the cache the first install filled;
+// the key holds the query-time code's digest, not the executable's
+// identity.
+func TestQueryCacheSurvivesReinstall(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	const q = "retry with exponential backoff"
+	wantCached(t, queryRun(t, nil, root, q), false, "first query")
+
+	exe := filepath.Join(t.TempDir(), "autorag-reinstalled")
+	b, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(exe, later, later); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "--root", root, "query", "--json", q)
+	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("reinstalled binary: %v", err)
+	}
+	var env map[string]any
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+		t.Fatalf("reinstalled binary: %v: %s", err, out.Bytes())
+	}
+	wantCached(t, env, true, "the same code reinstalled")
+}
+
+// TestQueryCacheKeyHasQuerySemantics: a binary whose query-time code
+// differs (another engine.QuerySemantics) computes another key for the
+// same question on the same generation.
+func TestQueryCacheKeyHasQuerySemantics(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	e, err := engine.New(root, engine.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := engine.QueryOptions{Text: "retry with exponential backoff", Mode: engine.ModeBM25}
+	this, ok := queryCacheKey(sc, e, o)
+	if !ok {
+		t.Fatal("options do not resolve")
+	}
+	if again, _ := queryCacheKey(sc, e, o); again != this {
+		t.Fatal("the key is not stable")
+	}
+	defer func(s string) { querySemantics = s }(querySemantics)
+	querySemantics = "q-another-query-path"
+	if other, _ := queryCacheKey(sc, e, o); other == this {
+		t.Error("another query-semantics digest gives the same key")
+	}
+}

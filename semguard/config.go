@@ -1,0 +1,58 @@
+package semguard
+
+// Config says where the guard finds the version, keeps its record and
+// writes the query digest, and which symbols are query-time.
+type Config struct {
+	// VersionConst is the index semantics version: an integer constant.
+	VersionConst string
+	// VersionFile is where a bump is made, for messages.
+	VersionFile string
+	// Record is the recorded digests, relative to the module root.
+	Record string
+	// QueryFile is the generated Go file that holds QueryConst.
+	QueryFile string
+	// QueryConst is the compiled-in query-semantics digest.
+	QueryConst string
+	// QueryTime are the symbols that only shape answers, never what is
+	// stored: no region may reach one. With QueryRoots they are the roots
+	// of the query-semantics digest.
+	QueryTime []string
+	// Reports are types regions fill that only report on a run (counts,
+	// progress) and are never stored: referenced by name, not digested, so
+	// a new field in a report does not ask for a bump.
+	Reports []string
+	// QueryRoots are the entry points of the query path, and the
+	// implementations it calls through interfaces (not followed from a
+	// call: see doc.go).
+	QueryRoots []string
+}
+
+// Project is autorag's configuration. A symbol is written the way a
+// failure names it: the package path relative to the module, a dot, and
+// the declared name; "(*T).M" or "T.M" for a method and "T.F" for a field
+// of a struct without tags.
+var Project = Config{
+	VersionConst: "engine.IndexSemanticsVersion",
+	VersionFile:  "engine/settings.go",
+	Record:       "engine/semantics.json",
+	QueryFile:    "engine/querysemantics.go",
+	QueryConst:   "engine.QuerySemantics",
+	QueryTime: []string{
+		// BM25 parameters and scoring.
+		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine.bm25",
+		// Fusion.
+		"engine.Settings.Fusion", "engine.Fusion", "engine.DefaultFusion", "engine.fuse",
+		// Query analysis and options.
+		"engine/analyze.Terms", "engine.QueryOptions",
+		// Result shaping.
+		"engine.(*searcher).materialize", "engine.Result", "engine.QueryResult",
+	},
+	Reports: []string{"engine.RefreshResult"},
+	QueryRoots: []string{
+		"engine.(*Engine).QueryAt", "engine.(*Engine).Search", "engine.(*Engine).QuerySettings", "engine.AnswerKey",
+		"engine.(*Service).Query",
+		"cmd/autorag.runQuery",
+		// Called through interfaces: the analyzer (bleve), the embedders.
+		"engine/analyze.(*analyzer).Analyze", "engine/embed/local.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
+	},
+}

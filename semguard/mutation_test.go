@@ -1,0 +1,261 @@
+package semguard
+
+import (
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Each test below mutates a copy of the module and runs the guard on it.
+
+// TestGuardTrips: a change to a helper outside every region, reached only
+// through calls — the text normalizer, the chunk hash, the fingerprint
+// encoder, the embedder's tokenizer — and one changed byte of the built-in
+// embedder's go:embed table each fail the guard, naming the symbol, the
+// regions that reach it and what to do. The mutations share one copy (a
+// symbol's digest depends on its own code only, and each is asserted on
+// its own), so the module is loaded once.
+func TestGuardTrips(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	tests := []struct {
+		name, file, old, new string
+		symbol, region       string
+	}{
+		{"text normalizer", "mirror/parse.go", `sb.WriteByte('\n')`, `sb.WriteByte(' ')`, "mirror.cleanUTF8", "parse"},
+		{"chunk hash", "engine/vectors.go", `blake3.Sum256([]byte(body))`, `blake3.Sum256([]byte(body + "\x00"))`, "engine.embedKey", "vector-input"},
+		{"fingerprint encoder", "fingerprint/compute.go", `e.uint(uint64(len(s)))`, `e.uint(uint64(len(s)) + 1)`, "fingerprint.(*encoder).str", "fingerprint"},
+		{"embedder tokenizer", "engine/embed/local/tokenize.go", "if pd != rd {\n\t\treturn true", "if pd != rd {\n\t\treturn false", "engine/embed/local.isCut", "local-embedder"},
+	}
+	for _, tt := range tests {
+		edit(t, root, tt.file, tt.old, tt.new)
+	}
+	p := filepath.Join(root, "engine/embed/local/glove.tab")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct{ name, file, old, new, symbol, region string }{name: "embedded table", symbol: "engine/embed/local.table", region: "local-embedder"})
+
+	st, rec := state(t, root)
+	err = st.verdict(rec, Project)
+	mustContain(t, err, "bump engine.IndexSemanticsVersion in engine/settings.go", "make semguard-update REFACTOR=1")
+	d := st.diff(rec)
+	for _, tt := range tests {
+		if !slices.ContainsFunc(d.Symbols, func(s string) bool { return strings.HasPrefix(s, tt.symbol+" (changed; reached from ") }) {
+			t.Errorf("%s: %s is not reported changed:\n%s", tt.name, tt.symbol, d)
+		}
+		if !slices.Contains(d.Regions, tt.region+" (changed)") {
+			t.Errorf("%s: region %s is not reported changed:\n%s", tt.name, tt.region, d)
+		}
+	}
+	if len(d.Symbols) != len(tests) {
+		t.Errorf("%d symbols changed, want the %d mutated:\n%s", len(d.Symbols), len(tests), d)
+	}
+}
+
+// TestGuardIgnoresCommentsAndFormatting: comments added or edited inside
+// and around guarded code, a file re-indented the way gofmt undoes, and a
+// call's arguments reflowed over lines do not fail the guard.
+func TestGuardIgnoresCommentsAndFormatting(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	edit(t, root, "mirror/parse.go", "func cleanUTF8(b []byte) string {", "func cleanUTF8(b []byte) string { // a new comment\n\t/* and a block comment */")
+	edit(t, root, "mirror/parse.go", "// cleanUTF8 returns b", "// cleanUTF8 (its doc comment edited) returns b")
+	edit(t, root, "fingerprint/compute.go", "e.buf = binary.AppendUvarint(e.buf, v)", "e.buf = binary.AppendUvarint(\n\t\te.buf,\n\t\tv,\n\t)")
+	gofmtOnly(t, filepath.Join(root, "engine/embed/local/tokenize.go"))
+	if err := Check(root, Project); err != nil {
+		t.Fatalf("comment and formatting changes failed the guard: %v", err)
+	}
+}
+
+// gofmtOnly rewrites the file at p without indentation and with extra
+// spaces around assignments, after checking gofmt turns that back into
+// the original.
+func gofmtOnly(t *testing.T, p string) {
+	t.Helper()
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(orig), "\n")
+	for i, l := range lines {
+		lines[i] = strings.Replace(strings.TrimLeft(l, "\t"), " := ", "   :=   ", 1)
+	}
+	mutated := strings.Join(lines, "\n")
+	if back, err := format.Source([]byte(mutated)); err != nil || string(back) != string(orig) || mutated == string(orig) {
+		t.Fatalf("the mutation of %s is not gofmt-only (err %v)", p, err)
+	}
+	if err := os.WriteFile(p, []byte(mutated), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestQueryTimeChange: changing k1 and the fusion weight does not fail
+// the index guard and needs no bump, but changes the query digest — each
+// change is seen in it — so the guard says the compiled-in digest (a part
+// of every query-cache key) is stale until make semguard-update records
+// it.
+func TestQueryTimeChange(t *testing.T) {
+	t.Parallel()
+	base, err := baseline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := copyModule(t)
+	edit(t, root, "engine/settings.go", "DefaultK1 = 0.9", "DefaultK1 = 1.2")
+	edit(t, root, "engine/vectors.go", "Fusion{Method: FusionConvex, Alpha: 0.8}", "Fusion{Method: FusionConvex, Alpha: 0.7}")
+	st, rec := state(t, root)
+	if d := st.diff(rec); !d.Empty() {
+		t.Fatalf("a query-time change tripped the index guard:\n%s", d)
+	}
+	for _, sym := range []string{"engine.DefaultK1,DefaultB", "engine.DefaultConvex"} {
+		if st.QuerySymbols[sym] == "" || st.QuerySymbols[sym] == base.QuerySymbols[sym] {
+			t.Errorf("%s: change not seen by the query digest", sym)
+		}
+	}
+	if st.Query == base.Query {
+		t.Fatalf("query digest unchanged (%s): the query-cache key would not change", st.Query)
+	}
+	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump")
+	msg := update(t, st, rec, root, false)
+	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) {
+		t.Errorf("update says %q", msg)
+	}
+	if err := Check(root, Project); err != nil {
+		t.Fatalf("after the update: %v", err)
+	}
+}
+
+// state computes the copy's state and reads its record.
+func state(t *testing.T, root string) (*State, *Record) {
+	t.Helper()
+	st, err := Compute(root, Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := readRecord(root, Project)
+	if err != nil || rec == nil {
+		t.Fatalf("read record: %v", err)
+	}
+	return st, rec
+}
+
+// update is Update on a computed state: it fails the test when the update
+// refuses.
+func update(t *testing.T, st *State, rec *Record, root string, refactor bool) string {
+	t.Helper()
+	msg, err := st.decide(rec, Project, refactor)
+	if err != nil {
+		t.Fatalf("update refused: %v", err)
+	}
+	if err := st.write(root, Project); err != nil {
+		t.Fatal(err)
+	}
+	return msg
+}
+
+// bumpVersion raises IndexSemanticsVersion by one in the copy.
+func bumpVersion(t *testing.T, root string) (from, to int) {
+	t.Helper()
+	base, err := baseline()
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to = base.Version, base.Version+1
+	edit(t, root, "engine/settings.go", fmt.Sprintf("const IndexSemanticsVersion = %d", from), fmt.Sprintf("const IndexSemanticsVersion = %d", to))
+	return from, to
+}
+
+// TestBumpWithoutChangeFails: a bump with no guarded change fails the
+// guard, and the update refuses to record it, even as a refactor.
+func TestBumpWithoutChangeFails(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	from, to := bumpVersion(t, root)
+	st, rec := state(t, root)
+	want := fmt.Sprintf("was bumped %d → %d but no guarded code changed", from, to)
+	mustContain(t, st.verdict(rec, Project), want, "revert the bump")
+	_, err := st.decide(rec, Project, false)
+	mustContain(t, err, "refused", want)
+	_, err = st.decide(rec, Project, true)
+	mustContain(t, err, "refused", want)
+}
+
+// TestUpdateRules: a guarded change is refused without a bump, recorded
+// with one, or recorded as a refactor when told so; after the update the
+// guard passes.
+func TestUpdateRules(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	edit(t, root, "mirror/parse.go", `sb.WriteByte('\n')`, `sb.WriteByte(' ')`)
+	st, rec := state(t, root)
+	_, err := st.decide(rec, Project, false)
+	mustContain(t, err, "refused", "mirror.cleanUTF8 (changed", "REFACTOR=1")
+
+	from, to := bumpVersion(t, root)
+	st, rec = state(t, root)
+	mustContain(t, st.verdict(rec, Project), fmt.Sprintf("was bumped %d → %d for these changes", from, to),
+		"mirror.cleanUTF8 (changed", "record the new digests with `make semguard-update`")
+	msg := update(t, st, rec, root, false)
+	if want := fmt.Sprintf("recorded the digests at engine.IndexSemanticsVersion = %d (was %d)", to, from); !strings.Contains(msg, want) || !strings.Contains(msg, "mirror.cleanUTF8") {
+		t.Errorf("update says %q; want %q and the symbol", msg, want)
+	}
+
+	edit(t, root, "mirror/parse.go", `sb.WriteByte(' ')`, `sb.WriteByte('\t')`)
+	st, rec = state(t, root)
+	mustContain(t, st.verdict(rec, Project), fmt.Sprintf("is still %d", to))
+	if msg := update(t, st, rec, root, true); !strings.Contains(msg, "recorded a pure refactor") {
+		t.Errorf("refactor update says %q", msg)
+	}
+	if err := Check(root, Project); err != nil {
+		t.Fatalf("after the updates: %v", err)
+	}
+}
+
+// TestNewPackageIsFollowed: a package added to the module and called from
+// guarded code is digested without any configuration.
+func TestNewPackageIsFollowed(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	dir := filepath.Join(root, "mirror", "fold")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "package fold\n\nimport \"strings\"\n\n// Fold trims.\nfunc Fold(s string) string { return trim(s) }\n\nfunc trim(s string) string { return strings.TrimSpace(s) }\n"
+	if err := os.WriteFile(filepath.Join(dir, "fold.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, root, "mirror/parse.go", "return norm.NFC.String(cleanUTF8(b)), nil", "return fold.Fold(norm.NFC.String(cleanUTF8(b))), nil")
+	edit(t, root, "mirror/parse.go", "import (\n", "import (\n\t\"github.com/autorag/autorag/mirror/fold\"\n")
+	mustContain(t, Check(root, Project), "mirror/fold.Fold (newly reached", "mirror/fold.trim (newly reached", "mirror.normalize (changed")
+}
+
+// TestRegionReachingQueryTimeCodeFails: guarded code that uses a
+// query-time symbol is an error that shows the path.
+func TestRegionReachingQueryTimeCodeFails(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	edit(t, root, "engine/settings.go", `"maxfile":  fmt.Sprint(s.MaxFileSize),`, `"maxfile":  fmt.Sprint(s.MaxFileSize, DefaultK1),`)
+	mustContain(t, Check(root, Project), `region "fingerprint-settings"`, "reaches the query-time symbol engine.DefaultK1,DefaultB",
+		"engine.Settings.fingerprinted → engine.DefaultK1,DefaultB")
+}
+
+// TestConfigNamesMustExist: a query-time symbol or root that does not
+// exist (renamed by a change elsewhere) is an error naming it, not a
+// silently smaller list.
+func TestConfigNamesMustExist(t *testing.T) {
+	t.Parallel()
+	cfg := Project
+	cfg.QueryTime = append(slices.Clone(cfg.QueryTime), "engine.scoreGone", "engine.Settings.Gone")
+	_, err := Compute("..", cfg)
+	mustContain(t, err, "symbol engine.scoreGone not found", "symbol engine.Settings.Gone not found", "semguard/config.go")
+}
