@@ -29,7 +29,9 @@ func TestChanged(t *testing.T) {
 		{"ignored file added", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"out/x.md": "x"}) }, false},
 		{"binary file added", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"x.dat": "\x00\x01"}) }, false},
 		{"binary extension added", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"x.png": "png"}) }, false},
-		{"too large file added", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"huge.txt": "0123456789abcdef0123"}) }, false},
+		{"too large file added", func(t *testing.T, root string) {
+			writeTree(t, root, map[string]string{"huge.txt": "0123456789abcdef0123"})
+		}, false},
 		{"edit, same size", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"a.md": "# A\n\nALPHA\n"}) }, true},
 		{"file added", func(t *testing.T, root string) { writeTree(t, root, map[string]string{"b/d.go": "package b\n"}) }, true},
 		{"file removed", func(t *testing.T, root string) { os.Remove(filepath.Join(root, "b/c.go")) }, true},
