@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -20,55 +19,40 @@ func New(api *agentapi.API, version string) *mcp.Server {
 			"(search answers say stale: true when the sources changed since the index was built).",
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Search the indexed files: the best passages for a query, one per file by default, " +
 			"with path, line range, section and scores (the results of `autorag query --json`). " +
 			"stale is true when files changed since the index was built (call refresh).",
 		Annotations: readOnly,
-	}, tool(api.Search))
-	mcp.AddTool(s, &mcp.Tool{
+	}, api.Search)
+	addTool(s, &mcp.Tool{
 		Name: "refresh",
 		Description: "Bring the index up to date with the files (incremental; nothing is rebuilt when nothing changed). " +
 			"outcome is unchanged, updated, rebuilt, or busy when another process is refreshing (try again later).",
 		Annotations:  &mcp.ToolAnnotations{IdempotentHint: true},
 		OutputSchema: refreshSchema(),
-	}, tool(api.Refresh))
-	mcp.AddTool(s, &mcp.Tool{
+	}, api.Refresh)
+	addTool(s, &mcp.Tool{
 		Name:        "status",
 		Description: "The committed index (fingerprint, generation, counts, settings), the last refresh, the lock holder and whether the sources changed since.",
 		Annotations: readOnly,
-	}, tool(func(ctx context.Context, _ struct{}) (*envelope.Status, error) { return api.Status(ctx) }))
-	mcp.AddTool(s, &mcp.Tool{
+	}, func(ctx context.Context, _ struct{}) (*envelope.Status, error) { return api.Status(ctx) })
+	addTool(s, &mcp.Tool{
 		Name: "read",
 		Description: "Read lines of an indexed file, e.g. around a search result (line numbers as in results). " +
 			"Only files the index would read: inside the root, not ignored, not binary.",
 		Annotations: readOnly,
-	}, tool(api.Read))
+	}, api.Read)
 	return s
 }
 
 // refreshSchema is the schema inferred from envelope.Refresh with only ok
 // and outcome required: a busy refresh has none of the counts.
 func refreshSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[envelope.Refresh](nil)
-	if err != nil {
-		panic(fmt.Sprintf("refresh schema: %v", err))
-	}
+	s := schemaFor[envelope.Refresh]()
 	s.Required = []string{"ok", "outcome"}
 	return s
-}
-
-// tool adapts an API method to a typed tool handler. An error becomes a
-// tool error whose text starts with its envelope code.
-func tool[In, Out any](f func(context.Context, In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		out, err := f(ctx, in)
-		if err != nil {
-			return nil, out, fmt.Errorf("%s: %w", agentapi.Code(err), err)
-		}
-		return nil, out, nil
-	}
 }
 
 // HTTPHandler serves s over streamable HTTP (the MCP transport for HTTP):
