@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/autorag/autorag/agentapi"
@@ -216,3 +217,53 @@ func TestRefreshStatusReadTools(t *testing.T) {
 }
 
 func slicesSort(s []string) { sort.Strings(s) }
+
+// TestToolsAnswerTheirSchemas validates every kind of answer against the
+// output schema its tool advertises (the server does not check its own
+// answers at run time).
+func TestToolsAnswerTheirSchemas(t *testing.T) {
+	api, cs := connect(t)
+	list, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range list.Tools {
+		b, _ := json.Marshal(tool.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		schemas[tool.Name] = r
+	}
+	check := func(name string, args map[string]any) {
+		t.Helper()
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s %v: %v %q", name, args, err, text(res))
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var v any
+		json.Unmarshal(b, &v)
+		if err := schemas[name].Validate(v); err != nil {
+			t.Errorf("%s %v: the answer does not match the output schema: %v\n%s", name, args, err, b)
+		}
+	}
+	check("search", map[string]any{"query": "heron", "explain": true, "k": 3})
+	check("search", map[string]any{"query": "absent-term-xyzzy", "mode": "bm25"})
+	check("status", nil)
+	check("read", map[string]any{"path": "a.md"})
+	check("refresh", nil)
+	os.WriteFile(filepath.Join(api.Root(), "new.md"), []byte("# New\n"), 0o644)
+	check("refresh", map[string]any{"paths": []string{"new.md"}})
+	lk, err := lock.Acquire(t.Context(), api.Engine().Layout.LockPath(), 0, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Release()
+	check("refresh", nil)
+}
