@@ -15,9 +15,11 @@
 //
 // A search answer says whether the sources changed since the committed
 // index (stale). Finding out costs a walk of the tree (engine
-// SourcesChanged: stat only, about a no-op refresh's scan: 4 ms at 2,000
-// files, 30-40 ms at 16,000 on the reference machine), far more than a
-// search, so no search waits for one except the first after a new commit.
+// SourcesChanged, mirror.Changed: stat only), the same as a no-op
+// refresh's scan (BenchmarkChanged and BenchmarkScanNoop in mirror agree
+// within noise; docs/BENCHMARKS.md has that scan at 3-4 ms for 2,000 files
+// and 29-36 ms for 16,000), far more than a search, so no search waits for
+// one except the first after a new commit.
 // The check runs in the background at most once per StaleInterval and never
 // more often than ten times its own last duration (so it takes at most a
 // tenth of one core); each answer carries the last result and when it was

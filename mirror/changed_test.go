@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -73,4 +74,21 @@ func sameTexts(a, b *Manifest) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkChanged is what one sources check of the servers' stale flag
+// costs on an unchanged tree (compare BenchmarkScanNoop).
+func BenchmarkChanged(b *testing.B) {
+	for _, n := range []int{2000, 16000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			root, _, m := benchTree(b, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				changed, err := Changed(b.Context(), root, m, 0)
+				if err != nil || changed {
+					b.Fatal(changed, err)
+				}
+			}
+		})
+	}
 }
