@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -261,5 +262,41 @@ func TestShutdownAndLog(t *testing.T) {
 	}
 	if strings.Contains(s.logs.String(), "heron") {
 		t.Errorf("the log holds the query text: %s", s.logs)
+	}
+}
+
+// A request still running when the grace period ends is cancelled, and
+// Serve still returns nil (a clean exit).
+func TestShutdownCancelsLongRequests(t *testing.T) {
+	defer func(g time.Duration) { grace = g }(grace)
+	grace = 50 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		close(cancelled)
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, Options{}) }()
+	go http.Get("http://" + ln.Addr().String() + "/slow")
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve = %v, want nil", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second):
+		t.Error("the running request's context was not cancelled")
 	}
 }

@@ -37,18 +37,21 @@ type Options struct {
 
 // Serve serves h on ln, behind the guard, the limits and the request log,
 // until ctx ends; then it stops accepting, lets running requests finish
-// (for at most 10 s) and returns nil.
+// for at most grace (10 s), cancels those still running (a refresh stops
+// before committing, leaving the index as it was) and returns nil.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) error {
 	o.Limits = o.Limits.withDefaults()
 	if o.Long == nil {
 		o.Long = func(r *http.Request) bool { return r.Method == http.MethodPost && r.URL.Path == "/v1/refresh" }
 	}
+	reqs, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReqs()
 	srv := &http.Server{
 		Handler:           logged(o.Log, guard(limited(h, o), o.Token)),
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext:       func(net.Listener) context.Context { return reqs },
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -57,14 +60,21 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, o Options) erro
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	sctx, cancel := context.WithTimeout(reqs, grace)
 	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
+	if err := srv.Shutdown(sctx); err != nil {
+		cancelReqs()
+		_ = srv.Close()
 	}
-	return err
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
+
+// grace is how long Serve lets running requests finish after its context
+// ends.
+var grace = 10 * time.Second
 
 // limited bounds the body and the time of each request.
 func limited(h http.Handler, o Options) http.Handler {
