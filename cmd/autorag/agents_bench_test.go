@@ -254,6 +254,8 @@ func BenchmarkAgents(b *testing.B) {
 		})
 	}
 
+	b.Run("mcp-stdio-cached-typescript", func(b *testing.B) { benchTypeScript(b, root, cached) })
+
 	base, httpPID := benchServe(b, root)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	for _, c := range []struct {
@@ -356,4 +358,35 @@ func benchGet(hc *http.Client, base, q string) error {
 		return fmt.Errorf("status %d", res.StatusCode)
 	}
 	return nil
+}
+
+// benchTypeScript times the search tool through the TypeScript SDK's
+// client (testdata/mcpclient/bench.mjs), which launches its own server;
+// it reports the client's percentiles.
+func benchTypeScript(b *testing.B, root string, queries []string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		b.Skipf("node is not installed: %v", err)
+	}
+	qf := filepath.Join(b.TempDir(), "queries.txt")
+	if err := os.WriteFile(qf, []byte(strings.Join(queries, "\n")+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "mcpclient"))
+	cmd := exec.Command(node, filepath.Join(dir, "bench.mjs"), strconv.Itoa(b.N), qf, os.Args[0], "--root", root, "mcp")
+	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("node bench.mjs: %v", err)
+	}
+	var r struct {
+		P50 float64 `json:"p50_us"`
+		P99 float64 `json:"p99_us"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		b.Fatalf("bench.mjs said %q: %v", out, err)
+	}
+	b.ReportMetric(r.P50, "p50-µs")
+	b.ReportMetric(r.P99, "p99-µs")
 }
