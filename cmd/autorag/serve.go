@@ -74,6 +74,18 @@ func newAgentAPI(g *globals, o *serverOptions) (*agentapi.API, error) {
 	return agentapi.New(e, agentapi.Options{CacheBytes: capBytes, StaleInterval: o.staleInterval, Command: commandLine()}), nil
 }
 
+// guardNote says at start how the server is guarded.
+func guardNote(loopback, token bool) string {
+	switch {
+	case !loopback:
+		return "NOT loopback: reachable from other hosts, every request needs the bearer token"
+	case token:
+		return "loopback, bearer token required"
+	default:
+		return "loopback only, no token"
+	}
+}
+
 // listenAndServe checks the bind, says where it listens and how it is
 // guarded, and serves until the context ends (then exits cleanly).
 func listenAndServe(ctx context.Context, g *globals, o *serverOptions, name, addr string, h http.Handler, long func(*http.Request) bool) error {
@@ -85,14 +97,7 @@ func listenAndServe(ctx context.Context, g *globals, o *serverOptions, name, add
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	guard := "loopback only, no token"
-	switch {
-	case !loopback:
-		guard = "NOT loopback: every request needs the bearer token"
-	case o.token != "":
-		guard = "loopback, bearer token required"
-	}
-	fmt.Fprintf(g.stderr, "autorag %s: listening on http://%s (%s)\n", name, ln.Addr(), guard)
+	fmt.Fprintf(g.stderr, "autorag %s: listening on http://%s (%s)\n", name, ln.Addr(), guardNote(loopback, o.token != ""))
 	var log *slog.Logger
 	if g.verbose {
 		log = slog.New(slog.NewJSONHandler(g.stderr, nil))

@@ -26,6 +26,7 @@ import (
 type server struct {
 	cmd    *exec.Cmd
 	base   string         // http://127.0.0.1:PORT
+	guard  string         // how it said it is guarded
 	stderr chan string    // the lines after the first
 	done   chan exitState // the exit, once
 }
@@ -61,7 +62,7 @@ func startServer(t *testing.T, args ...string) *server {
 	if m == nil {
 		t.Fatalf("%v: first line %q", args, lines.Text())
 	}
-	s.base = m[1]
+	s.base, s.guard = m[1], m[2]
 	go func() {
 		for lines.Scan() {
 			s.stderr <- lines.Text()
@@ -125,11 +126,29 @@ func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
 	}
 }
 
+func TestGuardNote(t *testing.T) {
+	for _, tt := range []struct {
+		loopback, token bool
+		want            string
+	}{
+		{true, false, "loopback only, no token"},
+		{true, true, "loopback, bearer token required"},
+		{false, true, "NOT loopback: reachable from other hosts, every request needs the bearer token"},
+	} {
+		if got := guardNote(tt.loopback, tt.token); got != tt.want {
+			t.Errorf("guardNote(%v, %v) = %q, want %q", tt.loopback, tt.token, got, tt.want)
+		}
+	}
+}
+
 func TestServeAnswersAndStopsCleanly(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		s := startServer(t, "--root", root, "serve", "--addr", "127.0.0.1:0", "-v", "--token", "tok")
+		if s.guard != guardNote(true, true) {
+			t.Errorf("the server said it is guarded by %q", s.guard)
+		}
 		var got envelope.Query
 		req, _ := http.NewRequest("GET", s.base+"/v1/search?"+url.Values{"q": {"rotate JWT signing keys"}, "k": {"3"}}.Encode(), nil)
 		req.Header.Set("Authorization", "Bearer tok")
