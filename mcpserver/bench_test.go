@@ -38,7 +38,7 @@ func BenchmarkSearchToolInMemory(b *testing.B) {
 	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
 	defer api.Close()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(api, "bench").Connect(b.Context(), st, nil)
+	ss, err := New(api, "bench", nil).Connect(b.Context(), st, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,11 +1,14 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +34,27 @@ var files = map[string]string{
 // returns the API and a Go SDK client session connected to it.
 func connect(t *testing.T) (*agentapi.API, *mcp.ClientSession) {
 	t.Helper()
+	api, cs, _ := connectLogged(t)
+	return api, cs
+}
+
+// lockedBuffer is a log destination safe for the server's goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *lockedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+// connectLogged is connect with the server's tool-call log.
+func connectLogged(t *testing.T) (*agentapi.API, *mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
+	logs := &lockedBuffer{}
 	root := t.TempDir()
 	for rel, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(rel))
@@ -53,7 +77,7 @@ func connect(t *testing.T) (*agentapi.API, *mcp.ClientSession) {
 	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
 	t.Cleanup(func() { api.Close() })
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(api, "test").Connect(t.Context(), st, nil)
+	ss, err := New(api, "test", slog.New(slog.NewJSONHandler(logs, nil))).Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +87,25 @@ func connect(t *testing.T) (*agentapi.API, *mcp.ClientSession) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return api, cs
+	return api, cs, logs
+}
+
+func TestToolCallLog(t *testing.T) {
+	_, cs, logs := connectLogged(t)
+	call(t, cs, "search", map[string]any{"query": "heron"}, nil)
+	call(t, cs, "read", map[string]any{"path": "secret.txt"}, nil)
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	if len(lines) != 2 || lines[0]["tool"] != "search" || lines[0]["code"] != nil ||
+		lines[1]["tool"] != "read" || lines[1]["code"] != "refused" {
+		t.Errorf("tool-call log: %v", lines)
+	}
 }
 
 // call calls a tool and decodes its structured content into out; it

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,7 +25,7 @@ import (
 // quarter of the server's time per call (see docs/BENCHMARKS.md). The
 // types are fixed and the schemas are inferred from them, which
 // TestToolsAnswerTheirSchemas checks.
-func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, f func(context.Context, In) (Out, error)) {
+func addTool[In, Out any](s *mcp.Server, log *slog.Logger, t *mcp.Tool, f func(context.Context, In) (Out, error)) {
 	in := schemaFor[In]()
 	if t.InputSchema == nil {
 		t.InputSchema = in
@@ -36,23 +38,41 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, f func(context.Context, In
 		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
 	}
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args In
-		if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
-			return toolError(fmt.Errorf("%s: invalid arguments: %w", envelope.CodeUsage, err)), nil
+		start := time.Now()
+		res, code, err := runTool(ctx, req, resolved, f)
+		if log != nil {
+			attrs := []any{"tool", t.Name, "ms", float64(time.Since(start).Microseconds()) / 1000}
+			if code != "" {
+				attrs = append(attrs, "code", code)
+			}
+			log.Info("tool call", attrs...)
 		}
-		out, err := f(ctx, args)
-		if err != nil {
-			return toolError(fmt.Errorf("%s: %w", agentapi.Code(err), err)), nil
-		}
-		var buf bytes.Buffer
-		if err := envelope.Write(&buf, out); err != nil {
-			return nil, fmt.Errorf("encode %s answer: %w", t.Name, err)
-		}
-		raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		// The same JSON as text, for clients that read only text (as the
-		// specification recommends).
-		return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}, nil
+		return res, err
 	})
+}
+
+// runTool runs one tool call: arguments checked against the input schema and
+// decoded, f, its answer encoded once. A failure is a tool error whose
+// text starts with its code, which runTool also returns.
+func runTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, resolved *jsonschema.Resolved,
+	f func(context.Context, In) (Out, error)) (*mcp.CallToolResult, string, error) {
+	var args In
+	if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
+		return toolError(envelope.CodeUsage, fmt.Errorf("invalid arguments: %w", err)), envelope.CodeUsage, nil
+	}
+	out, err := f(ctx, args)
+	if err != nil {
+		code := agentapi.Code(err)
+		return toolError(code, err), code, nil
+	}
+	var buf bytes.Buffer
+	if err := envelope.Write(&buf, out); err != nil {
+		return nil, "", fmt.Errorf("encode %s answer: %w", req.Params.Name, err)
+	}
+	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	// The same JSON as text, for clients that read only text (as the
+	// specification recommends).
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}, "", nil
 }
 
 // decodeArgs validates the arguments against the input schema and decodes
@@ -71,8 +91,8 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-func toolError(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+func toolError(code string, err error) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: code + ": " + err.Error()}}}
 }
 
 // schemaFor infers the schema of T (of *T's element for a pointer).

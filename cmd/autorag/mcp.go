@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,7 +20,8 @@ func newMCPCmd(g *globals) *cobra.Command {
 		Long: `Serve the index of the root to MCP clients over one long-lived engine: tools
 search, refresh, status and read. stdio by default (register it with, e.g.,
 "claude mcp add autorag -- autorag mcp --root ."); --http ADDR serves
-streamable HTTP instead, on loopback unless --token is given.`,
+streamable HTTP instead, on loopback unless --token is given. -v logs one
+JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
 			api, err := newAgentAPI(g, o)
@@ -27,7 +29,11 @@ streamable HTTP instead, on loopback unless --token is given.`,
 				return err
 			}
 			defer api.Close()
-			srv := mcpserver.New(api, version())
+			var log *slog.Logger
+			if g.verbose {
+				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
+			}
+			srv := mcpserver.New(api, version(), log)
 			if addr != "" {
 				// Any tool call may be a refresh: MCP requests get the longer limit.
 				long := func(*http.Request) bool { return true }
