@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-9bda6c64a21ef7eb8d7f653c6952e249"
+const QuerySemantics = "q-28164fdff35adcf0db5fad9d10c85139"

@@ -92,4 +92,12 @@
 // are indexed under the link's own path; symlinks to directories are not
 // followed; links that leave the root or dangle are reported. Nothing
 // outside the root is read.
+//
+// Two read-only entry points apply the same rules for the servers
+// (autorag mcp, autorag serve): Changed walks the tree and reports whether
+// a scan would change the manifest's texts (the stale flag), and
+// ReadSource reads one file as a scan would, refusing whatever the walk
+// would not index (ErrNotSource), through os.Root so that nothing outside
+// the root can be opened even if a path component is swapped for a
+// symlink after the checks.
 package mirror

@@ -344,8 +344,14 @@ func (s *scanner) read(c *candidate) ([]byte, error) {
 		return nil, fmt.Errorf("read: %s", errText(err))
 	}
 	defer f.Close()
-	buf := make([]byte, 0, min(c.size, s.max)+1)
-	buf, err = readAtMost(f, buf, sniffLen)
+	return s.readFile(f, c.size)
+}
+
+// readFile reads the open file f of the given size (as stat'ed) as read
+// does.
+func (s *scanner) readFile(f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(size, s.max)+1)
+	buf, err := readAtMost(f, buf, sniffLen)
 	if err == nil && looksBinary(buf) {
 		return nil, ErrBinary
 	}

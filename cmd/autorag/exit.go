@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/lock"
+	"github.com/autorag/autorag/envelope"
 )
 
 // Exit codes (DESIGN.md): every command maps its error here and nowhere else.
@@ -30,38 +27,27 @@ func usagef(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
+// exitCodes maps each envelope error code to its exit code.
+var exitCodes = map[string]int{
+	envelope.CodeBusy:        exitBusy,
+	envelope.CodeInterrupted: exitInterrupted,
+	envelope.CodeUsage:       exitUsage,
+	envelope.CodeNoIndex:     exitUsage,
+	envelope.CodeLockPath:    exitFailed,
+	envelope.CodeFailed:      exitFailed,
+}
+
 // classify maps an error to its exit code and envelope code.
 func classify(err error) (int, string) {
-	var ue *usageError
-	switch {
-	case err == nil:
+	if err == nil {
 		return exitOK, ""
-	case errors.Is(err, lock.ErrBusy):
-		return exitBusy, "busy"
-	case errors.Is(err, context.Canceled):
-		return exitInterrupted, "interrupted"
-	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage):
-		return exitUsage, "usage"
-	case errors.Is(err, engine.ErrNoIndex):
-		return exitUsage, "no_index"
-	case errors.Is(err, lock.ErrNotRegular):
-		return exitFailed, "lock_path"
-	default:
-		return exitFailed, "failed"
 	}
-}
-
-// errorEnvelope is the JSON form of a failure.
-type errorEnvelope struct {
-	OK      bool         `json:"ok"`
-	Outcome string       `json:"outcome"`
-	Holder  *lock.Holder `json:"holder,omitempty"`
-	Error   errorBody    `json:"error"`
-}
-
-type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage, envelope.CodeUsage
+	}
+	code := envelope.Code(err)
+	return exitCodes[code], code
 }
 
 // report prints err as an envelope (--json) or a line on stderr, and
@@ -76,20 +62,11 @@ func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "autorag: %v\n", err)
 		return code
 	}
-	env := errorEnvelope{Outcome: "error", Error: errorBody{Code: name, Message: err.Error()}}
-	var be *lock.BusyError
-	if errors.As(err, &be) {
-		env.Outcome, env.Holder = "busy", be.Holder
-	}
-	writeJSON(stdout, env)
+	writeJSON(stdout, envelope.NewErrorCode(err, name))
 	return code
 }
 
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) { _ = envelope.Write(w, v) }
 
 // silentError fails a command whose output already said why (exit 3, no
 // second envelope).

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -40,21 +41,6 @@ func newQueryCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// queryEnvelope is the JSON a query prints (DESIGN.md).
-type queryEnvelope struct {
-	OK          bool            `json:"ok"`
-	Outcome     string          `json:"outcome"`
-	Query       string          `json:"query"`
-	Mode        string          `json:"mode"`
-	Fusion      string          `json:"fusion,omitempty"`
-	K           int             `json:"k"`
-	Fingerprint string          `json:"fingerprint"`
-	Generation  string          `json:"generation"`
-	Cached      bool            `json:"cached"`
-	TookMS      float64         `json:"took_ms"`
-	Results     []engine.Result `json:"results"`
-}
-
 func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) error {
 	if o.k < 1 {
 		return usagef("-k must be at least 1, got %d", o.k)
@@ -75,7 +61,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	var sc *fingerprint.Sidecar
 	var key [32]byte
 	if !o.noCache {
-		var env *queryEnvelope
+		var env *envelope.Query
 		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
 			printQuery(g, env)
@@ -86,8 +72,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if err != nil {
 		return err
 	}
-	env := &queryEnvelope{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: o.k,
-		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: res.Results}
+	env := envelope.NewQuery(text, o.k, res)
 	if !o.noCache {
 		storeQuery(e, capBytes, sc, key, env)
 	}
@@ -96,7 +81,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	return nil
 }
 
-func printQuery(g *globals, env *queryEnvelope) {
+func printQuery(g *globals, env *envelope.Query) {
 	if g.json {
 		writeJSON(g.stdout, env)
 		return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -59,7 +60,7 @@ func queryCacheCap() (int64, error) {
 }
 
 // cachedQuery returns the stored envelope for o, or nil.
-func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*queryEnvelope, *fingerprint.Sidecar, [32]byte) {
+func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*envelope.Query, *fingerprint.Sidecar, [32]byte) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
 	if err != nil {
 		return nil, nil, [32]byte{}
@@ -72,7 +73,7 @@ func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*quer
 	if !ok {
 		return nil, sc, key
 	}
-	var env queryEnvelope
+	var env envelope.Query
 	if json.Unmarshal(b, &env) != nil {
 		return nil, sc, key
 	}
@@ -81,7 +82,7 @@ func cachedQuery(e *engine.Engine, capBytes int64, o engine.QueryOptions) (*quer
 
 // storeQuery keeps an answer when the generation it came from is still the
 // one the sidecar read before the query named.
-func storeQuery(e *engine.Engine, capBytes int64, sc *fingerprint.Sidecar, key [32]byte, env *queryEnvelope) {
+func storeQuery(e *engine.Engine, capBytes int64, sc *fingerprint.Sidecar, key [32]byte, env *envelope.Query) {
 	if sc == nil || env.Generation != sc.Generation {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
 )
 
 func newRefreshCmd(g *globals) *cobra.Command {
@@ -29,12 +30,6 @@ index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
 	return cmd
 }
 
-// refreshEnvelope is the JSON a refresh prints.
-type refreshEnvelope struct {
-	OK bool `json:"ok"`
-	*engine.RefreshResult
-}
-
 // runRefresh runs refresh and index rebuild: ro holds what their flags set.
 func runRefresh(cmd *cobra.Command, g *globals, ro engine.RefreshOptions) error {
 	e, err := g.engine()
@@ -53,7 +48,7 @@ func runRefresh(cmd *cobra.Command, g *globals, ro engine.RefreshOptions) error 
 		fmt.Fprintf(g.stderr, "autorag: warning: %s\n", w)
 	}
 	if g.json {
-		writeJSON(g.stdout, refreshEnvelope{OK: true, RefreshResult: res})
+		writeJSON(g.stdout, envelope.NewRefresh(res))
 		return nil
 	}
 	if !g.quiet {

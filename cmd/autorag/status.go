@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -29,11 +30,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if g.json {
-				writeJSON(g.stdout, struct {
-					OK      bool   `json:"ok"`
-					Outcome string `json:"outcome"`
-					*engine.Status
-				}{true, "ok", st})
+				writeJSON(g.stdout, envelope.NewStatus(st))
 				return nil
 			}
 			printStatus(g, st)

@@ -1,0 +1,140 @@
+package agentapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/lock"
+	"github.com/autorag/autorag/mirror"
+)
+
+// Options configure an API.
+type Options struct {
+	CacheBytes    int64         // in-memory query cache; 0 caches nothing
+	StaleInterval time.Duration // least time between two sources checks; 0 = 1 s
+	Command       string        // recorded as the lock holder's command by Refresh
+}
+
+// API answers agents' requests for one root.
+type API struct {
+	e     *engine.Engine
+	svc   *engine.Service
+	stale *staleness
+	opts  Options
+}
+
+// New returns an API over e. Close releases it.
+func New(e *engine.Engine, o Options) *API {
+	if o.StaleInterval <= 0 {
+		o.StaleInterval = time.Second
+	}
+	return &API{e: e, svc: engine.NewService(e, o.CacheBytes), stale: newStaleness(e, o.StaleInterval), opts: o}
+}
+
+// Engine is the engine the API runs on.
+func (a *API) Engine() *engine.Engine { return a.e }
+
+// Service is the query service every search goes through.
+func (a *API) Service() *engine.Service { return a.svc }
+
+// Root is the corpus root.
+func (a *API) Root() string { return a.e.Layout.Root }
+
+// Close waits for a running sources check and closes the service.
+func (a *API) Close() error {
+	a.stale.close()
+	return a.svc.Close()
+}
+
+// SearchRequest is one search (the options of `autorag query`).
+type SearchRequest struct {
+	Query   string `json:"query" jsonschema:"what to search for, in words"`
+	K       int    `json:"k,omitempty" jsonschema:"number of results (default 10, at most 1000)"`
+	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors), bm25 or vector"`
+	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
+	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
+	Explain bool   `json:"explain,omitempty" jsonschema:"say how each result's score came about"`
+}
+
+// maxK bounds a request's k.
+const maxK = 1000
+
+func (r SearchRequest) options() (engine.QueryOptions, error) {
+	q := strings.TrimSpace(r.Query)
+	switch {
+	case q == "":
+		return engine.QueryOptions{}, usagef("query is empty")
+	case r.K < 0 || r.K > maxK:
+		return engine.QueryOptions{}, usagef("k must be between 1 and %d, got %d", maxK, r.K)
+	case r.PerFile < 0:
+		return engine.QueryOptions{}, usagef("per_file must be at least 1, got %d", r.PerFile)
+	}
+	k := r.K
+	if k == 0 {
+		k = 10
+	}
+	perFile := max(r.PerFile, 1)
+	return engine.QueryOptions{Text: r.Query, K: k, PerFile: perFile, PathGlob: r.Path, Mode: r.Mode, Explain: r.Explain}, nil
+}
+
+// Search answers r from the committed generation: the envelope of
+// `autorag query --json` with the same options, plus stale (see doc.go).
+func (a *API) Search(ctx context.Context, r SearchRequest) (*envelope.Query, error) {
+	o, err := r.options()
+	if err != nil {
+		return nil, err
+	}
+	res, cached, err := a.svc.Query(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	out := envelope.NewQuery(r.Query, o.K, res)
+	out.Cached, out.TookMS = cached, res.TookMS
+	if v, ok := a.stale.get(ctx, res.Fingerprint); ok {
+		out.Stale, out.StaleCheckedAt = &v.changed, &v.at
+	}
+	return out, nil
+}
+
+// RefreshRequest is one refresh.
+type RefreshRequest struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"refresh only these paths (files or directories, relative to the root), without walking the tree"`
+}
+
+// Refresh brings the index up to date under the refresh lock, without
+// waiting for it: a lock held by another process is a busy envelope, not
+// an error.
+func (a *API) Refresh(ctx context.Context, r RefreshRequest) (*envelope.Refresh, error) {
+	res, err := a.e.Refresh(ctx, engine.RefreshOptions{Paths: r.Paths, Command: a.opts.Command})
+	if errors.Is(err, lock.ErrBusy) {
+		return envelope.Busy(err), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.stale.invalidate()
+	if res.Failures == nil {
+		res.Failures = []mirror.Failure{}
+	}
+	return envelope.NewRefresh(res), nil
+}
+
+// Status reports the committed index, the last refresh, the lock holder
+// and whether the sources changed (`autorag status --json`).
+func (a *API) Status(ctx context.Context) (*envelope.Status, error) {
+	st, err := a.e.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return envelope.NewStatus(st), nil
+}
+
+// usagef is an error of the caller's request (envelope code "usage").
+func usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", engine.ErrUsage, fmt.Sprintf(format, args...))
+}

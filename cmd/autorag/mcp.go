@@ -1,0 +1,56 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/autorag/autorag/mcpserver"
+)
+
+func newMCPCmd(g *globals) *cobra.Command {
+	o := &serverOptions{}
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve search, refresh, status and read as Model Context Protocol tools (stdio, or --http ADDR)",
+		Long: `Serve the index of the root to MCP clients over one long-lived engine: tools
+search, refresh, status and read. stdio by default (register it with, e.g.,
+"claude mcp add autorag -- autorag mcp --root ."); --http ADDR serves
+streamable HTTP instead, on loopback unless --token is given. -v logs one
+JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
+		Args: cobra.NoArgs,
+		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
+			api, err := newAgentAPI(g, o)
+			if err != nil {
+				return err
+			}
+			defer api.Close()
+			var log *slog.Logger
+			if g.verbose {
+				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
+			}
+			srv := mcpserver.New(api, version(), log)
+			if addr != "" {
+				// Any tool call may be a refresh: MCP requests get the longer limit.
+				long := func(*http.Request) bool { return true }
+				return listenAndServe(cmd.Context(), g, o, "mcp", addr, mcpserver.HTTPHandler(srv), long)
+			}
+			t := &mcp.IOTransport{Reader: io.NopCloser(g.stdin), Writer: nopWriteCloser{g.stdout}}
+			if err := srv.Run(cmd.Context(), t); err != nil && cmd.Context().Err() == nil {
+				return err
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
+	o.register(cmd)
+	return cmd
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

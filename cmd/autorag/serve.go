@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autorag/autorag/agentapi"
+	"github.com/autorag/autorag/httpapi"
+)
+
+// serverOptions are the flags `autorag serve` and `autorag mcp` share.
+type serverOptions struct {
+	token          string
+	timeout        time.Duration
+	refreshTimeout time.Duration
+	staleInterval  time.Duration
+}
+
+func (o *serverOptions) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&o.token, "token", "", "bearer token every HTTP request must carry; required to bind a non-loopback address (env AUTORAG_TOKEN)")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "time limit of an HTTP search, read or status request")
+	f.DurationVar(&o.refreshTimeout, "refresh-timeout", 30*time.Minute, "time limit of an HTTP refresh request")
+	f.DurationVar(&o.staleInterval, "stale-interval", time.Second, "least time between two checks of the sources for the stale flag")
+}
+
+func newServeCmd(g *globals) *cobra.Command {
+	o := &serverOptions{}
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve search, refresh, status and read as an HTTP JSON API (loopback unless --token)",
+		Long: `Serve the index of the root as an HTTP JSON API over one long-lived engine:
+GET /v1/search?q=TEXT (or POST /v1/search), GET /v1/status, POST /v1/refresh,
+GET /v1/read?path=P&start=A&end=B. The server binds loopback by default;
+binding any other address requires --token, which every request must then
+carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
+(exit 0). -v logs one JSON line per request on stderr.`,
+		Args: cobra.NoArgs,
+		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
+			api, err := newAgentAPI(g, o)
+			if err != nil {
+				return err
+			}
+			defer api.Close()
+			return listenAndServe(cmd.Context(), g, o, "serve", addr, httpapi.Handler(api), nil)
+		}),
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (host:port; port 0 picks a free one)")
+	o.register(cmd)
+	return cmd
+}
+
+// newAgentAPI opens the engine of the root for a long-running server.
+func newAgentAPI(g *globals, o *serverOptions) (*agentapi.API, error) {
+	if o.token == "" {
+		o.token = os.Getenv("AUTORAG_TOKEN")
+	}
+	e, err := g.engine()
+	if err != nil {
+		return nil, err
+	}
+	capBytes, err := queryCacheCap()
+	if err != nil {
+		return nil, err
+	}
+	return agentapi.New(e, agentapi.Options{CacheBytes: capBytes, StaleInterval: o.staleInterval, Command: commandLine()}), nil
+}
+
+// guardNote says at start how the server is guarded.
+func guardNote(loopback, token bool) string {
+	switch {
+	case !loopback:
+		return "NOT loopback: reachable from other hosts, every request needs the bearer token"
+	case token:
+		return "loopback, bearer token required"
+	default:
+		return "loopback only, no token"
+	}
+}
+
+// listenAndServe checks the bind, says where it listens and how it is
+// guarded, and serves until the context ends (then exits cleanly).
+func listenAndServe(ctx context.Context, g *globals, o *serverOptions, name, addr string, h http.Handler, long func(*http.Request) bool) error {
+	loopback, err := httpapi.CheckBind(addr, o.token)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(g.stderr, "autorag %s: listening on http://%s (%s)\n", name, ln.Addr(), guardNote(loopback, o.token != ""))
+	var log *slog.Logger
+	if g.verbose {
+		log = slog.New(slog.NewJSONHandler(g.stderr, nil))
+	}
+	return httpapi.Serve(ctx, ln, h, httpapi.Options{Token: o.token, Log: log, Long: long,
+		Limits: httpapi.Limits{Timeout: o.timeout, RefreshTimeout: o.refreshTimeout}})
+}

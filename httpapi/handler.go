@@ -1,0 +1,189 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/autorag/autorag/agentapi"
+	"github.com/autorag/autorag/envelope"
+)
+
+// MaxBody is the largest request body read.
+const MaxBody = 1 << 20
+
+// Handler serves api's operations under /v1/.
+func Handler(api *agentapi.API) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/search", func(w http.ResponseWriter, r *http.Request) {
+		req, err := searchQuery(r.URL.Query())
+		answer(w, r, func(ctx context.Context) (any, error) { return api.Search(ctx, req) }, err)
+	})
+	mux.HandleFunc("POST /v1/search", func(w http.ResponseWriter, r *http.Request) {
+		var req agentapi.SearchRequest
+		err := decode(r, &req, true)
+		answer(w, r, func(ctx context.Context) (any, error) { return api.Search(ctx, req) }, err)
+	})
+	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(ctx context.Context) (any, error) { return api.Status(ctx) }, nil)
+	})
+	mux.HandleFunc("POST /v1/refresh", func(w http.ResponseWriter, r *http.Request) {
+		var req agentapi.RefreshRequest
+		err := decode(r, &req, false)
+		answer(w, r, func(ctx context.Context) (any, error) { return refresh(ctx, api, req) }, err)
+	})
+	mux.HandleFunc("GET /v1/read", func(w http.ResponseWriter, r *http.Request) {
+		req, err := readQuery(r.URL.Query())
+		answer(w, r, func(ctx context.Context) (any, error) { return api.Read(ctx, req) }, err)
+	})
+	mux.HandleFunc("POST /v1/read", func(w http.ResponseWriter, r *http.Request) {
+		var req agentapi.ReadRequest
+		err := decode(r, &req, true)
+		answer(w, r, func(ctx context.Context) (any, error) { return api.Read(ctx, req) }, err)
+	})
+	for path, allow := range map[string]string{"/v1/search": "GET, POST", "/v1/status": "GET", "/v1/refresh": "POST", "/v1/read": "GET, POST"} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeError(w, r, http.StatusMethodNotAllowed, envelope.CodeUsage, fmt.Errorf("%s %s: use %s", r.Method, path, allow))
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, http.StatusNotFound, "not_found", fmt.Errorf("no route %s %s (see /v1/search, /v1/status, /v1/refresh, /v1/read)", r.Method, r.URL.Path))
+	})
+	return mux
+}
+
+// busyError carries a busy refresh envelope to answer with 503.
+type busyError struct{ env *envelope.Refresh }
+
+func (b *busyError) Error() string { return b.env.Error.Message }
+
+func refresh(ctx context.Context, api *agentapi.API, req agentapi.RefreshRequest) (any, error) {
+	env, err := api.Refresh(ctx, req)
+	if err == nil && !env.OK {
+		return nil, &busyError{env}
+	}
+	return env, err
+}
+
+// answer runs op unless the request was already bad (reqErr) and writes
+// its envelope.
+func answer(w http.ResponseWriter, r *http.Request, op func(context.Context) (any, error), reqErr error) {
+	if reqErr != nil {
+		writeError(w, r, http.StatusBadRequest, envelope.CodeUsage, reqErr)
+		return
+	}
+	v, err := op(r.Context())
+	var be *busyError
+	switch {
+	case errors.As(err, &be):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, r, http.StatusServiceUnavailable, envelope.CodeBusy, be.env)
+	case err != nil:
+		code := agentapi.Code(err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			code = "timeout"
+		}
+		writeError(w, r, statusOf(code), code, err)
+	default:
+		writeJSON(w, r, http.StatusOK, "", v)
+	}
+}
+
+func statusOf(code string) int {
+	switch code {
+	case envelope.CodeUsage:
+		return http.StatusBadRequest
+	case agentapi.CodeRefused:
+		return http.StatusForbidden
+	case agentapi.CodeNotFound:
+		return http.StatusNotFound
+	case envelope.CodeNoIndex:
+		return http.StatusConflict
+	case envelope.CodeBusy, envelope.CodeInterrupted:
+		return http.StatusServiceUnavailable
+	case "timeout":
+		return http.StatusGatewayTimeout
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// decode reads a JSON body into v; an empty body is allowed unless
+// required.
+func decode(r *http.Request, v any, required bool) error {
+	if r.ContentLength == 0 && !required {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return errors.New("the body must be application/json")
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("body: %w", err)
+	}
+	if dec.More() {
+		return errors.New("body: more than one JSON value")
+	}
+	return nil
+}
+
+func searchQuery(q url.Values) (agentapi.SearchRequest, error) {
+	req := agentapi.SearchRequest{Query: q.Get("q"), Mode: q.Get("mode"), Path: q.Get("path")}
+	var err error
+	if req.K, err = intParam(q, "k"); err != nil {
+		return req, err
+	}
+	if req.PerFile, err = intParam(q, "per_file"); err != nil {
+		return req, err
+	}
+	if v := q.Get("explain"); v != "" {
+		if req.Explain, err = strconv.ParseBool(v); err != nil {
+			return req, fmt.Errorf("explain=%q: want true or false", v)
+		}
+	}
+	return req, nil
+}
+
+func readQuery(q url.Values) (agentapi.ReadRequest, error) {
+	req := agentapi.ReadRequest{Path: q.Get("path")}
+	var err error
+	if req.Start, err = intParam(q, "start"); err != nil {
+		return req, err
+	}
+	req.End, err = intParam(q, "end")
+	return req, err
+}
+
+func intParam(q url.Values, name string) (int, error) {
+	v := q.Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: want a whole number", name, v)
+	}
+	return n, nil
+}
+
+func writeError(w http.ResponseWriter, r *http.Request, status int, code string, err error) {
+	writeJSON(w, r, status, code, envelope.NewErrorCode(err, code))
+}
+
+// writeJSON writes the envelope v and notes the error code for the log.
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, code string, v any) {
+	if n := noteOf(r); n != nil {
+		n.code = code
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = envelope.Write(w, v)
+}
