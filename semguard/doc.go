@@ -44,8 +44,9 @@
 // literal (0x10 and 16) or an import alias. Also covered:
 //
 //   - dependencies by module path@version (as go list resolves them,
-//     replacements included): a bleve or blake3 upgrade that a region
-//     reaches is a change;
+//     replacements included; a replacement by a local directory is named,
+//     its content is not digested): a bleve or blake3 upgrade that a
+//     region reaches is a change;
 //   - go:embed data by content (the built-in embedder's table);
 //   - the methods the standard library calls on a value of a reached type
 //     without naming them (String, Error, MarshalJSON, MarshalBinary,
