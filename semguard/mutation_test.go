@@ -128,9 +128,10 @@ func TestQueryTimeChange(t *testing.T) {
 	if st.Query == base.Query {
 		t.Fatalf("query digest unchanged (%s): the query-cache key would not change", st.Query)
 	}
-	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump")
+	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump",
+		"engine.DefaultK1,DefaultB (changed)", "engine.DefaultConvex (changed)")
 	msg := update(t, st, rec, root, false)
-	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) {
+	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) || !strings.Contains(msg, "engine.DefaultConvex (changed)") {
 		t.Errorf("update says %q", msg)
 	}
 	if err := Check(root, Project); err != nil {
