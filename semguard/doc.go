@@ -83,7 +83,9 @@
 // engine/semantics.json, beside IndexSemanticsVersion, records the version
 // the digests were taken at, each region's digest and modules, and each
 // reached declaration's digest (so a failure names the symbols that
-// changed and the regions that reach them). It is written only by
+// changed and the regions that reach them), and the digest of each
+// declaration the query digest covers (so a stale query digest names them
+// too). It is written only by
 //
 //	make semguard-update              # after bumping IndexSemanticsVersion
 //	make semguard-update REFACTOR=1   # a pure refactor: same bytes stored
