@@ -44,8 +44,9 @@
 // literal (0x10 and 16) or an import alias. Also covered:
 //
 //   - dependencies by module path@version (as go list resolves them,
-//     replacements included): a bleve or blake3 upgrade that a region
-//     reaches is a change;
+//     replacements included; a replacement by a local directory is named,
+//     its content is not digested): a bleve or blake3 upgrade that a
+//     region reaches is a change;
 //   - go:embed data by content (the built-in embedder's table);
 //   - the methods the standard library calls on a value of a reached type
 //     without naming them (String, Error, MarshalJSON, MarshalBinary,
@@ -82,7 +83,9 @@
 // engine/semantics.json, beside IndexSemanticsVersion, records the version
 // the digests were taken at, each region's digest and modules, and each
 // reached declaration's digest (so a failure names the symbols that
-// changed and the regions that reach them). It is written only by
+// changed and the regions that reach them), and the digest of each
+// declaration the query digest covers (so a stale query digest names them
+// too). It is written only by
 //
 //	make semguard-update              # after bumping IndexSemanticsVersion
 //	make semguard-update REFACTOR=1   # a pure refactor: same bytes stored

@@ -44,8 +44,9 @@ type module struct {
 }
 
 // env pins the platform so a digest does not depend on the machine that
-// takes it (files are selected by build constraints).
-var env = []string{"GOOS=linux", "GOARCH=amd64"}
+// takes it (files are selected by build constraints), and keeps a go.work
+// above the module from adding other modules to it.
+var env = []string{"GOOS=linux", "GOARCH=amd64", "GOWORK=off"}
 
 // load lists the module's packages and their dependencies with `go list`
 // (no compilation), type-checks the module's packages from source and takes

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -23,16 +25,17 @@ func TestGuardTrips(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
 	tests := []struct {
-		name, file, old, new string
-		symbol, region       string
+		name, recv, fn, old, new string
+		region                   string
+		symbol                   string // filled from where the function is
 	}{
-		{"text normalizer", "mirror/parse.go", `sb.WriteByte('\n')`, `sb.WriteByte(' ')`, "mirror.cleanUTF8", "parse"},
-		{"chunk hash", "engine/vectors.go", `blake3.Sum256([]byte(body))`, `blake3.Sum256([]byte(body + "\x00"))`, "engine.embedKey", "vector-input"},
-		{"fingerprint encoder", "fingerprint/compute.go", `e.uint(uint64(len(s)))`, `e.uint(uint64(len(s)) + 1)`, "fingerprint.(*encoder).str", "fingerprint"},
-		{"embedder tokenizer", "engine/embed/local/tokenize.go", "if pd != rd {\n\t\treturn true", "if pd != rd {\n\t\treturn false", "engine/embed/local.isCut", "local-embedder"},
+		{name: "text normalizer", fn: "cleanUTF8", old: `sb.WriteByte('\n')`, new: `sb.WriteByte(' ')`, region: "parse"},
+		{name: "chunk hash", fn: "embedKey", old: `blake3.Sum256([]byte(body))`, new: `blake3.Sum256([]byte(body + "\x00"))`, region: "vector-input"},
+		{name: "fingerprint encoder", recv: "*encoder", fn: "str", old: `e.uint(uint64(len(s)))`, new: `e.uint(uint64(len(s)) + 1)`, region: "fingerprint"},
+		{name: "embedder tokenizer", fn: "isCut", old: "if pd != rd {\n\t\treturn true", new: "if pd != rd {\n\t\treturn false", region: "local-embedder"},
 	}
-	for _, tt := range tests {
-		edit(t, root, tt.file, tt.old, tt.new)
+	for i, tt := range tests {
+		tests[i].symbol = editFunc(t, root, tt.recv, tt.fn, tt.old, tt.new)
 	}
 	p := filepath.Join(root, "engine/embed/local/glove.tab")
 	b, err := os.ReadFile(p)
@@ -43,7 +46,7 @@ func TestGuardTrips(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests = append(tests, struct{ name, file, old, new, symbol, region string }{name: "embedded table", symbol: "engine/embed/local.table", region: "local-embedder"})
+	tests = append(tests, struct{ name, recv, fn, old, new, region, symbol string }{name: "embedded table", region: "local-embedder", symbol: "engine/embed/local.table"})
 
 	st, rec := state(t, root)
 	err = st.verdict(rec, Project)
@@ -68,8 +71,8 @@ func TestGuardTrips(t *testing.T) {
 func TestGuardIgnoresCommentsAndFormatting(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
-	edit(t, root, "mirror/parse.go", "func cleanUTF8(b []byte) string {", "func cleanUTF8(b []byte) string { // a new comment\n\t/* and a block comment */")
-	edit(t, root, "mirror/parse.go", "// cleanUTF8 returns b", "// cleanUTF8 (its doc comment edited) returns b")
+	editFunc(t, root, "", "cleanUTF8", "func cleanUTF8(b []byte) string {", "func cleanUTF8(b []byte) string { // a new comment\n\t/* and a block comment */")
+	editFunc(t, root, "", "cleanUTF8", "// cleanUTF8 ", "// cleanUTF8 (its doc comment edited) ")
 	edit(t, root, "fingerprint/compute.go", "e.buf = binary.AppendUvarint(e.buf, v)", "e.buf = binary.AppendUvarint(\n\t\te.buf,\n\t\tv,\n\t)")
 	gofmtOnly(t, filepath.Join(root, "engine/embed/local/tokenize.go"))
 	if err := Check(root, Project); err != nil {
@@ -125,9 +128,10 @@ func TestQueryTimeChange(t *testing.T) {
 	if st.Query == base.Query {
 		t.Fatalf("query digest unchanged (%s): the query-cache key would not change", st.Query)
 	}
-	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump")
+	mustContain(t, st.verdict(rec, Project), "the query-time code changed", "run `make semguard-update` (no version bump",
+		"engine.DefaultK1,DefaultB (changed)", "engine.DefaultConvex (changed)")
 	msg := update(t, st, rec, root, false)
-	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) {
+	if !strings.Contains(msg, "no guarded code changed") || !strings.Contains(msg, "q-"+st.Query) || !strings.Contains(msg, "engine.DefaultConvex (changed)") {
 		t.Errorf("update says %q", msg)
 	}
 	if err := Check(root, Project); err != nil {
@@ -196,21 +200,21 @@ func TestBumpWithoutChangeFails(t *testing.T) {
 func TestUpdateRules(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
-	edit(t, root, "mirror/parse.go", `sb.WriteByte('\n')`, `sb.WriteByte(' ')`)
+	normalizer := editFunc(t, root, "", "cleanUTF8", `sb.WriteByte('\n')`, `sb.WriteByte(' ')`)
 	st, rec := state(t, root)
 	_, err := st.decide(rec, Project, false)
-	mustContain(t, err, "refused", "mirror.cleanUTF8 (changed", "REFACTOR=1")
+	mustContain(t, err, "refused", normalizer+" (changed", "REFACTOR=1")
 
 	from, to := bumpVersion(t, root)
 	st, rec = state(t, root)
 	mustContain(t, st.verdict(rec, Project), fmt.Sprintf("was bumped %d → %d for these changes", from, to),
-		"mirror.cleanUTF8 (changed", "record the new digests with `make semguard-update`")
+		normalizer+" (changed", "record the new digests with `make semguard-update`")
 	msg := update(t, st, rec, root, false)
-	if want := fmt.Sprintf("recorded the digests at engine.IndexSemanticsVersion = %d (was %d)", to, from); !strings.Contains(msg, want) || !strings.Contains(msg, "mirror.cleanUTF8") {
+	if want := fmt.Sprintf("recorded the digests at engine.IndexSemanticsVersion = %d (was %d)", to, from); !strings.Contains(msg, want) || !strings.Contains(msg, normalizer) {
 		t.Errorf("update says %q; want %q and the symbol", msg, want)
 	}
 
-	edit(t, root, "mirror/parse.go", `sb.WriteByte(' ')`, `sb.WriteByte('\t')`)
+	editFunc(t, root, "", "cleanUTF8", `sb.WriteByte(' ')`, `sb.WriteByte('\t')`)
 	st, rec = state(t, root)
 	mustContain(t, st.verdict(rec, Project), fmt.Sprintf("is still %d", to))
 	if msg := update(t, st, rec, root, true); !strings.Contains(msg, "recorded a pure refactor") {
@@ -226,17 +230,28 @@ func TestUpdateRules(t *testing.T) {
 func TestNewPackageIsFollowed(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
-	dir := filepath.Join(root, "mirror", "fold")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	rel, _, _ := findFunc(t, root, "", "cleanUTF8")
+	dir := path.Join(path.Dir(rel), "semguardfold")
+	src := "package semguardfold\n\nimport \"strings\"\n\n// Fold trims.\nfunc Fold(s string) string { return trim(s) }\n\nfunc trim(s string) string { return strings.TrimSpace(s) }\n"
+	if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src := "package fold\n\nimport \"strings\"\n\n// Fold trims.\nfunc Fold(s string) string { return trim(s) }\n\nfunc trim(s string) string { return strings.TrimSpace(s) }\n"
-	if err := os.WriteFile(filepath.Join(dir, "fold.go"), []byte(src), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, dir, "fold.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	edit(t, root, "mirror/parse.go", "return norm.NFC.String(cleanUTF8(b)), nil", "return fold.Fold(norm.NFC.String(cleanUTF8(b))), nil")
-	edit(t, root, "mirror/parse.go", "import (\n", "import (\n\t\"github.com/autorag/autorag/mirror/fold\"\n")
-	mustContain(t, Check(root, Project), "mirror/fold.Fold (newly reached", "mirror/fold.trim (newly reached", "mirror.normalize (changed")
+	normalizer := editFunc(t, root, "", "cleanUTF8", "func cleanUTF8(b []byte) string {\n", "func cleanUTF8(b []byte) string {\n\tb = []byte(semguardfold.Fold(string(b)))\n")
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgLine := regexp.MustCompile(`(?m)^package \w+\n`)
+	loc := pkgLine.FindIndex(b)
+	imp := "\nimport \"github.com/autorag/autorag/" + dir + "\"\n"
+	if err := os.WriteFile(p, []byte(string(b[:loc[1]])+imp+string(b[loc[1]:])), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, Check(root, Project), dir+".Fold (newly reached", dir+".trim (newly reached", normalizer+" (changed")
 }
 
 // TestRegionReachingQueryTimeCodeFails: guarded code that uses a
@@ -244,7 +259,7 @@ func TestNewPackageIsFollowed(t *testing.T) {
 func TestRegionReachingQueryTimeCodeFails(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
-	edit(t, root, "engine/settings.go", `"maxfile":  fmt.Sprint(s.MaxFileSize),`, `"maxfile":  fmt.Sprint(s.MaxFileSize, DefaultK1),`)
+	editFunc(t, root, "Settings", "fingerprinted", `fmt.Sprint(s.MaxFileSize)`, `fmt.Sprint(s.MaxFileSize, DefaultK1)`)
 	mustContain(t, Check(root, Project), `region "fingerprint-settings"`, "reaches the query-time symbol engine.DefaultK1,DefaultB",
 		"engine.Settings.fingerprinted → engine.DefaultK1,DefaultB")
 }

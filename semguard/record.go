@@ -21,6 +21,9 @@ type Record struct {
 	Version int                     `json:"index_semantics_version"`
 	Regions map[string]RegionRecord `json:"regions"`
 	Symbols map[string]string       `json:"symbols"`
+	// Query holds the digest of each declaration the query digest covers,
+	// so that a stale query digest can say what changed.
+	Query map[string]string `json:"query_symbols"`
 }
 
 // RegionRecord is one region as recorded.
@@ -49,7 +52,7 @@ func readRecord(root string, cfg Config) (*Record, error) {
 }
 
 func (st *State) record() *Record {
-	r := &Record{Note: recordNote, Version: st.Version, Regions: map[string]RegionRecord{}, Symbols: st.Symbols}
+	r := &Record{Note: recordNote, Version: st.Version, Regions: map[string]RegionRecord{}, Symbols: st.Symbols, Query: st.QuerySymbols}
 	for _, rs := range st.Regions {
 		r.Regions[rs.Name] = RegionRecord{File: rs.File, Digest: rs.Digest, Modules: rs.Modules}
 	}

@@ -54,7 +54,7 @@ func Compute(root string, cfg Config) (*State, error) {
 	ix := m.buildIndex()
 	g := newGraph(ix)
 	st := &State{Symbols: map[string]string{}, ReachedBy: map[string][]string{}}
-	version, compiled, err := st.constants(ix, g, cfg)
+	version, compiled, err := constants(ix, g, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func Compute(root string, cfg Config) (*State, error) {
 // constants reads the version and the compiled query digest, and makes
 // both opaque: a region refers to the version, and the query path to the
 // digest, without their values being part of a digest.
-func (st *State) constants(ix *index, g *graph, cfg Config) (int, string, error) {
+func constants(ix *index, g *graph, cfg Config) (int, string, error) {
 	vu, vobj, err := resolve(ix, cfg.VersionConst)
 	if err != nil {
 		return 0, "", fmt.Errorf("semguard config: version: %w", err)

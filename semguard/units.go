@@ -22,8 +22,7 @@ type unit struct {
 	node ast.Node // *ast.FuncDecl, *ast.GenDecl (const), *ast.ValueSpec, *ast.TypeSpec, *ast.Field
 	gen  *ast.GenDecl
 	file string // relative to the module root
-	line int
-	head bool // the name part of a split struct type: its fields are units of their own
+	head bool   // the name part of a split struct type: its fields are units of their own
 
 	objs []types.Object // the package-level objects it declares
 }
@@ -32,7 +31,6 @@ type unit struct {
 type index struct {
 	m      *module
 	byFile map[*token.File][]*unit // sorted by start
-	all    []*unit
 	byKey  map[string]*unit
 	inits  map[*pkg][]*unit
 }
@@ -53,7 +51,6 @@ func (m *module) buildIndex() *index {
 }
 
 func (ix *index) add(u *unit, tf *token.File) {
-	u.line = tf.Line(u.node.Pos())
 	if ix.byKey[u.key] != nil { // init functions, blank identifiers: numbered in file order
 		base := u.key + "@" + path.Base(u.file) + "#"
 		n := 2
@@ -64,7 +61,6 @@ func (ix *index) add(u *unit, tf *token.File) {
 	}
 	ix.byKey[u.key] = u
 	ix.byFile[tf] = append(ix.byFile[tf], u)
-	ix.all = append(ix.all, u)
 }
 
 func (ix *index) addDecl(p *pkg, file string, tf *token.File, d ast.Decl) {

@@ -39,6 +39,9 @@ func (st *State) decide(rec *Record, cfg Config, refactor bool) (string, error) 
 	query := "query digest unchanged"
 	if !st.queryCurrent() {
 		query = fmt.Sprintf("query digest %s → q-%s in %s (cached query answers of older binaries are no longer used)", orNone(st.Compiled), st.Query, cfg.QueryFile)
+		if rec != nil {
+			query += queryChanges(rec.Query, st.QuerySymbols)
+		}
 	}
 	if rec == nil {
 		fmt.Fprintf(&b, "semguard: first record: %d regions, %d symbols at %s = %d, in %s; %s\n",

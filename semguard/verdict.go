@@ -1,7 +1,6 @@
 package semguard
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -74,6 +73,34 @@ func (st *State) diff(rec *Record) Diff {
 	return d
 }
 
+// queryChanges lists the query-time declarations whose digest differs
+// from the record, as ":\n  symbols: a (changed), b (new), ..." ("" when
+// the record holds none).
+func queryChanges(old, cur map[string]string) string {
+	if len(old) == 0 {
+		return ""
+	}
+	var out []string
+	for k, v := range cur {
+		switch o, ok := old[k]; {
+		case !ok:
+			out = append(out, k+" (newly reached)")
+		case o != v:
+			out = append(out, k+" (changed)")
+		}
+	}
+	for k := range old {
+		if _, ok := cur[k]; !ok {
+			out = append(out, k+" (no longer reached)")
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	sort.Strings(out)
+	return ":\n  symbols:\n    " + strings.Join(out, "\n    ")
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "none"
@@ -133,8 +160,9 @@ func (st *State) verdict(rec *Record, cfg Config) error {
 			"  then commit %s and %s",
 			cfg.VersionConst, st.Version, d, bump, cfg.Record, cfg.QueryFile)
 	case !st.queryCurrent():
-		return errors.New("semguard: the query-time code changed and the compiled-in query digest " + cfg.QueryConst +
-			" (" + cfg.QueryFile + ") is stale: run `make semguard-update` (no version bump: query-time changes only invalidate the query cache) and commit " + cfg.QueryFile)
+		return fmt.Errorf("semguard: the query-time code changed and the compiled-in query digest %s (%s) is stale%s\n"+
+			"what to do: run `make semguard-update` (no version bump: query-time changes only invalidate the query cache) and commit %s and %s",
+			cfg.QueryConst, cfg.QueryFile, queryChanges(rec.Query, st.QuerySymbols), cfg.QueryFile, cfg.Record)
 	}
 	return nil
 }
