@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
 )
@@ -105,8 +107,9 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 }
 
 // Reset removes the sidecar, the generations, the mirror and the caches
-// under the refresh lock. It never removes the lock file or the config,
-// and never follows a symlink (a link is removed, not its target).
+// under the refresh lock. It never removes the lock file, the config, the
+// generation counter or a cache's lock file, and never follows a symlink (a
+// link is removed, not its target).
 func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) ([]string, error) {
 	if _, err := os.Lstat(e.Layout.Dir); os.IsNotExist(err) {
 		return nil, nil
@@ -117,15 +120,31 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 	}
 	defer lk.Release()
 	var removed []string
-	for _, p := range []string{e.Layout.SidecarPath(), e.Layout.IndexDir(), e.Layout.MirrorDir(), e.Layout.CacheDir()} {
-		if _, err := os.Lstat(p); os.IsNotExist(err) {
-			continue
+	steps := []struct{ path, failpoint string }{
+		{e.Layout.SidecarPath(), "reset-after-sidecar"},
+		{e.Layout.IndexDir(), "reset-after-index"},
+		{e.Layout.MirrorDir(), "reset-after-mirror"},
+	}
+	for _, st := range steps {
+		if _, err := os.Lstat(st.path); !os.IsNotExist(err) {
+			if err := os.RemoveAll(st.path); err != nil {
+				return removed, fmt.Errorf("reset: %w", err)
+			}
+			removed = append(removed, e.relPath(st.path))
 		}
-		if err := os.RemoveAll(p); err != nil {
+		if err := failpoint.Hit(st.failpoint); err != nil {
 			return removed, fmt.Errorf("reset: %w", err)
 		}
-		rel, _ := filepath.Rel(e.Layout.Root, p)
-		removed = append(removed, filepath.ToSlash(rel))
+	}
+	if did, err := cache.RemoveAll(e.Layout.CacheDir()); err != nil {
+		return removed, fmt.Errorf("reset: %w", err)
+	} else if did {
+		removed = append(removed, e.relPath(e.Layout.CacheDir()))
 	}
 	return removed, fingerprint.SyncDir(e.Layout.Dir)
+}
+
+func (e *Engine) relPath(p string) string {
+	rel, _ := filepath.Rel(e.Layout.Root, p)
+	return filepath.ToSlash(rel)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -100,7 +101,7 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 		if embedErr != nil {
 			return embedErr
 		}
-		failpoint("mid-generation")
+		_ = failpoint.Hit("mid-generation")
 		for _, c := range pending {
 			records[c.fileIdx].Tokens += int64(c.tokens)
 		}

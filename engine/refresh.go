@@ -11,6 +11,7 @@ import (
 
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
 )
@@ -122,7 +123,10 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
 	clock := newStageClock()
 	res := &RefreshResult{Stages: clock.stages}
-	sc := e.readSidecarForWrite(res)
+	sc, err := e.readSidecarForWrite()
+	if err != nil {
+		return nil, err
+	}
 	if err := e.removeGarbage(sc); err != nil {
 		return nil, err
 	}
@@ -144,7 +148,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	res.fromScan(scan)
 	clock.mark("scan")
-	failpoint("after-mirror")
+	_ = failpoint.Hit("after-mirror")
 
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
@@ -164,17 +168,20 @@ func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
 	res.Files = len(s.Manifest.Entries)
 }
 
-// readSidecarForWrite reads the committed sidecar; a corrupt one is
-// reported and treated as absent, so the refresh rebuilds.
-func (e *Engine) readSidecarForWrite(res *RefreshResult) *fingerprint.Sidecar {
+// readSidecarForWrite reads the committed sidecar; nil when nothing was
+// ever committed. Any other failure (an I/O error, a format this binary does
+// not know, malformed content) stops the refresh before it removes
+// anything: garbage is only what a trusted sidecar does not name.
+func (e *Engine) readSidecarForWrite() (*fingerprint.Sidecar, error) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if err != nil {
-		if !errors.Is(err, fingerprint.ErrNoSidecar) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("ignoring unreadable sidecar, rebuilding: %v", err))
-		}
-		return nil
+	if errors.Is(err, fingerprint.ErrNoSidecar) {
+		return nil, nil
 	}
-	return sc
+	if err != nil {
+		return nil, fmt.Errorf("refusing to refresh, nothing was changed or removed: %w "+
+			"(written by a newer autorag? otherwise `autorag index reset --yes` starts over)", err)
+	}
+	return sc, nil
 }
 
 // loadManifest returns the manifest to compare against; a rebuild starts
@@ -268,15 +275,21 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	res.TookMS = ms(time.Since(clock.start))
 	next.Refresh = fingerprint.Refresh{Outcome: res.Outcome, At: time.Now().UTC(), TookMS: res.TookMS,
 		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
-	failpoint("before-sidecar")
+	if err := failpoint.Hit("before-sidecar"); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := fingerprint.WriteSidecar(e.Layout.SidecarPath(), next); err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
+		if !fingerprint.Renamed(err) {
+			return nil, fmt.Errorf("commit: %w", err)
+		}
+		// The sidecar is in place: the commit has happened.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("commit: %v", err))
 	}
 	committed = true
-	failpoint("after-sidecar")
+	_ = failpoint.Hit("after-sidecar")
 	clock.mark("commit")
 	e.afterCommit(next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)

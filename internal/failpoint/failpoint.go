@@ -1,0 +1,138 @@
+// Package failpoint stops or fails the process at named steps of the
+// commit path, for the crash, fault and contention tests.
+//
+// AUTORAG_FAILPOINT holds a comma-separated list of "NAME" or "NAME:MODE"
+// entries. Modes:
+//
+//	kill   (the default) the process sends itself SIGKILL at NAME
+//	error  Hit returns an error wrapping ErrInjected; the caller fails the
+//	       step as it would on a real I/O error
+//	pause  the process says "autorag: paused at NAME" on stderr and blocks
+//	       until it is killed
+//
+// The variable is read once per process; when it is unset Hit costs one
+// load of a cached value. Names are listed in Points.
+package failpoint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Env names the environment variable read by Hit.
+const Env = "AUTORAG_FAILPOINT"
+
+// ErrInjected is wrapped by the error Hit returns in error mode.
+var ErrInjected = errors.New("injected failure")
+
+// Points are the named steps, in the order a refresh, a rebuild or a reset
+// reaches them. "after-rename-<file>" is hit by every atomic write right
+// after its rename and before the directory fsync (in error mode the write
+// reports a failed directory sync).
+var Points = []string{
+	"after-mirror",                  // mirror packs published, manifest not yet saved
+	"during-embedding",              // after the first batch of new embeddings
+	"after-embed-cache",             // embedding cache flushed
+	"mid-generation",                // first bleve batch written to the new generation
+	"after-bleve",                   // bleve index of the new generation closed
+	"after-vectors",                 // vector index of the new generation written
+	"after-files",                   // file table written
+	"after-generation",              // generation fsynced, sidecar not yet written
+	"before-sidecar",                // sidecar about to be renamed into place
+	"after-rename-fingerprint.json", // sidecar renamed, directory not synced
+	"after-sidecar",                 // commit done
+	"after-manifest",                // manifest saved after the commit
+	"during-gc",                     // first garbage generation removed
+	"after-gc",                      // generations collected, mirror not yet
+	"after-mirror-gc",               // mirror collected, caches not yet
+	"reset-after-sidecar",           // reset: sidecar removed
+	"reset-after-index",             // reset: generations removed
+	"reset-after-mirror",            // reset: mirror removed
+}
+
+type mode int
+
+const (
+	kill mode = iota
+	fail
+	pause
+)
+
+var parsed = sync.OnceValue(func() map[string]mode { return parse(os.Getenv(Env)) })
+
+// override replaces the environment in tests of this process (Set).
+var (
+	overrideMu sync.RWMutex
+	override   map[string]mode
+)
+
+func parse(v string) map[string]mode {
+	if v == "" {
+		return nil
+	}
+	m := map[string]mode{}
+	for _, entry := range strings.Split(v, ",") {
+		name, md, _ := strings.Cut(strings.TrimSpace(entry), ":")
+		switch md {
+		case "error":
+			m[name] = fail
+		case "pause":
+			m[name] = pause
+		default:
+			m[name] = kill
+		}
+	}
+	return m
+}
+
+// Set makes this process act as if AUTORAG_FAILPOINT were spec until the
+// returned function is called; for in-process tests.
+func Set(spec string) (restore func()) {
+	overrideMu.Lock()
+	override = parse(spec)
+	overrideMu.Unlock()
+	return func() {
+		overrideMu.Lock()
+		override = nil
+		overrideMu.Unlock()
+	}
+}
+
+func lookup(name string) (mode, bool) {
+	overrideMu.RLock()
+	o := override
+	overrideMu.RUnlock()
+	if o != nil {
+		md, ok := o[name]
+		return md, ok
+	}
+	m := parsed()
+	if m == nil {
+		return 0, false
+	}
+	md, ok := m[name]
+	return md, ok
+}
+
+// Hit acts when the failpoint list names this point: it kills or pauses
+// the process, or returns an error wrapping ErrInjected. Otherwise it
+// returns nil.
+func Hit(name string) error {
+	md, ok := lookup(name)
+	if !ok {
+		return nil
+	}
+	switch md {
+	case fail:
+		return fmt.Errorf("failpoint %s: %w", name, ErrInjected)
+	case pause:
+		fmt.Fprintf(os.Stderr, "autorag: paused at %s\n", name)
+		select {}
+	}
+	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	select {} // the signal is delivered asynchronously
+}
