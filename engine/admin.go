@@ -80,19 +80,44 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 // Problem is one finding of Verify.
 type Problem = fingerprint.Problem
 
+// verifyAttempts bounds how often Verify starts over when refreshes keep
+// committing under it.
+const verifyAttempts = 8
+
 // Verify recomputes the digest of every artifact the sidecar names and
-// opens the generation to check its stamp and document count.
+// opens the generation to check its stamp and document count. It checks a
+// consistent snapshot: when it finds problems it reads the sidecar again,
+// and if a refresh committed meanwhile (the old generation may have been
+// collected under it) it starts over from the new sidecar. Problems are
+// reported only when the sidecar that named them is still the committed one.
 func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
-	sc, err := readCommitted(e.Layout.SidecarPath())
-	if err != nil {
-		return nil, err
-	}
-	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
-	if err != nil {
-		return nil, err
-	}
-	if len(problems) > 0 {
+	var problems []Problem
+	for range verifyAttempts {
+		sc, err := readCommitted(e.Layout.SidecarPath())
+		if err != nil {
+			return nil, err
+		}
+		_ = failpoint.Hit("verify-after-sidecar")
+		if problems, err = e.verifyGeneration(sc); err != nil || len(problems) == 0 {
+			return problems, err
+		}
+		now, err := readCommitted(e.Layout.SidecarPath())
+		if err != nil || !sameCommit(now, sc) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			continue // a refresh committed meanwhile: check the new one
+		}
 		return problems, nil
+	}
+	return problems, nil
+}
+
+// verifyGeneration checks the artifacts and the bleve index sc names.
+func (e *Engine) verifyGeneration(sc *fingerprint.Sidecar) ([]Problem, error) {
+	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
+	if err != nil || len(problems) > 0 {
+		return problems, err
 	}
 	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
 	if err != nil {

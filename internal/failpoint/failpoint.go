@@ -9,6 +9,9 @@
 //	       step as it would on a real I/O error
 //	pause  the process says "autorag: paused at NAME" on stderr and blocks
 //	       until it is killed
+//	delay=DURATION
+//	       the process says "autorag: delaying at NAME" on stderr, sleeps
+//	       for DURATION (time.ParseDuration) and goes on, to widen a race
 //
 // The variable is read once per process; when it is unset Hit costs one
 // load of a cached value. Names are listed in Points.
@@ -21,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Env names the environment variable read by Hit.
@@ -54,13 +58,19 @@ var Points = []string{
 	"reset-after-mirror",            // reset: mirror removed
 }
 
-type mode int
+type kind int
 
 const (
-	kill mode = iota
+	kill kind = iota
 	fail
 	pause
+	delay
 )
+
+type mode struct {
+	kind  kind
+	sleep time.Duration
+}
 
 var parsed = sync.OnceValue(func() map[string]mode { return parse(os.Getenv(Env)) })
 
@@ -77,13 +87,19 @@ func parse(v string) map[string]mode {
 	m := map[string]mode{}
 	for _, entry := range strings.Split(v, ",") {
 		name, md, _ := strings.Cut(strings.TrimSpace(entry), ":")
-		switch md {
-		case "error":
-			m[name] = fail
-		case "pause":
-			m[name] = pause
+		switch {
+		case md == "error":
+			m[name] = mode{kind: fail}
+		case md == "pause":
+			m[name] = mode{kind: pause}
+		case strings.HasPrefix(md, "delay="):
+			d, err := time.ParseDuration(strings.TrimPrefix(md, "delay="))
+			if err != nil {
+				d = time.Second
+			}
+			m[name] = mode{kind: delay, sleep: d}
 		default:
-			m[name] = kill
+			m[name] = mode{kind: kill}
 		}
 	}
 	return m
@@ -112,7 +128,7 @@ func lookup(name string) (mode, bool) {
 	}
 	m := parsed()
 	if m == nil {
-		return 0, false
+		return mode{}, false
 	}
 	md, ok := m[name]
 	return md, ok
@@ -126,12 +142,16 @@ func Hit(name string) error {
 	if !ok {
 		return nil
 	}
-	switch md {
+	switch md.kind {
 	case fail:
 		return fmt.Errorf("failpoint %s: %w", name, ErrInjected)
 	case pause:
 		fmt.Fprintf(os.Stderr, "autorag: paused at %s\n", name)
 		select {}
+	case delay:
+		fmt.Fprintf(os.Stderr, "autorag: delaying at %s\n", name)
+		time.Sleep(md.sleep)
+		return nil
 	}
 	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {} // the signal is delivered asynchronously

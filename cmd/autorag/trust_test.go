@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestVerifyWhileRefreshing is defect 4: index verify reads a consistent
+// snapshot. Run against a loop of refreshes that commit and collect
+// generations, every verify says ok.
+func TestVerifyWhileRefreshing(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			writeFile(t, root, "notes/churn.md", fmt.Sprintf("# Churn %d\n\nthe refresh loop wrote version %d\n", i, i))
+			if r := cli(t, nil, "--root", root, "refresh", "-q"); r.code != 0 && r.code != 1 {
+				t.Errorf("refresh: exit %d %s", r.code, r.stderr)
+			}
+		}
+	}()
+	bad := 0
+	const verifies = 40
+	for range verifies {
+		if r := cli(t, nil, "--root", root, "index", "verify", "--json"); r.code != 0 {
+			bad++
+			t.Logf("verify: exit %d %s %s", r.code, r.stdout, r.stderr)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if bad > 0 {
+		t.Fatalf("%d of %d verifies during refreshes failed on a healthy index", bad, verifies)
+	}
+}
+
+// TestVerifyOutlivesItsSidecar is defect 4 made deterministic: a verify
+// that read the sidecar and then waited while a refresh committed a new
+// generation and collected the old one still says ok.
+func TestVerifyOutlivesItsSidecar(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	verify := exec.Command(os.Args[0], "--root", root, "index", "verify", "--json")
+	verify.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1", "AUTORAG_FAILPOINT=verify-after-sidecar:delay=2s")
+	var out bytes.Buffer
+	verify.Stdout = &out
+	stderr, _ := verify.StderrPipe()
+	if err := verify.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stderr).ReadString('\n')
+	if !strings.Contains(line, "delaying at verify-after-sidecar") {
+		verify.Process.Kill()
+		t.Fatalf("verify did not reach the delay: %q", line)
+	}
+	writeFile(t, root, "notes/new.md", "# New\n\nwritten while verify waited\n")
+	refreshJSON(t, root)
+	err := verify.Wait()
+	if err != nil {
+		t.Fatalf("verify of a healthy index that changed under it: %v %s", err, out.String())
+	}
+}
