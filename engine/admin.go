@@ -32,7 +32,7 @@ type Status struct {
 
 // Status reads the committed state and checks whether the sources have
 // changed since: it scans the tree against the manifest without writing
-// anything under .autorag (changed files are parsed into a scratch store).
+// anything (changed files are parsed and hashed, not stored).
 func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	st := &Status{Root: e.Layout.Root}
 	holder, err := lock.Inspect(e.Layout.LockPath())
@@ -63,12 +63,9 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 	if err != nil {
 		man = &mirror.Manifest{}
 	}
-	scratch, err := os.MkdirTemp("", "autorag-status-")
-	if err != nil {
-		return "", fmt.Errorf("status: %w", err)
-	}
-	defer os.RemoveAll(scratch)
-	store := mirror.OpenStore(scratch)
+	// Changed files are parsed to hash their text, never stored: status
+	// writes nothing, anywhere.
+	store := mirror.OpenStoreReadOnly(e.Layout.ObjectsDir())
 	defer store.Close()
 	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{MaxFileSize: e.Settings.MaxFileSize})
 	if err != nil {

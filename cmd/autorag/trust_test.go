@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestVerifyWhileRefreshing is defect 4: index verify reads a consistent
@@ -73,5 +76,47 @@ func TestVerifyOutlivesItsSidecar(t *testing.T) {
 	err := verify.Wait()
 	if err != nil {
 		t.Fatalf("verify of a healthy index that changed under it: %v %s", err, out.String())
+	}
+}
+
+// treeState maps every path under root to its size and mtime.
+func treeState(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		fi, err := d.Info()
+		if err == nil {
+			m[p] = fmt.Sprintf("%v %d %d", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+		}
+		return nil
+	})
+	return m
+}
+
+// TestStatusWritesNothing is defect 5: status over changed sources writes
+// nothing, neither in $TMPDIR nor in the root (.autorag included). $TMPDIR
+// names a directory that does not exist, so any temporary file would fail
+// the command.
+func TestStatusWritesNothing(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	writeFile(t, root, "notes/changed.md", "# Changed\n\nstatus must parse this without storing it\n")
+	tmp := filepath.Join(t.TempDir(), "absent")
+	before := treeState(t, root)
+	r := cli(t, []string{"TMPDIR=" + tmp}, "--root", root, "status", "--json")
+	if r.code != 0 {
+		t.Fatalf("status: exit %d %s", r.code, r.stderr)
+	}
+	if changed, _ := r.json(t)["sources_changed"].(bool); !changed {
+		t.Errorf("status does not see the changed source: %s", r.stdout)
+	}
+	if _, err := os.Lstat(tmp); err == nil {
+		t.Errorf("status created $TMPDIR")
+	}
+	if diff := cmp.Diff(before, treeState(t, root)); diff != "" {
+		t.Errorf("status changed the root:\n%s", diff)
 	}
 }
