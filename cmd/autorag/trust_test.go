@@ -120,3 +120,42 @@ func TestStatusWritesNothing(t *testing.T) {
 		t.Errorf("status changed the root:\n%s", diff)
 	}
 }
+
+// TestSymlinkSwappedInIsNotFollowed is defect 8: a file replaced by a link
+// out of the root between the walk and the read is never followed.
+func TestSymlinkSwappedInIsNotFollowed(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	if err := os.WriteFile(outside, []byte("# Secret\n\nthe zanzibarquux password lives outside the root\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(root, "notes", "victim.md")
+	writeFile(t, root, "notes/victim.md", "# Victim\n\nan ordinary note\n")
+	refresh := exec.Command(os.Args[0], "--root", root, "refresh", "--json")
+	refresh.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1", "AUTORAG_FAILPOINT=scan-after-walk:delay=1s")
+	var out bytes.Buffer
+	refresh.Stdout = &out
+	stderr, _ := refresh.StderrPipe()
+	if err := refresh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stderr).ReadString('\n')
+	if !strings.Contains(line, "delaying at scan-after-walk") {
+		refresh.Process.Kill()
+		t.Fatalf("refresh did not reach the delay: %q", line)
+	}
+	if err := os.Remove(victim); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, victim); err != nil {
+		t.Fatal(err)
+	}
+	if err := refresh.Wait(); err != nil {
+		t.Fatalf("refresh: %v %s", err, out.String())
+	}
+	q := mustOK(t, "--root", root, "query", "--json", "zanzibarquux").json(t)
+	if strings.Contains(fmt.Sprint(q["results"]), "zanzibarquux") {
+		t.Fatalf("a file outside the root was indexed through a swapped-in symlink: %v", q["results"])
+	}
+}
