@@ -13,6 +13,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/mirror"
 )
 
 // failingEmbedder fails every call, like a provider that gave up.
@@ -205,4 +206,39 @@ func TestResetKeepsLockFiles(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestEvictNothingWhenLiveSetFails is defect 10: when the live set of
+// embeddings cannot be computed completely (a committed file can be
+// chunked neither from the mirror nor from its source), the embedding cache
+// evicts nothing, instead of evicting that file's live entries.
+func TestEvictNothingWhenLiveSetFails(t *testing.T) {
+	srv := newEmbedServer(t, 8)
+	e := newHybridEngine(t, map[string]string{"a.md": fieldGuide, "c.go": badgerCode}, newRemoteEmbedder(t, srv, nil))
+	mustRefresh(t, e)
+	before := embedCacheLen(t, e)
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An empty mirror and a vanished source: c.go cannot be chunked again.
+	store := mirror.OpenStore(t.TempDir())
+	defer store.Close()
+	if err := os.Remove(filepath.Join(e.Layout.Root, "c.go")); err != nil {
+		t.Fatal(err)
+	}
+	e.Settings.EmbedCacheCap = 1 // over the cap: Collect runs
+	vb, err := e.openVectorBuilder(RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &RefreshResult{}
+	e.collectEmbeddings(vb, man, store, res)
+	vb.close()
+	if after := embedCacheLen(t, e); after != before {
+		t.Fatalf("embedding cache went from %d to %d entries although the live set was incomplete", before, after)
+	}
+	if len(res.Warnings) == 0 {
+		t.Error("the skipped collection was not reported")
+	}
 }
