@@ -39,7 +39,7 @@ type builder struct {
 // returns its file table. It fills the change counts of res.
 func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("create generation: %w", err)
 	}
 	idx, err := b.openIndex(dir)

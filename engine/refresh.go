@@ -92,12 +92,12 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.
 func (e *Engine) ensureDir() error {
-	if err := os.MkdirAll(e.Layout.Dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(e.Layout.Dir); err != nil {
 		return fmt.Errorf("create %s: %w", e.Layout.Dir, err)
 	}
 	gi := filepath.Join(e.Layout.Dir, ".gitignore")
 	if _, err := os.Lstat(gi); os.IsNotExist(err) {
-		_ = os.WriteFile(gi, []byte("*\n"), 0o644)
+		_ = os.WriteFile(gi, []byte("*\n"), fingerprint.FilePerm)
 	}
 	return nil
 }

@@ -76,10 +76,17 @@ func CreateAtomic(dir, base string, perm os.FileMode) (*AtomicFile, error) {
 	return nil, fmt.Errorf("atomic write: create temporary file in %s: too many collisions", dir)
 }
 
-// Commit makes the written content the content of path. On an error before
-// the rename the temporary file is removed and path is unchanged; after the
-// rename the only possible error is a *DirSyncError.
-func (a *AtomicFile) Commit(path string) error {
+// Commit makes the written content the content of path and closes the
+// file. On an error before the rename the temporary file is removed and
+// path is unchanged; after the rename the only possible error is a
+// *DirSyncError.
+func (a *AtomicFile) Commit(path string) error { return a.commit(path, false) }
+
+// CommitOpen is Commit that leaves the file open, for a caller that goes
+// on reading what it wrote (a mirror pack). The caller closes it.
+func (a *AtomicFile) CommitOpen(path string) error { return a.commit(path, true) }
+
+func (a *AtomicFile) commit(path string, keepOpen bool) error {
 	if a.done {
 		return fmt.Errorf("atomic write %s: already finished", path)
 	}
@@ -89,13 +96,18 @@ func (a *AtomicFile) Commit(path string) error {
 	if a.durable {
 		err = a.Sync()
 	}
-	if cerr := a.Close(); err == nil {
-		err = cerr
+	if !keepOpen {
+		if cerr := a.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
+		if keepOpen {
+			_ = a.Close()
+		}
 		_ = os.Remove(tmp)
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}

@@ -159,7 +159,7 @@ func (s *Store) mkdirLocked() error {
 		}
 		created = append(created, d)
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(s.dir); err != nil {
 		return fmt.Errorf("create mirror store: %w", err)
 	}
 	for _, d := range created { // deepest first
