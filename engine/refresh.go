@@ -148,7 +148,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	res.fromScan(scan)
 	clock.mark("scan")
-	_ = failpoint.Hit("after-mirror")
+	if err := failpoint.Hit("after-mirror"); err != nil {
+		return nil, err
+	}
 
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
@@ -289,8 +291,11 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		res.Warnings = append(res.Warnings, fmt.Sprintf("commit: %v", err))
 	}
 	committed = true
-	_ = failpoint.Hit("after-sidecar")
 	clock.mark("commit")
+	if err := failpoint.Hit("after-sidecar"); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("after commit: %v", err))
+		return res, nil
+	}
 	e.afterCommit(next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)
 	clock.mark("gc")
@@ -345,15 +350,24 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
 func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+	warn := func(err error) bool {
+		if err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		return err != nil
+	}
 	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("save manifest: %v", err))
+		warn(fmt.Errorf("save manifest: %w", err))
 		return
 	}
-	if err := e.removeGarbage(sc); err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
+	if warn(failpoint.Hit("after-manifest")) || warn(e.removeGarbage(sc)) || warn(failpoint.Hit("after-gc")) {
+		return
 	}
 	if err := collectMirror(store, scan.Manifest); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
+		warn(fmt.Errorf("mirror gc: %w", err))
+	}
+	if warn(failpoint.Hit("after-mirror-gc")) {
+		return
 	}
 	if err := e.dropQueryCache(sc, res.Outcome == OutcomeRebuilt); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("query cache: %v", err))
@@ -404,6 +418,9 @@ func (e *Engine) removeGarbage(sc *fingerprint.Sidecar) error {
 		}
 		if err := os.RemoveAll(e.Layout.GenDir(en.Name())); err != nil {
 			return fmt.Errorf("remove old generation %s: %w", en.Name(), err)
+		}
+		if err := failpoint.Hit("during-gc"); err != nil {
+			return err
 		}
 	}
 	return nil

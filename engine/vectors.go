@@ -14,6 +14,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -237,6 +238,9 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 				vecs[at] = out[i]
 			}
 		}
+		if err := failpoint.Hit("during-embedding"); err != nil {
+			return err
+		}
 	}
 	for i, d := range docs {
 		v.adds = append(v.adds, vector.Entry{ID: chunkID(d.Path, d.Ord), Vec: vecs[i]})
@@ -276,7 +280,7 @@ func (v *vectorBuilder) flush(res *RefreshResult) error {
 	if err := v.cache.Flush(); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}
-	return nil
+	return failpoint.Hit("after-embed-cache")
 }
 
 // collectEmbeddings evicts cached embeddings no chunk of the committed

@@ -33,29 +33,34 @@ const Env = "AUTORAG_FAILPOINT"
 // ErrInjected is wrapped by the error Hit returns in error mode.
 var ErrInjected = errors.New("injected failure")
 
-// Points are the named steps, in the order a refresh, a rebuild or a reset
-// reaches them. "after-rename-<file>" is hit by every atomic write right
-// after its rename and before the directory fsync (in error mode the write
-// reports a failed directory sync).
+// Points are the named steps of a refresh or an index rebuild, in the
+// order they are reached, then those of index reset and index verify.
+// "after-rename-<file>" is hit by every atomic write right after its rename
+// and before the directory fsync (in error mode the write reports a failed
+// directory sync: the new content is in place).
 var Points = []string{
-	"after-mirror",                  // mirror packs published, manifest not yet saved
-	"during-embedding",              // after the first batch of new embeddings
-	"after-embed-cache",             // embedding cache flushed
-	"mid-generation",                // first bleve batch written to the new generation
-	"after-bleve",                   // bleve index of the new generation closed
-	"after-vectors",                 // vector index of the new generation written
-	"after-files",                   // file table written
-	"after-generation",              // generation fsynced, sidecar not yet written
-	"before-sidecar",                // sidecar about to be renamed into place
-	"after-rename-fingerprint.json", // sidecar renamed, directory not synced
-	"after-sidecar",                 // commit done
-	"after-manifest",                // manifest saved after the commit
-	"during-gc",                     // first garbage generation removed
-	"after-gc",                      // generations collected, mirror not yet
-	"after-mirror-gc",               // mirror collected, caches not yet
-	"reset-after-sidecar",           // reset: sidecar removed
-	"reset-after-index",             // reset: generations removed
-	"reset-after-mirror",            // reset: mirror removed
+	"scan-after-walk",                 // tree walked, changed files not yet read
+	"after-mirror",                    // mirror packs published, manifest not yet saved
+	"after-rename-generation.counter", // generation name handed out
+	"during-embedding",                // after the first batch of new embeddings
+	"mid-generation",                  // first bleve batch written to the new generation
+	"after-bleve",                     // bleve index of the new generation closed
+	"after-vectors",                   // vector index of the new generation written
+	"after-files",                     // file table written
+	"after-generation",                // generation fsynced
+	"after-embed-cache",               // embedding cache flushed
+	"before-sidecar",                  // sidecar about to be renamed into place
+	"after-rename-fingerprint.json",   // sidecar renamed, directory not synced
+	"after-sidecar",                   // commit done
+	"after-rename-manifest.bin",       // manifest renamed after the commit
+	"after-manifest",                  // manifest saved
+	"during-gc",                       // first garbage generation removed
+	"after-gc",                        // generations collected, mirror not yet
+	"after-mirror-gc",                 // mirror collected, caches not yet
+	"reset-after-sidecar",             // index reset: sidecar removed
+	"reset-after-index",               // index reset: generations removed
+	"reset-after-mirror",              // index reset: mirror removed
+	"verify-after-sidecar",            // index verify: sidecar read, artifacts not yet
 }
 
 type kind int
