@@ -80,12 +80,21 @@ func ReadSidecar(path string) (*Sidecar, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read sidecar: %w", err)
 	}
+	s, err := ParseSidecar(data)
+	if err != nil {
+		return nil, fmt.Errorf("read sidecar %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseSidecar decodes and validates sidecar content (see ReadSidecar).
+func ParseSidecar(data []byte) (*Sidecar, error) {
 	var s Sidecar
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("read sidecar %s: %w: %w", path, ErrCorruptSidecar, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorruptSidecar, err)
 	}
 	if err := s.validate(); err != nil {
-		return nil, fmt.Errorf("read sidecar %s: %w", path, err)
+		return nil, err
 	}
 	return &s, nil
 }
