@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/autorag/autorag/cache"
@@ -128,6 +129,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		return nil, err
 	}
 	if err := e.removeGarbage(sc); err != nil {
+		return nil, err
+	}
+	if err := e.removeStrayTemps(); err != nil {
 		return nil, err
 	}
 	man := e.loadManifest(o, res)
@@ -399,6 +403,29 @@ func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
 	}
 	_, err := store.Collect(keep)
 	return err
+}
+
+// removeStrayTemps removes the temporary files a killed writer left in
+// .autorag and mirror/ (a sidecar, counter or manifest never renamed). Only
+// writers holding the refresh lock, which the caller holds, write there.
+func (e *Engine) removeStrayTemps() error {
+	for _, dir := range []string{e.Layout.Dir, e.Layout.MirrorDir()} {
+		ents, err := os.ReadDir(dir)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		for _, en := range ents {
+			if strings.HasPrefix(en.Name(), fingerprint.TempPrefix) && en.Type().IsRegular() {
+				if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !os.IsNotExist(err) {
+					return fmt.Errorf("remove stray temporary file: %w", err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // removeGarbage deletes everything in the index directory but the

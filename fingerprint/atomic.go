@@ -102,6 +102,9 @@ func (a *AtomicFile) commit(path string, keepOpen bool) error {
 		}
 	}
 	if err == nil {
+		err = failpoint.Hit("before-rename-" + filepath.Base(path))
+	}
+	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {

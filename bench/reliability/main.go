@@ -152,4 +152,3 @@ func escapeCell(s string) string {
 	}
 	return string(out)
 }
-

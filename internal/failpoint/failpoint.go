@@ -50,6 +50,7 @@ var Points = []string{
 	"after-generation",                // generation fsynced
 	"after-embed-cache",               // embedding cache flushed
 	"before-sidecar",                  // sidecar about to be renamed into place
+	"before-rename-fingerprint.json",  // sidecar written and fsynced, not yet renamed
 	"after-rename-fingerprint.json",   // sidecar renamed, directory not synced
 	"after-sidecar",                   // commit done
 	"after-rename-manifest.bin",       // manifest renamed after the commit
