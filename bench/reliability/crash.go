@@ -170,6 +170,7 @@ func (h *harness) randomKills(t *committed, trials int) outcome {
 		if err := h.cli.checkAfter(root, t.old, want); err != nil {
 			o.fail("trial %d (%v killed after %v): %v", i, args, delay.Round(time.Millisecond), err)
 		}
+		h.logf("random kill %d/%d: %v after %v, %d failures so far", i+1, trials, args, delay.Round(time.Millisecond), o.Failures)
 		os.RemoveAll(root)
 	}
 	o.note("%d of %d runs killed before they ended; an uninterrupted refresh took %v, a rebuild %v",

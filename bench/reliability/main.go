@@ -11,7 +11,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -25,9 +28,10 @@ type config struct {
 	contention   time.Duration // length of the contention run
 	diskFiles    int           // files on the tmpfs
 	providerSize int           // files of the provider scenarios
+	hostileFiles int           // files in one directory
 }
 
-var fullRun = config{matrixFiles: 600, randomFiles: 3000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200}
+var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000}
 
 func main() {
 	out := flag.String("out", "docs/RELIABILITY.md", "report file (- for stdout)")
@@ -57,6 +61,15 @@ func run(cfg config, bin, out string, seed uint64) error {
 		}
 	}
 	h := &harness{cli: &cli{bin: bin}, work: work, log: os.Stderr, seed: seed}
+	// An interrupted run still unmounts its tmpfs and removes its files.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		unmount(filepath.Join(work, "tmpfs"))
+		os.RemoveAll(work)
+		os.Exit(130)
+	}()
 	start := time.Now()
 	rows := h.all(cfg)
 	report := renderReport(rows, cfg, seed, time.Since(start))
@@ -104,6 +117,7 @@ func (h *harness) all(cfg config) []outcome {
 		os.RemoveAll(big.root)
 	}
 	add(h.diskFull(cfg.diskFiles))
+	add(h.hostileScale(cfg.hostileFiles, 200))
 	add(h.providerFaults(cfg.providerSize, nil))
 	return rows
 }

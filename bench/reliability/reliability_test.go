@@ -92,3 +92,9 @@ func TestProviderFaults(t *testing.T) {
 		"wrong count of vectors": true, "wrong dimensions": true, "SIGINT mid-batch": true}
 	check(t, h.providerFaults(30, func(name string) bool { return fast[name] }))
 }
+
+// TestHostileScale indexes 5,000 files in one directory and a 200-deep
+// tree (the harness does 100,000 files).
+func TestHostileScale(t *testing.T) {
+	check(t, newTestHarness(t).hostileScale(5000, 200))
+}
