@@ -23,7 +23,8 @@ func (h *harness) hostileScale(files, depth int) outcome {
 	for range depth {
 		deep = filepath.Join(deep, "d")
 	}
-	if err := os.MkdirAll(deep, 0o755); err == nil {
+	err = os.MkdirAll(deep, 0o755)
+	if err == nil {
 		err = os.MkdirAll(flat, 0o755)
 	}
 	for i := 0; i < files && err == nil; i++ {
