@@ -54,14 +54,23 @@ func committedFor(t *testing.T, h *harness, files int) *committed {
 	return c
 }
 
-// TestCrashMatrix kills a refresh at every failpoint, and fails an index
-// rebuild (injected error) at every failpoint, on a small tree.
-func TestCrashMatrix(t *testing.T) {
+// TestCrashMatrixKill kills a refresh at every failpoint.
+func TestCrashMatrixKill(t *testing.T) {
 	h := newTestHarness(t)
-	c := committedFor(t, h, 40)
-	check(t, h.crashMatrix(c, []string{"refresh"}, "kill", refreshPoints()))
-	check(t, h.crashMatrix(c, []string{"index", "rebuild"}, "error", refreshPoints()))
-	check(t, h.resetCrashes(c))
+	check(t, h.crashMatrix(committedFor(t, h, 40), []string{"refresh"}, "kill", refreshPoints()))
+}
+
+// TestCrashMatrixError fails an index rebuild with an injected error at
+// every failpoint.
+func TestCrashMatrixError(t *testing.T) {
+	h := newTestHarness(t)
+	check(t, h.crashMatrix(committedFor(t, h, 40), []string{"index", "rebuild"}, "error", refreshPoints()))
+}
+
+// TestResetCrashes kills index reset at each of its steps.
+func TestResetCrashes(t *testing.T) {
+	h := newTestHarness(t)
+	check(t, h.resetCrashes(committedFor(t, h, 40)))
 }
 
 // TestRandomKills kills refreshes and rebuilds at random instants.

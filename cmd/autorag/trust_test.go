@@ -38,7 +38,7 @@ func TestVerifyWhileRefreshing(t *testing.T) {
 		}
 	}()
 	bad := 0
-	const verifies = 40
+	const verifies = 15
 	for range verifies {
 		if r := cli(t, nil, "--root", root, "index", "verify", "--json"); r.code != 0 {
 			bad++
