@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,5 +71,20 @@ func TestRenamedButNotSynced(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("directory holds %v, want only state.bin", names)
+	}
+}
+
+// TestSidecarGenerationValidated is part of defect 3: a tampered sidecar
+// cannot name a path outside index/ as its generation.
+func TestSidecarGenerationValidated(t *testing.T) {
+	for _, gen := range []string{"", ".", "..", "../../etc", "000000001/../x", "a", "000000001.tmp", "/abs", strings.Repeat("1", 21)} {
+		data := `{"format":1,"fingerprint":"` + hex64 + `","generation":` + strconv.Quote(gen) + `}`
+		if _, err := ParseSidecar([]byte(data)); !errors.Is(err, ErrCorruptSidecar) {
+			t.Errorf("generation %q: err = %v, want ErrCorruptSidecar", gen, err)
+		}
+	}
+	data := `{"format":1,"fingerprint":"` + hex64 + `","generation":"000000042"}`
+	if _, err := ParseSidecar([]byte(data)); err != nil {
+		t.Errorf("a plain generation name is refused: %v", err)
 	}
 }
