@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -78,13 +79,21 @@ type mode struct {
 	sleep time.Duration
 }
 
-var parsed = sync.OnceValue(func() map[string]mode { return parse(os.Getenv(Env)) })
-
-// override replaces the environment in tests of this process (Set).
+// active holds the parsed list: from the environment, read once, or from
+// Set. Nil (the usual case) makes Hit one atomic load after the first call.
 var (
-	overrideMu sync.RWMutex
-	override   map[string]mode
+	active  atomic.Pointer[map[string]mode]
+	fromEnv sync.Once
 )
+
+func points() *map[string]mode {
+	fromEnv.Do(func() {
+		if m := parse(os.Getenv(Env)); m != nil {
+			active.Store(&m)
+		}
+	})
+	return active.Load()
+}
 
 func parse(v string) map[string]mode {
 	if v == "" {
@@ -114,29 +123,18 @@ func parse(v string) map[string]mode {
 // Set makes this process act as if AUTORAG_FAILPOINT were spec until the
 // returned function is called; for in-process tests.
 func Set(spec string) (restore func()) {
-	overrideMu.Lock()
-	override = parse(spec)
-	overrideMu.Unlock()
-	return func() {
-		overrideMu.Lock()
-		override = nil
-		overrideMu.Unlock()
-	}
+	prev := points()
+	m := parse(spec)
+	active.Store(&m)
+	return func() { active.Store(prev) }
 }
 
 func lookup(name string) (mode, bool) {
-	overrideMu.RLock()
-	o := override
-	overrideMu.RUnlock()
-	if o != nil {
-		md, ok := o[name]
-		return md, ok
-	}
-	m := parsed()
-	if m == nil {
+	p := points()
+	if p == nil {
 		return mode{}, false
 	}
-	md, ok := m[name]
+	md, ok := (*p)[name]
 	return md, ok
 }
 

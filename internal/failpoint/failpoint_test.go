@@ -32,3 +32,11 @@ func TestUnsetCostsNothing(t *testing.T) {
 		t.Errorf("Hit allocates %v times when unset", n)
 	}
 }
+
+// BenchmarkHitUnset is the cost of a failpoint on the commit path when
+// AUTORAG_FAILPOINT is unset.
+func BenchmarkHitUnset(b *testing.B) {
+	for b.Loop() {
+		_ = Hit("after-sidecar")
+	}
+}
