@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli check clean semguard-update
+.PHONY: build test demo bench bench-cli reliability fuzz check clean semguard-update
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -35,6 +35,17 @@ bench-cli:
 # the same bytes. It refuses anything else and says what it recorded.
 semguard-update:
 	$(GO) run ./semguard/cmd/semguard-update $(if $(filter 1 yes true,$(REFACTOR)),-refactor)
+
+# The reliability harness: crash matrix, kill -9 trials, contention, disk
+# full, read-only, provider faults; writes docs/RELIABILITY.md (run as root
+# for the tmpfs and read-only bind mounts).
+reliability:
+	$(GO) run ./bench/reliability -out docs/RELIABILITY.md
+
+# A short run of every fuzz target (FUZZTIME each), as in CI.
+FUZZTIME ?= 5s
+fuzz:
+	bash .ci/fuzz $(FUZZTIME)
 
 check:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

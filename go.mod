@@ -18,6 +18,7 @@ require (
 	github.com/viterin/vek v0.4.3
 	github.com/zeebo/blake3 v0.2.4
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.37.0
 	golang.org/x/text v0.44.0
 	golang.org/x/tools v0.52.1-0.20261106145633-d407941a339a
 	gopkg.in/yaml.v3 v3.0.1

@@ -91,15 +91,11 @@ func (c *Embeddings) dropOtherIdentities() error {
 // records. c.mu must be held and c must be the writer with nothing pending.
 func (c *Embeddings) rewrite(live func(h [32]byte) bool) (evicted int, err error) {
 	nonce := rand.Uint64()
-	logTmp, err := createTempIn(c.dir, logName)
+	logTmp, err := fingerprint.CreateAtomic(c.dir, logName, fingerprint.FilePerm)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("embedding cache: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(logTmp.Name())
-		}
-	}()
+	defer logTmp.Abort()
 	bw := bufio.NewWriterSize(logTmp, writeBufSize)
 	hdr := logHeader(c.identity, nonce)
 	_, _ = bw.Write(hdr)
@@ -121,19 +117,19 @@ func (c *Embeddings) rewrite(live func(h [32]byte) bool) (evicted int, err error
 		kept = append(kept, hashSlot{e.h, slot{off: off, dims: e.dims}})
 		off += n
 	}
-	if err := finishTemp(logTmp, bw.Flush()); err != nil {
-		return 0, err
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("embedding cache: write %s: %w", logTmp.Name(), err)
 	}
-	return evicted, c.install(logTmp.Name(), fullIndex(nonce, off, kept), nonce, off)
+	return evicted, c.install(logTmp, fullIndex(nonce, off, kept), nonce, off)
 }
 
 // install renames a rewritten log into place, writes its index, and
 // switches c over to them. A crash between the two renames leaves a new log
 // with the old index, whose nonce no longer matches: the next load ignores
 // it and scans the log.
-func (c *Embeddings) install(logTmp string, idx []byte, nonce uint64, end int64) error {
+func (c *Embeddings) install(logTmp *fingerprint.AtomicFile, idx []byte, nonce uint64, end int64) error {
 	logPath, idxPath := filepath.Join(c.dir, logName), filepath.Join(c.dir, idxName)
-	if err := os.Rename(logTmp, logPath); err != nil {
+	if err := logTmp.Commit(logPath); err != nil && !fingerprint.Renamed(err) {
 		return fmt.Errorf("embedding cache: install log: %w", err)
 	}
 	// From here on the old files are replaced: on failure refuse further
@@ -142,7 +138,7 @@ func (c *Embeddings) install(logTmp string, idx []byte, nonce uint64, end int64)
 		c.werr = fmt.Errorf("embedding cache: install: %w", err)
 		return c.werr
 	}
-	if err := fingerprint.WriteFileAtomic(idxPath, idx, 0o644); err != nil {
+	if err := fingerprint.WriteFileAtomic(idxPath, idx, fingerprint.FilePerm); err != nil {
 		return fail(err)
 	}
 	f, err := os.OpenFile(logPath, os.O_RDWR|os.O_APPEND, 0)
@@ -158,38 +154,5 @@ func (c *Embeddings) install(logTmp string, idx []byte, nonce uint64, end int64)
 	_ = c.idx.Close()
 	c.f, c.idx, c.index, c.nonce, c.tailN = f, ix, newEntryIndex(idx[idxHeaderLen:], 0), nonce, 0
 	c.end, c.bufStart, c.dirty = end, end, false
-	return nil
-}
-
-// createTempIn creates a temporary file for name in dir, with a name
-// readers and removeTemps recognize.
-func createTempIn(dir, name string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, fingerprint.TempPrefix+name+".*")
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err != nil {
-		if f != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-		return nil, fmt.Errorf("embedding cache: %w", err)
-	}
-	return f, nil
-}
-
-// finishTemp fsyncs and closes a temporary file after its last write
-// (whose error is werr).
-func finishTemp(f *os.File, werr error) error {
-	err := werr
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("embedding cache: write %s: %w", f.Name(), err)
-	}
 	return nil
 }

@@ -275,10 +275,10 @@ func (c *Embeddings) startWriter() (err error) {
 	case c.writing:
 		return nil
 	}
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(c.dir); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}
-	lk := flock.New(filepath.Join(c.dir, writerLockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+	lk := flock.New(filepath.Join(c.dir, writerLockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(fingerprint.FilePerm))
 	ok, err := lk.TryLock()
 	if err != nil {
 		return fmt.Errorf("embedding cache: lock: %w", err)
@@ -299,7 +299,7 @@ func (c *Embeddings) startWriter() (err error) {
 		}
 	}()
 	removeTemps(c.dir)
-	f, err = os.OpenFile(filepath.Join(c.dir, logName), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err = os.OpenFile(filepath.Join(c.dir, logName), os.O_RDWR|os.O_CREATE|os.O_APPEND, fingerprint.FilePerm)
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (c *Embeddings) repair(f *os.File) (*logState, error) {
 	}
 	if !st.idxClean {
 		data := fullIndex(st.nonce, st.validEnd, st.index.all())
-		if err := fingerprint.WriteFileAtomic(filepath.Join(c.dir, idxName), data, 0o644); err != nil {
+		if err := fingerprint.WriteFileAtomic(filepath.Join(c.dir, idxName), data, fingerprint.FilePerm); err != nil {
 			return nil, err
 		}
 		st.index, st.tailN = newEntryIndex(data[idxHeaderLen:], 0), 0
@@ -359,7 +359,7 @@ func (c *Embeddings) repair(f *os.File) (*logState, error) {
 func (c *Embeddings) compactIndex() error {
 	data := fullIndex(c.nonce, c.end, c.index.all())
 	path := filepath.Join(c.dir, idxName)
-	if err := fingerprint.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := fingerprint.WriteFileAtomic(path, data, fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("embedding cache: compact index: %w", err)
 	}
 	idx, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)

@@ -30,10 +30,10 @@ var errQueriesBusy = errors.New("query cache: lock busy")
 
 // lock takes the cache lock, creating the cache directory if needed.
 func (q *Queries) lock() (unlock func(), err error) {
-	if err := os.MkdirAll(q.dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(q.dir); err != nil {
 		return nil, fmt.Errorf("query cache: %w", err)
 	}
-	fl := flock.New(filepath.Join(q.dir, lockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o644))
+	fl := flock.New(filepath.Join(q.dir, lockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(fingerprint.FilePerm))
 	deadline := time.Now().Add(lockWait)
 	delay := 50 * time.Microsecond
 	for {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // touchAfter is how stale an entry's mtime must be before a hit refreshes
@@ -109,7 +111,7 @@ func (q *Queries) Put(fp string, key [32]byte, value []byte) error {
 		return err
 	}
 	defer unlock()
-	uf, err := os.OpenFile(filepath.Join(q.dir, usageName), os.O_RDWR|os.O_CREATE, 0o644)
+	uf, err := os.OpenFile(filepath.Join(q.dir, usageName), os.O_RDWR|os.O_CREATE, fingerprint.FilePerm)
 	if err != nil {
 		return fmt.Errorf("query cache: %w", err)
 	}
@@ -138,32 +140,21 @@ func readUsage(f *os.File) (usage, bool) {
 	return decodeUsage(b[:n])
 }
 
-// writeEntry writes data to path through a temporary file and a rename,
+// writeEntry writes data to path through fingerprint.ReplaceFile (no
+// fsync: entries are verified when read, so a power loss costs a miss),
 // creating the directory when needed, and returns the size of the file it
 // replaced (0 if none). The cache lock must be held.
 func writeEntry(path string, data []byte) (replaced int64, err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, tempPattern)
+	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode().IsRegular() {
+		replaced = fi.Size()
+	}
+	err = fingerprint.ReplaceFile(path, data, fingerprint.FilePerm)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o755); err == nil {
-			f, err = os.CreateTemp(dir, tempPattern)
+		if err = fingerprint.MkdirAll(filepath.Dir(path)); err == nil {
+			err = fingerprint.ReplaceFile(path, data, fingerprint.FilePerm)
 		}
 	}
 	if err != nil {
-		return 0, fmt.Errorf("query cache: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode().IsRegular() {
-			replaced = fi.Size()
-		}
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
 		return 0, fmt.Errorf("query cache: write entry: %w", err)
 	}
 	return replaced, nil

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
 )
@@ -30,7 +32,7 @@ type Status struct {
 
 // Status reads the committed state and checks whether the sources have
 // changed since: it scans the tree against the manifest without writing
-// anything under .autorag (changed files are parsed into a scratch store).
+// anything (changed files are parsed and hashed, not stored).
 func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	st := &Status{Root: e.Layout.Root}
 	holder, err := lock.Inspect(e.Layout.LockPath())
@@ -61,12 +63,9 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 	if err != nil {
 		man = &mirror.Manifest{}
 	}
-	scratch, err := os.MkdirTemp("", "autorag-status-")
-	if err != nil {
-		return "", fmt.Errorf("status: %w", err)
-	}
-	defer os.RemoveAll(scratch)
-	store := mirror.OpenStore(scratch)
+	// Changed files are parsed to hash their text, never stored: status
+	// writes nothing, anywhere.
+	store := mirror.OpenStoreReadOnly(e.Layout.ObjectsDir())
 	defer store.Close()
 	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{MaxFileSize: e.Settings.MaxFileSize})
 	if err != nil {
@@ -78,19 +77,44 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 // Problem is one finding of Verify.
 type Problem = fingerprint.Problem
 
+// verifyAttempts bounds how often Verify starts over when refreshes keep
+// committing under it.
+const verifyAttempts = 8
+
 // Verify recomputes the digest of every artifact the sidecar names and
-// opens the generation to check its stamp and document count.
+// opens the generation to check its stamp and document count. It checks a
+// consistent snapshot: when it finds problems it reads the sidecar again,
+// and if a refresh committed meanwhile (the old generation may have been
+// collected under it) it starts over from the new sidecar. Problems are
+// reported only when the sidecar that named them is still the committed one.
 func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
-	sc, err := readCommitted(e.Layout.SidecarPath())
-	if err != nil {
-		return nil, err
-	}
-	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
-	if err != nil {
-		return nil, err
-	}
-	if len(problems) > 0 {
+	var problems []Problem
+	for range verifyAttempts {
+		sc, err := readCommitted(e.Layout.SidecarPath())
+		if err != nil {
+			return nil, err
+		}
+		_ = failpoint.Hit("verify-after-sidecar")
+		if problems, err = e.verifyGeneration(sc); err != nil || len(problems) == 0 {
+			return problems, err
+		}
+		now, err := readCommitted(e.Layout.SidecarPath())
+		if err != nil || !sameCommit(now, sc) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			continue // a refresh committed meanwhile: check the new one
+		}
 		return problems, nil
+	}
+	return problems, nil
+}
+
+// verifyGeneration checks the artifacts and the bleve index sc names.
+func (e *Engine) verifyGeneration(sc *fingerprint.Sidecar) ([]Problem, error) {
+	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
+	if err != nil || len(problems) > 0 {
+		return problems, err
 	}
 	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
 	if err != nil {
@@ -105,8 +129,9 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 }
 
 // Reset removes the sidecar, the generations, the mirror and the caches
-// under the refresh lock. It never removes the lock file or the config,
-// and never follows a symlink (a link is removed, not its target).
+// under the refresh lock. It never removes the lock file, the config, the
+// generation counter or a cache's lock file, and never follows a symlink (a
+// link is removed, not its target).
 func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) ([]string, error) {
 	if _, err := os.Lstat(e.Layout.Dir); os.IsNotExist(err) {
 		return nil, nil
@@ -117,15 +142,31 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 	}
 	defer lk.Release()
 	var removed []string
-	for _, p := range []string{e.Layout.SidecarPath(), e.Layout.IndexDir(), e.Layout.MirrorDir(), e.Layout.CacheDir()} {
-		if _, err := os.Lstat(p); os.IsNotExist(err) {
-			continue
+	steps := []struct{ path, failpoint string }{
+		{e.Layout.SidecarPath(), "reset-after-sidecar"},
+		{e.Layout.IndexDir(), "reset-after-index"},
+		{e.Layout.MirrorDir(), "reset-after-mirror"},
+	}
+	for _, st := range steps {
+		if _, err := os.Lstat(st.path); !os.IsNotExist(err) {
+			if err := os.RemoveAll(st.path); err != nil {
+				return removed, fmt.Errorf("reset: %w", err)
+			}
+			removed = append(removed, e.relPath(st.path))
 		}
-		if err := os.RemoveAll(p); err != nil {
+		if err := failpoint.Hit(st.failpoint); err != nil {
 			return removed, fmt.Errorf("reset: %w", err)
 		}
-		rel, _ := filepath.Rel(e.Layout.Root, p)
-		removed = append(removed, filepath.ToSlash(rel))
+	}
+	if did, err := cache.RemoveAll(e.Layout.CacheDir()); err != nil {
+		return removed, fmt.Errorf("reset: %w", err)
+	} else if did {
+		removed = append(removed, e.relPath(e.Layout.CacheDir()))
 	}
 	return removed, fingerprint.SyncDir(e.Layout.Dir)
+}
+
+func (e *Engine) relPath(p string) string {
+	rel, _ := filepath.Rel(e.Layout.Root, p)
+	return filepath.ToSlash(rel)
 }

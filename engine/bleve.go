@@ -19,6 +19,8 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin bleve-doc
@@ -135,6 +137,17 @@ func createBleve(dir string) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index %s: %w", dir, err)
 	}
+	// bleve creates index_meta.json 0666 (less the umask); its other files
+	// are 0600 already.
+	meta := filepath.Join(dir, "index_meta.json")
+	fi, err := os.Stat(meta)
+	if err == nil {
+		err = os.Chmod(meta, fi.Mode().Perm()&fingerprint.FilePerm)
+	}
+	if err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("create index %s: %w", dir, err)
+	}
 	return idx, nil
 }
 
@@ -177,7 +190,7 @@ func checkStamp(idx bleve.Index, gen string) error {
 // place (root.bolt, index_meta.json) are copied. A hard-linked root.bolt
 // would let the new generation change the old one.
 func cloneBleve(src, dst string) error {
-	if err := os.MkdirAll(filepath.Join(dst, "store"), 0o755); err != nil {
+	if err := fingerprint.MkdirAll(filepath.Join(dst, "store")); err != nil {
 		return fmt.Errorf("clone index: %w", err)
 	}
 	if err := copyFile(filepath.Join(src, "index_meta.json"), filepath.Join(dst, "index_meta.json")); err != nil {
@@ -208,7 +221,7 @@ func copyFile(from, to string) error {
 		return fmt.Errorf("copy %s: %w", from, err)
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fingerprint.FilePerm)
 	if err != nil {
 		return fmt.Errorf("copy %s: %w", from, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -38,7 +39,7 @@ type builder struct {
 // returns its file table. It fills the change counts of res.
 func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("create generation: %w", err)
 	}
 	idx, err := b.openIndex(dir)
@@ -51,10 +52,16 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	if cerr := idx.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close index: %w", cerr)
 	}
+	if err == nil {
+		err = failpoint.Hit("after-bleve")
+	}
 	if err != nil {
 		return nil, err
 	}
 	if err := b.buildVectors(cs); err != nil {
+		return nil, err
+	}
+	if err := failpoint.Hit("after-vectors"); err != nil {
 		return nil, err
 	}
 	table := mergeRecords(cs.keep, records)
@@ -65,10 +72,16 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	if err := writeFileTable(filepath.Join(dir, "files.bin"), table); err != nil {
 		return nil, err
 	}
+	if err := failpoint.Hit("after-files"); err != nil {
+		return nil, err
+	}
 	if err := syncTree(dir); err != nil {
 		return nil, err
 	}
-	return table, fingerprint.SyncDir(b.e.Layout.IndexDir())
+	if err := fingerprint.SyncDir(b.e.Layout.IndexDir()); err != nil {
+		return nil, err
+	}
+	return table, failpoint.Hit("after-generation")
 }
 
 func (b *builder) openIndex(dir string) (bleve.Index, error) {
@@ -100,7 +113,9 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 		if embedErr != nil {
 			return embedErr
 		}
-		failpoint("mid-generation")
+		if err == nil {
+			err = failpoint.Hit("mid-generation")
+		}
 		for _, c := range pending {
 			records[c.fileIdx].Tokens += int64(c.tokens)
 		}

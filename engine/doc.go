@@ -30,7 +30,19 @@
 // sidecar is the only commit point: a crash at any instant leaves the previous
 // sidecar naming a complete generation. Generations no sidecar names are
 // garbage and are removed after the next commit (or at the start of the next
-// refresh, under the lock).
+// refresh, under the lock), with the temporary files a killed writer left;
+// but only when the sidecar was read cleanly: an unreadable sidecar or one
+// of an unknown format stops the refresh before it removes anything. A
+// sidecar renamed into place is a commit even if the directory fsync after
+// it fails.
+//
+// Generation names come from .autorag/generation.counter, advanced durably
+// before a name is used and never removed (not by index reset either), so a
+// name never comes back while a reader may hold an old sidecar naming it.
+//
+// index verify checks a consistent snapshot: when it finds a problem it
+// reads the sidecar again, and if a refresh committed meanwhile it starts
+// over from the new one.
 //
 // # Scoring
 //

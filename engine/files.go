@@ -10,6 +10,8 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/autorag/autorag/mirror"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin file-table
@@ -122,7 +124,7 @@ func readFileTable(path string) (fileTable, error) {
 // whole generation before that, so a plain write is enough (a temp file and
 // rename would cost another inode and two fsyncs).
 func writeFileTable(path string, t fileTable) error {
-	if err := os.WriteFile(path, t.encode(), 0o644); err != nil {
+	if err := os.WriteFile(path, t.encode(), fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("write file table: %w", err)
 	}
 	return nil

@@ -200,7 +200,7 @@ func engineAt(t *testing.T, root string, emb *openai.Embedder) *Engine {
 	return e
 }
 
-func writeSource(t *testing.T, root, rel, content string) {
+func writeSource(t testing.TB, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

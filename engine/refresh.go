@@ -7,10 +7,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
 )
@@ -91,12 +93,12 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.
 func (e *Engine) ensureDir() error {
-	if err := os.MkdirAll(e.Layout.Dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(e.Layout.Dir); err != nil {
 		return fmt.Errorf("create %s: %w", e.Layout.Dir, err)
 	}
 	gi := filepath.Join(e.Layout.Dir, ".gitignore")
 	if _, err := os.Lstat(gi); os.IsNotExist(err) {
-		_ = os.WriteFile(gi, []byte("*\n"), 0o644)
+		_ = os.WriteFile(gi, []byte("*\n"), fingerprint.FilePerm)
 	}
 	return nil
 }
@@ -122,8 +124,14 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
 	clock := newStageClock()
 	res := &RefreshResult{Stages: clock.stages}
-	sc := e.readSidecarForWrite(res)
+	sc, err := e.readSidecarForWrite()
+	if err != nil {
+		return nil, err
+	}
 	if err := e.removeGarbage(sc); err != nil {
+		return nil, err
+	}
+	if err := e.removeStrayTemps(); err != nil {
 		return nil, err
 	}
 	man := e.loadManifest(o, res)
@@ -144,7 +152,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	res.fromScan(scan)
 	clock.mark("scan")
-	failpoint("after-mirror")
+	if err := failpoint.Hit("after-mirror"); err != nil {
+		return nil, err
+	}
 
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
@@ -164,17 +174,20 @@ func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
 	res.Files = len(s.Manifest.Entries)
 }
 
-// readSidecarForWrite reads the committed sidecar; a corrupt one is
-// reported and treated as absent, so the refresh rebuilds.
-func (e *Engine) readSidecarForWrite(res *RefreshResult) *fingerprint.Sidecar {
+// readSidecarForWrite reads the committed sidecar; nil when nothing was
+// ever committed. Any other failure (an I/O error, a format this binary does
+// not know, malformed content) stops the refresh before it removes
+// anything: garbage is only what a trusted sidecar does not name.
+func (e *Engine) readSidecarForWrite() (*fingerprint.Sidecar, error) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if err != nil {
-		if !errors.Is(err, fingerprint.ErrNoSidecar) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("ignoring unreadable sidecar, rebuilding: %v", err))
-		}
-		return nil
+	if errors.Is(err, fingerprint.ErrNoSidecar) {
+		return nil, nil
 	}
-	return sc
+	if err != nil {
+		return nil, fmt.Errorf("refusing to refresh, nothing was changed or removed: %w "+
+			"(written by a newer autorag? otherwise `autorag index reset --yes` starts over)", err)
+	}
+	return sc, nil
 }
 
 // loadManifest returns the manifest to compare against; a rebuild starts
@@ -268,16 +281,25 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	res.TookMS = ms(time.Since(clock.start))
 	next.Refresh = fingerprint.Refresh{Outcome: res.Outcome, At: time.Now().UTC(), TookMS: res.TookMS,
 		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
-	failpoint("before-sidecar")
+	if err := failpoint.Hit("before-sidecar"); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := fingerprint.WriteSidecar(e.Layout.SidecarPath(), next); err != nil {
-		return nil, fmt.Errorf("commit: %w", err)
+		if !fingerprint.Renamed(err) {
+			return nil, fmt.Errorf("commit: %w", err)
+		}
+		// The sidecar is in place: the commit has happened.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("commit: %v", err))
 	}
 	committed = true
-	failpoint("after-sidecar")
 	clock.mark("commit")
+	if err := failpoint.Hit("after-sidecar"); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("after commit: %v", err))
+		return res, nil
+	}
 	e.afterCommit(next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)
 	clock.mark("gc")
@@ -332,15 +354,24 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
 func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+	warn := func(err error) bool {
+		if err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		return err != nil
+	}
 	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("save manifest: %v", err))
+		warn(fmt.Errorf("save manifest: %w", err))
 		return
 	}
-	if err := e.removeGarbage(sc); err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
+	if warn(failpoint.Hit("after-manifest")) || warn(e.removeGarbage(sc)) || warn(failpoint.Hit("after-gc")) {
+		return
 	}
 	if err := collectMirror(store, scan.Manifest); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("mirror gc: %v", err))
+		warn(fmt.Errorf("mirror gc: %w", err))
+	}
+	if warn(failpoint.Hit("after-mirror-gc")) {
+		return
 	}
 	if err := e.dropQueryCache(sc, res.Outcome == OutcomeRebuilt); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("query cache: %v", err))
@@ -374,6 +405,29 @@ func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
 	return err
 }
 
+// removeStrayTemps removes the temporary files a killed writer left in
+// .autorag and mirror/ (a sidecar, counter or manifest never renamed). Only
+// writers holding the refresh lock, which the caller holds, write there.
+func (e *Engine) removeStrayTemps() error {
+	for _, dir := range []string{e.Layout.Dir, e.Layout.MirrorDir()} {
+		ents, err := os.ReadDir(dir)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		for _, en := range ents {
+			if strings.HasPrefix(en.Name(), fingerprint.TempPrefix) && en.Type().IsRegular() {
+				if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !os.IsNotExist(err) {
+					return fmt.Errorf("remove stray temporary file: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // removeGarbage deletes everything in the index directory but the
 // generation the sidecar names (nil: none): generations left by crashed or
 // superseded refreshes and stray temporary names. The caller holds the lock.
@@ -391,6 +445,9 @@ func (e *Engine) removeGarbage(sc *fingerprint.Sidecar) error {
 		}
 		if err := os.RemoveAll(e.Layout.GenDir(en.Name())); err != nil {
 			return fmt.Errorf("remove old generation %s: %w", en.Name(), err)
+		}
+		if err := failpoint.Hit("during-gc"); err != nil {
+			return err
 		}
 	}
 	return nil

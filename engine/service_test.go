@@ -212,7 +212,8 @@ func TestServiceSeesRefreshByAnotherEngine(t *testing.T) {
 }
 
 // A reset followed by a refresh of the same files commits the same
-// generation name and fingerprint again; the service must still notice.
+// fingerprint again, under a new generation name (names never repeat); the
+// service must notice.
 func TestServiceSeesResetAndRecommit(t *testing.T) {
 	e := newTestEngine(t, serviceFiles)
 	first := refreshOK(t, e)
@@ -235,8 +236,8 @@ func TestServiceSeesResetAndRecommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := refreshOK(t, engineTwin(t, e)) // no query in between
-	if second.Generation != first.Generation || second.Fingerprint != first.Fingerprint {
-		t.Fatalf("recommit is %s/%.8s, not %s/%.8s: the test would not check what it means to", second.Generation,
+	if second.Generation == first.Generation || second.Fingerprint != first.Fingerprint {
+		t.Fatalf("recommit is %s/%.8s after %s/%.8s: want a new name for the same fingerprint", second.Generation,
 			second.Fingerprint, first.Generation, first.Fingerprint)
 	}
 	if _, cached := serviceQuery(t, svc, o); cached {

@@ -14,6 +14,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -237,6 +238,9 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 				vecs[at] = out[i]
 			}
 		}
+		if err := failpoint.Hit("during-embedding"); err != nil {
+			return err
+		}
 	}
 	for i, d := range docs {
 		v.adds = append(v.adds, vector.Entry{ID: chunkID(d.Path, d.Ord), Vec: vecs[i]})
@@ -276,7 +280,7 @@ func (v *vectorBuilder) flush(res *RefreshResult) error {
 	if err := v.cache.Flush(); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}
-	return nil
+	return failpoint.Hit("after-embed-cache")
 }
 
 // collectEmbeddings evicts cached embeddings no chunk of the committed
@@ -287,29 +291,36 @@ func (e *Engine) collectEmbeddings(v *vectorBuilder, man *mirror.Manifest, store
 		return
 	}
 	var live map[[32]byte]bool
+	var liveErr error
 	isLive := func(h [32]byte) bool {
-		if live == nil {
-			live = e.liveEmbedHashes(man, store)
+		if live == nil && liveErr == nil {
+			live, liveErr = e.liveEmbedHashes(man, store)
 		}
-		return live[h]
+		// Without the complete live set every entry counts as live: the
+		// collection then evicts nothing.
+		return liveErr != nil || live[h]
 	}
 	if _, err := v.cache.Collect(isLive, e.Settings.EmbedCacheCap); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("embedding cache gc: %v", err))
 	}
+	if liveErr != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("embedding cache gc skipped, nothing evicted: %v", liveErr))
+	}
 }
 
-// liveEmbedHashes recomputes the embedding inputs of every chunk.
-func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) map[[32]byte]bool {
+// liveEmbedHashes recomputes the embedding inputs of every chunk; it fails
+// when any committed file cannot be chunked again.
+func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) (map[[32]byte]bool, error) {
 	b := &builder{e: e, store: store}
 	live := map[[32]byte]bool{}
 	for _, en := range man.Entries {
 		docs, err := b.chunkFile(en)
 		if err != nil {
-			continue
+			return nil, fmt.Errorf("live embeddings of %s: %w", en.Path, err)
 		}
 		for _, d := range docs {
 			live[embedKey(d.body())] = true
 		}
 	}
-	return live
+	return live, nil
 }

@@ -9,68 +9,162 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+
+	"github.com/autorag/autorag/internal/failpoint"
 )
 
-// TempPrefix starts the name of every temporary file WriteFileAtomic creates.
+// TempPrefix starts the name of every temporary file this package creates.
 // Readers and garbage collectors treat such names as never committed.
 const TempPrefix = ".tmp-"
 
-// WriteFileAtomic replaces path with data so that a crash at any instant
-// leaves either the old content or the new one, never a mix. It writes a
-// temporary file in the same directory (named with TempPrefix), fsyncs and
-// closes it, renames it over path and fsyncs the directory. On any error
-// before the rename the temporary file is removed. perm is applied as by
-// os.WriteFile (subject to the umask).
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := createTemp(dir, filepath.Base(path), perm)
-	if err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
+// Modes of everything autorag creates under .autorag: the mirror, the caches
+// and the generations hold document and query texts, so only the owner may
+// read them. The umask can only make them stricter.
+const (
+	FilePerm os.FileMode = 0o600
+	DirPerm  os.FileMode = 0o700
+)
+
+// DirSyncError reports that an atomic write renamed its file into place but
+// could not fsync the directory afterwards. The new content is what readers
+// now see, so the write has happened: a caller must treat it as done (a
+// commit stands) and may report the error as a warning. Test for it with
+// Renamed.
+type DirSyncError struct {
+	Path string
+	Err  error
+}
+
+func (e *DirSyncError) Error() string {
+	return fmt.Sprintf("atomic write %s: renamed, but directory sync failed: %v", e.Path, e.Err)
+}
+
+func (e *DirSyncError) Unwrap() error { return e.Err }
+
+// Renamed reports whether err is (or wraps) a DirSyncError: the file is in
+// place although the write returned an error.
+func Renamed(err error) bool {
+	var d *DirSyncError
+	return errors.As(err, &d)
+}
+
+// AtomicFile is a temporary file that replaces its destination in one step
+// on Commit: temp file in the same directory → write → fsync → close →
+// rename → fsync of the directory. It is the one implementation of that
+// sequence; WriteFileAtomic is its one-shot form.
+type AtomicFile struct {
+	*os.File
+	durable bool
+	done    bool
+}
+
+// CreateAtomic creates a temporary file for base in dir, open for reading
+// and writing, named TempPrefix+base+".<random>" with mode perm (subject to
+// the umask).
+func CreateAtomic(dir, base string, perm os.FileMode) (*AtomicFile, error) {
+	for range 100 {
+		name := filepath.Join(dir, TempPrefix+base+"."+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
 		}
-	}()
-	if err := writeSyncClose(f, data); err != nil {
+		if err != nil {
+			return nil, fmt.Errorf("atomic write: %w", err)
+		}
+		return &AtomicFile{File: f, durable: true}, nil
+	}
+	return nil, fmt.Errorf("atomic write: create temporary file in %s: too many collisions", dir)
+}
+
+// Commit makes the written content the content of path and closes the
+// file. On an error before the rename the temporary file is removed and
+// path is unchanged; after the rename the only possible error is a
+// *DirSyncError.
+func (a *AtomicFile) Commit(path string) error { return a.commit(path, false) }
+
+// CommitOpen is Commit that leaves the file open, for a caller that goes
+// on reading what it wrote (a mirror pack). The caller closes it.
+func (a *AtomicFile) CommitOpen(path string) error { return a.commit(path, true) }
+
+func (a *AtomicFile) commit(path string, keepOpen bool) error {
+	if a.done {
+		return fmt.Errorf("atomic write %s: already finished", path)
+	}
+	a.done = true
+	tmp := a.Name()
+	err := error(nil)
+	if a.durable {
+		err = a.Sync()
+	}
+	if !keepOpen {
+		if cerr := a.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = failpoint.Hit("before-rename-" + filepath.Base(path))
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		if keepOpen {
+			_ = a.Close()
+		}
+		_ = os.Remove(tmp)
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
+	err = failpoint.Hit("after-rename-" + filepath.Base(path))
+	if err == nil && a.durable {
+		err = SyncDir(filepath.Dir(path))
 	}
-	if err := SyncDir(dir); err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
+	if err != nil {
+		return &DirSyncError{Path: path, Err: err}
 	}
 	return nil
 }
 
-// createTemp creates a new file named TempPrefix+base+".<random>" in dir.
-// Unlike os.CreateTemp it honours perm, so the result has the same mode as a
-// file written by os.WriteFile.
-func createTemp(dir, base string, perm os.FileMode) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(dir, TempPrefix+base+"."+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
+// Abort closes and removes the temporary file unless Commit ran. It is
+// safe to defer.
+func (a *AtomicFile) Abort() {
+	if a.done {
+		return
 	}
-	return nil, fmt.Errorf("create temporary file in %s: too many collisions", dir)
+	a.done = true
+	_ = a.Close()
+	_ = os.Remove(a.Name())
 }
 
-// writeSyncClose writes data to f, flushes it to stable storage and closes f.
-func writeSyncClose(f *os.File, data []byte) error {
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	return f.Close()
+// WriteFileAtomic replaces path with data so that a crash at any instant
+// leaves either the old content or the new one, never a mix, through
+// CreateAtomic and Commit. A *DirSyncError means the new content is in
+// place (see Renamed).
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, true)
 }
+
+// ReplaceFile is WriteFileAtomic without the two fsyncs: readers still see
+// the old content or the new one, never a mix, but a power loss may leave
+// either. For caches whose entries are verified when read.
+func ReplaceFile(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, false)
+}
+
+func writeFile(path string, data []byte, perm os.FileMode, durable bool) error {
+	a, err := CreateAtomic(filepath.Dir(path), filepath.Base(path), perm)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	a.durable = durable
+	defer a.Abort()
+	if _, err := a.Write(data); err != nil {
+		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
+	return a.Commit(path)
+}
+
+// MkdirAll creates dir and its missing parents with DirPerm.
+func MkdirAll(dir string) error { return os.MkdirAll(dir, DirPerm) }
 
 // SyncDir fsyncs the directory dir so that renames and creations inside it
 // survive a crash. It is a no-op on Windows, where directories cannot be

@@ -30,7 +30,9 @@
 //
 // Artifact paths are relative to the .autorag directory with '/' separators;
 // paths that would leave it ("..", absolute) are refused on read and write, so
-// a tampered sidecar cannot make Check or Verify read outside the root.
+// a tampered sidecar cannot make Check or Verify read outside the root. The
+// generation must be 1 to 20 decimal digits (ValidGeneration) for the same
+// reason.
 //
 // # Commit protocol
 //
@@ -41,6 +43,20 @@
 // directory is written, fsynced and closed, renamed over the old sidecar, and
 // the directory is fsynced. The rename is the single commit point: a crash at
 // any earlier instant leaves the previous sidecar, and the generation it
-// names, intact and served; readers ignore ".tmp-" names. Generations that no
-// sidecar names are garbage for the next refresh to remove, after its commit.
+// names, intact and served; readers ignore ".tmp-" names. Once the rename has
+// happened the commit has happened: a directory fsync that fails after it is
+// reported as a *DirSyncError (Renamed), never as a failed write, so no
+// caller undoes a commit that readers may already see. Generations that no
+// cleanly read sidecar of a known format names are garbage for the next
+// refresh to remove; an unreadable or unknown sidecar removes nothing.
+//
+// # Atomic writes
+//
+// AtomicFile (CreateAtomic, Commit, CommitOpen, Abort) is the one
+// implementation of temp file → write → fsync → close → rename → fsync of
+// the directory, for every file autorag replaces: the sidecar, the
+// generation counter, the mirror manifest and packs, the embedding cache's
+// rewritten log and index, and (without the fsyncs, ReplaceFile) the query
+// cache's entries. Files are created 0600 and directories 0700 (FilePerm,
+// DirPerm), narrowed further by the umask.
 package fingerprint

@@ -80,12 +80,21 @@ func ReadSidecar(path string) (*Sidecar, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read sidecar: %w", err)
 	}
+	s, err := ParseSidecar(data)
+	if err != nil {
+		return nil, fmt.Errorf("read sidecar %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// ParseSidecar decodes and validates sidecar content (see ReadSidecar).
+func ParseSidecar(data []byte) (*Sidecar, error) {
 	var s Sidecar
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("read sidecar %s: %w: %w", path, ErrCorruptSidecar, err)
+		return nil, fmt.Errorf("%w: %w", ErrCorruptSidecar, err)
 	}
 	if err := s.validate(); err != nil {
-		return nil, fmt.Errorf("read sidecar %s: %w", path, err)
+		return nil, err
 	}
 	return &s, nil
 }
@@ -106,7 +115,7 @@ func WriteSidecar(path string, s *Sidecar) error {
 	if err != nil {
 		return fmt.Errorf("write sidecar %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return WriteFileAtomic(path, append(data, '\n'), FilePerm)
 }
 
 //semguard:end sidecar
@@ -119,8 +128,8 @@ func (s *Sidecar) validate() error {
 	if !isDigest(s.Fingerprint) {
 		return fmt.Errorf("%w: fingerprint %q is not a BLAKE3 hex digest", ErrCorruptSidecar, s.Fingerprint)
 	}
-	if s.Generation == "" {
-		return fmt.Errorf("%w: empty generation", ErrCorruptSidecar)
+	if !ValidGeneration(s.Generation) {
+		return fmt.Errorf("%w: generation %q is not a generation name (decimal digits)", ErrCorruptSidecar, s.Generation)
 	}
 	for _, a := range s.Artifacts {
 		if err := a.validate(); err != nil {
@@ -143,6 +152,21 @@ func (a Artifact) validate() error {
 		return fmt.Errorf("artifact %s: digest %q is not a BLAKE3 hex digest", a.Path, a.BLAKE3)
 	}
 	return nil
+}
+
+// ValidGeneration reports whether name can be a generation directory name:
+// 1 to 20 decimal digits, so a tampered sidecar cannot name a path outside
+// index/ ("..", "/", ".") or a temporary file.
+func ValidGeneration(name string) bool {
+	if len(name) == 0 || len(name) > 20 {
+		return false
+	}
+	for i := range len(name) {
+		if name[i] < '0' || name[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isDigest reports whether s is 64 lowercase hex digits.

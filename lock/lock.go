@@ -120,7 +120,7 @@ func Acquire(ctx context.Context, path string, wait time.Duration, command strin
 	if err := prepare(path); err != nil {
 		return nil, err
 	}
-	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR|openFlags), flock.SetPermissions(0o644))
+	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR|openFlags), flock.SetPermissions(0o600))
 	ok, err := tryLock(fl, path)
 	if err == nil && !ok && wait > 0 {
 		ok, err = waitLock(ctx, fl, path, wait)
@@ -141,7 +141,7 @@ func Acquire(ctx context.Context, path string, wait time.Duration, command strin
 
 // prepare creates the lock's directory and refuses a non-regular lock path.
 func prepare(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create lock directory: %w", err)
 	}
 	_, err := lstatLock(path)

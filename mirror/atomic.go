@@ -28,8 +28,8 @@ const (
 // createPackTemp creates the temporary file a pack is written to, open for
 // reading and writing so that its objects can be read back before it is
 // published.
-func createPackTemp(dir string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, tempPrefix+packPrefix+"*")
+func createPackTemp(dir string) (*fingerprint.AtomicFile, error) {
+	f, err := fingerprint.CreateAtomic(dir, packPrefix, fingerprint.FilePerm)
 	if err != nil {
 		return nil, fmt.Errorf("create pack: %w", err)
 	}
@@ -37,23 +37,23 @@ func createPackTemp(dir string) (*os.File, error) {
 }
 
 // publishPack makes the complete pack written to f durable under a new
-// final name in dir: it fsyncs f, renames it and fsyncs dir. It returns the
-// final name. Only one process writes a store at a time (the caller holds
-// the refresh lock), so checking that the name is free before the rename is
-// enough to never replace another pack.
-func publishPack(f *os.File, dir string) (string, error) {
-	if err := f.Sync(); err != nil {
-		return "", fmt.Errorf("publish pack: %w", err)
-	}
+// final name in dir (fingerprint.AtomicFile.CommitOpen: fsync, rename,
+// fsync of dir) and leaves f open for reading. It returns the final name,
+// also when only the directory fsync failed (the pack is in place). Only
+// one process writes a store at a time (the caller holds the refresh lock),
+// so checking that the name is free before the rename is enough to never
+// replace another pack.
+func publishPack(f *fingerprint.AtomicFile, dir string) (string, error) {
 	name, err := freePackName(dir)
 	if err != nil {
+		f.Abort()
 		return "", err
 	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
+	if err := f.CommitOpen(filepath.Join(dir, name)); err != nil {
+		if fingerprint.Renamed(err) {
+			return name, fmt.Errorf("publish pack: %w", err)
+		}
 		return "", fmt.Errorf("publish pack: %w", err)
-	}
-	if err := fingerprint.SyncDir(dir); err != nil {
-		return name, fmt.Errorf("publish pack: %w", err)
 	}
 	return name, nil
 }

@@ -76,10 +76,10 @@ func (m *Manifest) Save(path string) error {
 	if err := m.checkSorted(); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := fingerprint.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
-	if err := fingerprint.WriteFileAtomic(path, m.encode(), 0o644); err != nil {
+	if err := fingerprint.WriteFileAtomic(path, m.encode(), fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
 	return nil

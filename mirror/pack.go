@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin pack-format
@@ -210,7 +212,7 @@ func readRecord(r io.ReaderAt, e packEntry) ([]byte, error) {
 // packWriter appends records to a new pack in a temporary file. It is not
 // safe for concurrent use (Store serializes it).
 type packWriter struct {
-	f       *os.File
+	f       *fingerprint.AtomicFile
 	w       *bufio.Writer
 	off     int64 // bytes written so far, buffered or not
 	entries map[Hash]packEntry
@@ -259,7 +261,7 @@ func (pw *packWriter) read(e packEntry) ([]byte, error) {
 			return nil, fmt.Errorf("flush pack: %w", err)
 		}
 	}
-	return readRecord(pw.f, e)
+	return readRecord(pw.f.File, e)
 }
 
 // finish writes the index and the tail and publishes the pack in dir (see
@@ -284,7 +286,7 @@ func (pw *packWriter) finish(dir string) (*pack, error) {
 		_ = pw.abort()
 		return nil, fmt.Errorf("finish pack: %w", err)
 	}
-	p := &pack{name: name, f: pw.f, size: pw.off + int64(len(index)), entries: entries}
+	p := &pack{name: name, f: pw.f.File, size: pw.off + int64(len(index)), entries: entries}
 	if err != nil { // published, but the directory fsync failed
 		return p, fmt.Errorf("finish pack: %w", err)
 	}
@@ -309,12 +311,6 @@ func encodePackIndex(entries []packEntry) []byte {
 
 // abort closes and removes the temporary file.
 func (pw *packWriter) abort() error {
-	cerr := pw.f.Close()
-	if err := os.Remove(pw.f.Name()); err != nil {
-		return fmt.Errorf("discard pack: %w", err)
-	}
-	if cerr != nil {
-		return fmt.Errorf("discard pack: %w", cerr)
-	}
+	pw.f.Abort()
 	return nil
 }

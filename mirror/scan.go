@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/autorag/autorag/internal/failpoint"
 )
 
 // DefaultMaxFileSize is the largest source Scan reads when
@@ -80,6 +82,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if err != nil {
 		return nil, err
 	}
+	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
 	fresh, err := s.run(w.files, res)
@@ -336,7 +339,7 @@ func (s *scanner) read(c *candidate) ([]byte, error) {
 	if p == "" {
 		p = filepath.Join(s.root, filepath.FromSlash(c.rel))
 	}
-	f, err := os.Open(p)
+	f, err := openSource(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err // process drops a file removed since the walk
 	}

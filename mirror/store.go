@@ -32,7 +32,8 @@ const maxPacks = 8
 // write a store directory at a time (callers hold the refresh lock); Collect
 // relies on it. Close releases the open files.
 type Store struct {
-	dir string
+	dir      string
+	readOnly bool // Put only computes hashes (OpenStoreReadOnly)
 
 	// wmu serializes writers: Put, Sync, Collect, Close. It guards sess
 	// and newDirs, and is taken before mu.
@@ -64,6 +65,13 @@ type CollectStats struct {
 // lookup and nothing written until the first Put.
 func OpenStore(dir string) *Store {
 	return &Store{dir: dir}
+}
+
+// OpenStoreReadOnly returns the store rooted at dir for a caller that must
+// not write (status): lookups see the published packs, and Put returns the
+// TextHash it would store without storing anything.
+func OpenStoreReadOnly(dir string) *Store {
+	return &Store{dir: dir, readOnly: true}
 }
 
 // Has reports whether object h exists (it does not verify its content).
@@ -101,6 +109,9 @@ func (s *Store) packed(h Hash) bool {
 func (s *Store) Put(d *Doc) (Hash, error) {
 	b := d.Encode()
 	h := HashBytes(b)
+	if s.readOnly {
+		return h, nil
+	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if _, ok := s.sessionEntry(h); ok || s.packed(h) {
@@ -148,7 +159,7 @@ func (s *Store) mkdirLocked() error {
 		}
 		created = append(created, d)
 	}
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(s.dir); err != nil {
 		return fmt.Errorf("create mirror store: %w", err)
 	}
 	for _, d := range created { // deepest first

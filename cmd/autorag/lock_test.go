@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,18 +111,28 @@ func TestLockPathNotARegularFile(t *testing.T) {
 	}
 }
 
+// TestResetNeedsYesWithoutTerminal is defect 7: neither /dev/null (a
+// character device, not a terminal) nor a pipe that says "y" is asked or
+// obeyed; reset needs --yes there, and keeps every lock file.
 func TestResetNeedsYesWithoutTerminal(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
-	r := cli(t, nil, "--root", root, "index", "reset")
-	if r.code != 2 {
-		t.Fatalf("reset without --yes: exit %d, want 2", r.code)
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(root, ".autorag", "fingerprint.json")); err != nil {
-		t.Fatalf("reset without --yes removed the index: %v", err)
+	defer devNull.Close()
+	for name, stdin := range map[string]io.Reader{"/dev/null": devNull, "pipe": strings.NewReader("y\n")} {
+		r := cliStdin(t, stdin, nil, "--root", root, "index", "reset")
+		if r.code != 2 || !strings.Contains(r.stderr, "--yes") || strings.Contains(r.stderr, "[y/N]") {
+			t.Fatalf("reset without --yes, stdin %s: exit %d stderr %q, want 2, no prompt and a hint to pass --yes", name, r.code, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(root, ".autorag", "fingerprint.json")); err != nil {
+			t.Fatalf("reset without --yes (stdin %s) removed the index: %v", name, err)
+		}
 	}
 	mustOK(t, "--root", root, "index", "reset", "--yes")
-	for _, name := range []string{"fingerprint.json", "index", "mirror", "cache"} {
+	for _, name := range []string{"fingerprint.json", "index", "mirror"} {
 		if _, err := os.Lstat(filepath.Join(root, ".autorag", name)); !os.IsNotExist(err) {
 			t.Errorf("reset left %s", name)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,13 +62,19 @@ func (r result) json(t *testing.T) map[string]any {
 // cli runs autorag in a new process with the given extra environment.
 func cli(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return cliStdin(t, nil, env, args...)
+}
+
+// cliStdin is cli with stdin (nil: /dev/null).
+func cliStdin(t *testing.T, stdin io.Reader, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
 	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	err := cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -42,6 +42,9 @@ func newQueryCmd(g *globals) *cobra.Command {
 }
 
 func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return usagef("query text is empty")
+	}
 	if o.k < 1 {
 		return usagef("-k must be at least 1, got %d", o.k)
 	}

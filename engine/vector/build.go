@@ -10,6 +10,8 @@ import (
 	"slices"
 	"syscall"
 	"unsafe"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Entry is one vector to add. Vec should be L2-normalized; len(Vec) must equal
@@ -125,7 +127,7 @@ func checkAdds(dims int, adds []Entry) error {
 
 // prepareDir creates dir, or accepts it if it exists and is empty.
 func prepareDir(dir string) error {
-	err := os.Mkdir(dir, 0o755)
+	err := os.Mkdir(dir, fingerprint.DirPerm)
 	if err == nil || !errors.Is(err, os.ErrExist) {
 		return err
 	}
@@ -231,7 +233,7 @@ func (w *genWriter) write(parts []part, from int, adds []Entry) error {
 		return fmt.Errorf("write manifest: %w", err)
 	}
 	w.created = append(w.created, path)
-	if err := syncDir(w.dir); err != nil {
+	if err := fingerprint.SyncDir(w.dir); err != nil {
 		return fmt.Errorf("sync dir: %w", err)
 	}
 	return nil
@@ -303,7 +305,7 @@ func copyFileSync(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fingerprint.FilePerm)
 	if err != nil {
 		return err
 	}

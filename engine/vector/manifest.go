@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin vector-manifest
@@ -102,7 +104,7 @@ func readManifest(dir string, dims int) (*manifest, error) {
 
 // writeFileSync creates path (which must not exist), writes b and fsyncs it.
 func writeFileSync(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fingerprint.FilePerm)
 	if err != nil {
 		return err
 	}
@@ -115,18 +117,6 @@ func writeFileSync(path string, b []byte) error {
 	}
 	if err != nil {
 		os.Remove(path)
-	}
-	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }

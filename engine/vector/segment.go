@@ -14,6 +14,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin vector-segment
@@ -103,7 +105,7 @@ type segMeta struct {
 // unique among rows.
 func writeSegment(dir string, seq uint64, dims int, rows []row) (segMeta, error) {
 	path := dir + string(os.PathSeparator) + segName(seq)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fingerprint.FilePerm)
 	if err != nil {
 		return segMeta{}, fmt.Errorf("create segment: %w", err)
 	}
