@@ -11,7 +11,7 @@ import (
 // bm25Paths returns the paths a BM25 query finds.
 func bm25Paths(t *testing.T, root, text string) []string {
 	t.Helper()
-	m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", "-k", "50", text).json(t)
+	m := mustOK(t, "--root", root, "query", "--json", "--mode", "bm25", "-k", "1000", text).json(t)
 	var out []string
 	for _, x := range m["results"].([]any) {
 		out = append(out, x.(map[string]any)["path"].(string))
