@@ -38,6 +38,8 @@ type runner struct {
 
 	wake, idle *time.Timer
 	poll       *time.Ticker // nil unless polling
+
+	addWatch func(abs string) error // replaces fsnotify's Add when set (tests: the watch limit)
 }
 
 // flight is a tick in progress.
@@ -110,6 +112,9 @@ func (r *runner) setup(ctx context.Context) error {
 	t, err := newTree(ctx, r.e.Layout.Root)
 	if err == nil {
 		r.tree = t
+		if r.addWatch != nil {
+			t.add = r.addWatch
+		}
 		err = t.addTree(ctx, "")
 	}
 	if errors.Is(err, ErrWatchLimit) {
