@@ -1,0 +1,353 @@
+// Command watchlat measures `autorag watch` end to end on a copy of a
+// corpus (e.g. one the harness generated and cached under
+// $TMPDIR/autorag-bench/corpora/gen-N):
+//
+//   - save-to-searchable latency: a file is written with a new word, and
+//     this process (not the watcher) queries until it finds it; p50 and
+//     p95 over -runs edits;
+//   - with -churn K: K refreshes of 1% of the files each (a churned index),
+//     then broad-query latency before and after watch's idle compaction.
+//
+// Run it from the repository root:
+//
+//	go run ./bench/watchlat -corpus /tmp/autorag-bench/corpora/gen-2000
+//	go run ./bench/watchlat -corpus /tmp/autorag-bench/corpora/gen-100000 -runs 0 -churn 14
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/autorag/autorag/engine"
+)
+
+type config struct {
+	corpus, bin, work, broad string
+	runs, churn, queries     int
+	debounce                 time.Duration
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.corpus, "corpus", "", "corpus directory to copy (required)")
+	flag.StringVar(&c.bin, "bin", "", "autorag binary (default: go build ./cmd/autorag)")
+	flag.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "autorag-watchlat"), "scratch directory")
+	flag.StringVar(&c.broad, "broad", "water people system", "broad query (the harness's)")
+	flag.IntVar(&c.runs, "runs", 40, "save-to-searchable edits to time")
+	flag.IntVar(&c.churn, "churn", 0, "refreshes of 1% of the files before the compaction measurement (0: skip it)")
+	flag.IntVar(&c.queries, "queries", 11, "broad queries per measurement")
+	flag.DurationVar(&c.debounce, "debounce", 300*time.Millisecond, "watch --debounce")
+	flag.Parse()
+	if c.corpus == "" {
+		fmt.Fprintln(os.Stderr, "watchlat: -corpus is required")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), c); err != nil {
+		fmt.Fprintln(os.Stderr, "watchlat:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	if err := os.MkdirAll(c.work, 0o755); err != nil {
+		return err
+	}
+	if c.bin == "" {
+		c.bin = filepath.Join(c.work, "autorag")
+		if out, err := exec.CommandContext(ctx, "go", "build", "-o", c.bin, "./cmd/autorag").CombinedOutput(); err != nil {
+			return fmt.Errorf("build: %v: %s", err, out)
+		}
+	}
+	root := filepath.Join(c.work, "root")
+	if err := os.RemoveAll(root); err != nil {
+		return err
+	}
+	if out, err := exec.CommandContext(ctx, "cp", "-r", c.corpus, root).CombinedOutput(); err != nil {
+		return fmt.Errorf("copy corpus: %v: %s", err, out)
+	}
+	defer os.RemoveAll(root)
+	files, err := docs(root)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("corpus %s: %d files; binary %s\n", c.corpus, len(files), c.bin)
+	start := time.Now()
+	if err := cli(ctx, c.bin, root, "refresh", "--json"); err != nil {
+		return err
+	}
+	fmt.Printf("first refresh: %s\n", time.Since(start).Round(time.Millisecond))
+	if c.runs > 0 {
+		if err := saveToSearchable(ctx, c, root, files); err != nil {
+			return err
+		}
+	}
+	if c.churn > 0 {
+		return compaction(ctx, c, root, files)
+	}
+	return nil
+}
+
+// docs lists the corpus's files, relative to root, sorted.
+func docs(root string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, e.Name())
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func cli(ctx context.Context, bin, root string, args ...string) error {
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--root", root}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("autorag %v: %v: %s", args, err, out)
+	}
+	return nil
+}
+
+// watcher is `autorag watch --json` with its tick lines on a channel.
+type watcher struct {
+	cmd   *exec.Cmd
+	ticks chan map[string]any
+}
+
+func startWatch(ctx context.Context, bin, root string, args ...string) (*watcher, error) {
+	cmd := exec.CommandContext(ctx, bin, append([]string{"--root", root, "watch", "--json"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	w := &watcher{cmd: cmd, ticks: make(chan map[string]any, 1<<16)}
+	go w.read(out)
+	if _, err := w.wait("start", 10*time.Minute); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *watcher) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil {
+			w.ticks <- m
+		}
+	}
+	close(w.ticks)
+}
+
+// wait returns the next tick of the given trigger.
+func (w *watcher) wait(trigger string, limit time.Duration) (map[string]any, error) {
+	deadline := time.After(limit)
+	for {
+		select {
+		case m, ok := <-w.ticks:
+			if !ok {
+				return nil, fmt.Errorf("watch exited while waiting for a %s tick", trigger)
+			}
+			if m["trigger"] == trigger {
+				return m, nil
+			}
+		case <-deadline:
+			return nil, fmt.Errorf("no %s tick within %s", trigger, limit)
+		}
+	}
+}
+
+func (w *watcher) stop() error {
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
+	for range w.ticks {
+	}
+	return w.cmd.Wait()
+}
+
+// saveToSearchable edits one file at a time with a word no file holds and
+// times, from the write's return, until a query here finds it.
+func saveToSearchable(ctx context.Context, c config, root string, files []string) error {
+	w, err := startWatch(ctx, c.bin, root, "--debounce", c.debounce.String(), "--compact-idle", "0", "--reconcile", "0")
+	if err != nil {
+		return err
+	}
+	e, err := engine.New(root, engine.DefaultSettings())
+	if err != nil {
+		return err
+	}
+	svc := engine.NewService(e, 1<<20)
+	defer svc.Close()
+	var lat []time.Duration
+	for i := range c.runs {
+		rel := files[(i*7919+11)%len(files)]
+		word := probeWord(i)
+		d, err := timeEdit(ctx, svc, root, rel, word)
+		if err != nil {
+			_ = w.stop()
+			return err
+		}
+		lat = append(lat, d)
+	}
+	ticks := 0
+	for len(w.ticks) > 0 {
+		if m := <-w.ticks; m["trigger"] == "event" {
+			ticks++
+		}
+	}
+	if err := w.stop(); err != nil {
+		return fmt.Errorf("watch exit: %w", err)
+	}
+	slices.Sort(lat)
+	fmt.Printf("save-to-searchable, %d docs, debounce %s, %d edits: p50 %s, p95 %s, min %s, max %s\n",
+		len(files), c.debounce, len(lat), q(lat, 0.5), q(lat, 0.95), lat[0].Round(time.Millisecond/10), lat[len(lat)-1].Round(time.Millisecond/10))
+	return nil
+}
+
+// timeEdit appends word to rel and polls the service until a BM25 query
+// for word returns rel.
+func timeEdit(ctx context.Context, svc *engine.Service, root, rel, word string) (time.Duration, error) {
+	p := filepath.Join(root, rel)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return 0, err
+	}
+	b = append(b, []byte("\n\nProbe "+word+".\n")...)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	for time.Since(t0) < time.Minute {
+		res, _, err := svc.Query(ctx, engine.QueryOptions{Text: word, Mode: engine.ModeBM25, K: 1})
+		if err != nil {
+			return 0, err
+		}
+		if len(res.Results) == 1 && res.Results[0].Path == rel {
+			return time.Since(t0), nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return 0, fmt.Errorf("%s not searchable within a minute", word)
+}
+
+// probeWord is a word no corpus file holds: letters only, so that no
+// analyzer splits it, ending in "qz", which no stemmer strips (a plain
+// letter ending made "zqprobes" and "zqprobee" one stem).
+func probeWord(i int) string {
+	s := "zq"
+	for n := i + 1; n > 0; n /= 26 {
+		s += string(rune('a' + n%26))
+	}
+	return s + "qz"
+}
+
+// q is the q-quantile of sorted durations (nearest rank).
+func q(sorted []time.Duration, f float64) time.Duration {
+	i := int(f*float64(len(sorted)-1) + 0.5)
+	return sorted[i].Round(time.Millisecond / 10)
+}
+
+// compaction churns the index with refreshes of 1% of the files, then
+// times broad queries (separate processes, --no-cache) before and after
+// watch's idle compaction.
+func compaction(ctx context.Context, c config, root string, files []string) error {
+	onePct := max(1, len(files)/100)
+	start := time.Now()
+	for round := range c.churn {
+		for k := range onePct {
+			rel := files[(round*onePct+k)%len(files)]
+			p := filepath.Join(root, rel)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			b = append(b, []byte(fmt.Sprintf("\n\nRevision %d of the water system.\n", round))...)
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+		}
+		if err := cli(ctx, c.bin, root, "refresh", "--json"); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("churn: %d refreshes of %d files each in %s\n", c.churn, onePct, time.Since(start).Round(time.Second))
+	before, err := broadQueries(ctx, c, root)
+	if err != nil {
+		return err
+	}
+	w, err := startWatch(ctx, c.bin, root, "--compact-idle", "1s", "--reconcile", "0")
+	if err != nil {
+		return err
+	}
+	// The start tick committed nothing (the index is current), so the
+	// watcher is not dirty: one edit makes it so, then it compacts when idle.
+	p := filepath.Join(root, files[0])
+	if err := os.WriteFile(p, append(mustRead(p), []byte("\n\nOne more water edit.\n")...), 0o644); err != nil {
+		return err
+	}
+	tick, err := w.wait("idle", 30*time.Minute)
+	if err != nil {
+		return err
+	}
+	if err := w.stop(); err != nil {
+		return fmt.Errorf("watch exit: %w", err)
+	}
+	cj, _ := json.Marshal(tick["compact"])
+	fmt.Printf("idle compaction: %s, took %.0f ms: %s\n", tick["outcome"], tick["took_ms"], cj)
+	after, err := broadQueries(ctx, c, root)
+	if err != nil {
+		return err
+	}
+	for _, mode := range []string{"bm25", "hybrid"} {
+		fmt.Printf("broad %s query, churned index: before compaction %s, after %s (median of %d processes)\n",
+			mode, before[mode], after[mode], c.queries)
+	}
+	return nil
+}
+
+func mustRead(p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// broadQueries returns the median wall time of a broad query process per
+// mode, after one discarded warm-up.
+func broadQueries(ctx context.Context, c config, root string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, mode := range []string{"bm25", "hybrid"} {
+		var ts []time.Duration
+		for i := range c.queries + 1 {
+			t0 := time.Now()
+			if err := cli(ctx, c.bin, root, "query", "--json", "--no-cache", "--mode", mode, "-k", "10", c.broad); err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				ts = append(ts, time.Since(t0))
+			}
+		}
+		slices.Sort(ts)
+		out[mode] = q(ts, 0.5)
+	}
+	return out, nil
+}
