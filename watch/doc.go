@@ -18,7 +18,8 @@
 //     reloads the rules and refreshes its directory: newly ignored files
 //     leave the index, newly unignored ones enter it.
 //   - reconcile: every Options.Reconcile (5 minutes) and after fsnotify
-//     reports lost events, a full mtime-then-hash walk as a safety net.
+//     reports lost events, a full mtime-then-hash walk as a safety net
+//     (it also catches edits of .git/info/exclude, which is not watched).
 //   - poll: with Options.Poll, or when the kernel refuses another watch
 //     (fs.inotify.max_user_watches; reported through OnNotice), a full
 //     walk every period instead of events.

@@ -148,10 +148,14 @@ func printTickText(w io.Writer, t watch.Tick) {
 		fmt.Fprintf(w, "%s: busy: %v; retrying\n", head, t.Err)
 	case t.Err != nil:
 		fmt.Fprintf(w, "%s: %s: %v\n", head, t.Outcome, t.Err)
+	case t.Compact != nil && t.Outcome == engine.OutcomeCompacted:
+		c := t.Compact
+		fmt.Fprintf(w, "%s: compacted into generation %s, %d -> %d segments, %d of %d chunks reclaimed (%.1f ms)\n",
+			head, c.Generation, c.SegmentsBefore, c.SegmentsAfter, c.DeletedBefore, c.DocsBefore, t.TookMS)
 	case t.Compact != nil:
 		c := t.Compact
-		fmt.Fprintf(w, "%s: %s generation %s, %d -> %d segments, %d of %d chunks reclaimed (%.1f ms)\n",
-			head, c.Outcome, c.Generation, c.SegmentsBefore, c.SegmentsAfter, c.DeletedBefore, c.DocsBefore, t.TookMS)
+		fmt.Fprintf(w, "%s: not compacted, %d segments hold %d deleted of %d chunks (%.1f ms)\n",
+			head, c.SegmentsBefore, c.DeletedBefore, c.DocsBefore, t.TookMS)
 	case t.Refresh != nil:
 		fmt.Fprintf(w, "%s: ", head)
 		printRefresh(w, t.Refresh, false)
