@@ -78,13 +78,17 @@ func (r *runner) run(ctx context.Context) error {
 			r.stop()
 			return nil
 		case ev, ok := <-r.events():
-			if ok {
-				r.onEvent(ctx, ev)
+			if !ok {
+				r.lostWatcher()
+				continue
 			}
+			r.onEvent(ctx, ev)
 		case err, ok := <-r.errors():
-			if ok {
-				r.onWatchError(err)
+			if !ok {
+				r.lostWatcher()
+				continue
 			}
+			r.onWatchError(err)
 		case <-r.wake.C:
 		case <-reconcile:
 			r.pend.addFull(TriggerReconcile)
@@ -118,9 +122,7 @@ func (r *runner) setup(ctx context.Context) error {
 		err = t.addTree(ctx, "")
 	}
 	if errors.Is(err, ErrWatchLimit) {
-		r.o.OnNotice(fmt.Sprintf("%v; polling every %s instead (raise fs.inotify.max_user_watches to watch)", err, r.o.FallbackPoll))
-		r.dropTree()
-		r.startPolling(r.o.FallbackPoll)
+		r.fallBack(err)
 		return nil
 	}
 	if err != nil {
@@ -129,6 +131,13 @@ func (r *runner) setup(ctx context.Context) error {
 	}
 	r.o.OnReady(Ready{Root: r.e.Layout.Root, Mode: "events", Dirs: len(t.dirs)})
 	return nil
+}
+
+// fallBack reports the watch limit and polls instead of watching.
+func (r *runner) fallBack(err error) {
+	r.o.OnNotice(fmt.Sprintf("%v; polling every %s instead (raise fs.inotify.max_user_watches to watch)", err, r.o.FallbackPoll))
+	r.dropTree()
+	r.startPolling(r.o.FallbackPoll)
 }
 
 func (r *runner) startPolling(every time.Duration) {
@@ -180,9 +189,7 @@ func (r *runner) pollC() <-chan time.Time {
 func (r *runner) onEvent(ctx context.Context, ev fsnotify.Event) {
 	c, err := r.tree.handle(ctx, ev)
 	if errors.Is(err, ErrWatchLimit) {
-		r.o.OnNotice(fmt.Sprintf("%v; polling every %s instead (raise fs.inotify.max_user_watches to watch)", err, r.o.FallbackPoll))
-		r.dropTree()
-		r.startPolling(r.o.FallbackPoll)
+		r.fallBack(err)
 		r.pend.addFull(TriggerPoll)
 		return
 	}
@@ -198,6 +205,15 @@ func (r *runner) onEvent(ctx context.Context, ev fsnotify.Event) {
 	if r.flight != nil && r.flight.compact {
 		r.flight.cancel()
 	}
+}
+
+// lostWatcher falls back to polling when fsnotify closed its channels on
+// its own (it does so only when its file descriptor fails).
+func (r *runner) lostWatcher() {
+	r.o.OnNotice(fmt.Sprintf("watch: file events stopped; polling every %s instead", r.o.FallbackPoll))
+	r.dropTree()
+	r.startPolling(r.o.FallbackPoll)
+	r.pend.addFull(TriggerPoll)
 }
 
 // onWatchError handles fsnotify's errors: a queue overflow lost events, so
