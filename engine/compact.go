@@ -167,9 +167,12 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 	if err != nil {
 		return err
 	}
-	err = applyBatch(ctx, idx, nil, nil, gen, false)
+	// The stamp goes in after the merge: a batch returns once its snapshot
+	// is persisted, and a merge alone may still be in memory at Close (the
+	// reopened index then listed the three segments it had merged).
+	err = mergeToOne(ctx, idx)
 	if err == nil {
-		err = mergeWith(ctx, idx, mergeplan.SingleSegmentMergePlanOptions)
+		err = applyBatch(ctx, idx, nil, nil, gen, false)
 	}
 	if cerr := idx.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close index: %w", cerr)
@@ -177,7 +180,11 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 	return err
 }
 
-func mergeWith(ctx context.Context, idx bleve.Index, opts mergeplan.MergePlanOptions) error {
+// mergeToOne force-merges until one segment is left, in at most
+// mergePasses passes: one pass merges at most SegmentsPerMergeTask
+// segments per task (21 segments of a churned 100,000-doc index became 3),
+// and scorch's own merger may be merging at the same time.
+func mergeToOne(ctx context.Context, idx bleve.Index) error {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
@@ -186,11 +193,20 @@ func mergeWith(ctx context.Context, idx bleve.Index, opts mergeplan.MergePlanOpt
 	if !ok {
 		return nil
 	}
-	if err := s.ForceMerge(ctx, &opts); err != nil {
-		return fmt.Errorf("merge: %w", err)
+	opts := mergeplan.SingleSegmentMergePlanOptions
+	for range mergePasses {
+		st, err := scorchStats(s)
+		if err != nil || st.segments <= 1 {
+			return err
+		}
+		if err := s.ForceMerge(ctx, &opts); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
 	}
 	return nil
 }
+
+const mergePasses = 8
 
 // segStats describes the segments of one bleve index.
 type segStats struct{ segments, docs, deleted int }
@@ -211,6 +227,11 @@ func segmentStats(dir, gen string) (segStats, error) {
 	if !ok {
 		return segStats{}, nil
 	}
+	return scorchStats(s)
+}
+
+// scorchStats counts the segments of an open index's current snapshot.
+func scorchStats(s *scorch.Scorch) (segStats, error) {
 	r, err := s.Reader()
 	if err != nil {
 		return segStats{}, fmt.Errorf("segment stats: %w", err)
