@@ -289,18 +289,23 @@ func compaction(ctx context.Context, c config, root string, files []string) erro
 		}
 	}
 	fmt.Printf("churn: %d refreshes of %d files each in %s\n", c.churn, onePct, time.Since(start).Round(time.Second))
-	before, err := broadQueries(ctx, c, root)
-	if err != nil {
-		return err
+	// A hard-linked copy keeps the churned index: generations are immutable
+	// and queries only add cache files, so the two roots can be queried in
+	// turn, under the same load, before and after.
+	churned := root + "-churned"
+	_ = os.RemoveAll(churned)
+	if out, err := exec.CommandContext(ctx, "cp", "-al", root, churned).CombinedOutput(); err != nil {
+		return fmt.Errorf("link copy: %v: %s", err, out)
 	}
+	defer os.RemoveAll(churned)
 	w, err := startWatch(ctx, c.bin, root, "--compact-idle", "1s", "--reconcile", "0")
 	if err != nil {
 		return err
 	}
 	// The start tick committed nothing (the index is current), so the
-	// watcher is not dirty: one edit makes it so, then it compacts when idle.
-	p := filepath.Join(root, files[0])
-	if err := os.WriteFile(p, append(mustRead(p), []byte("\n\nOne more water edit.\n")...), 0o644); err != nil {
+	// watcher is not dirty: one edit (a new file, so the hard-linked copy
+	// is untouched) makes it so, then it compacts when idle.
+	if err := os.WriteFile(filepath.Join(root, "watchlat-edit.md"), []byte("# Edit\n\nOne more water edit.\n"), 0o644); err != nil {
 		return err
 	}
 	tick, err := w.wait("idle", 30*time.Minute)
@@ -312,13 +317,13 @@ func compaction(ctx context.Context, c config, root string, files []string) erro
 	}
 	cj, _ := json.Marshal(tick["compact"])
 	fmt.Printf("idle compaction: %s, took %.0f ms: %s\n", tick["outcome"], tick["took_ms"], cj)
-	after, err := broadQueries(ctx, c, root)
-	if err != nil {
-		return err
-	}
 	for _, mode := range []string{"bm25", "hybrid"} {
-		fmt.Printf("broad %s query, churned index: before compaction %s, after %s (median of %d processes)\n",
-			mode, before[mode], after[mode], c.queries)
+		before, after, err := interleaved(ctx, c, mode, churned, root)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("broad %s query: churned %s, compacted %s (medians of %d processes each, alternated)\n",
+			mode, before, after, c.queries)
 	}
 	return nil
 }
@@ -331,23 +336,25 @@ func mustRead(p string) []byte {
 	return b
 }
 
-// broadQueries returns the median wall time of a broad query process per
-// mode, after one discarded warm-up.
-func broadQueries(ctx context.Context, c config, root string) (map[string]time.Duration, error) {
-	out := map[string]time.Duration{}
-	for _, mode := range []string{"bm25", "hybrid"} {
-		var ts []time.Duration
-		for i := range c.queries + 1 {
+// interleaved times broad query processes on two roots in turn (after
+// one discarded warm-up each) and returns each root's median.
+func interleaved(ctx context.Context, c config, mode, a, b string) (time.Duration, time.Duration, error) {
+	var ta, tb []time.Duration
+	for i := range c.queries + 1 {
+		for _, r := range []struct {
+			root string
+			ts   *[]time.Duration
+		}{{a, &ta}, {b, &tb}} {
 			t0 := time.Now()
-			if err := cli(ctx, c.bin, root, "query", "--json", "--no-cache", "--mode", mode, "-k", "10", c.broad); err != nil {
-				return nil, err
+			if err := cli(ctx, c.bin, r.root, "query", "--json", "--no-cache", "--mode", mode, "-k", "10", c.broad); err != nil {
+				return 0, 0, err
 			}
 			if i > 0 {
-				ts = append(ts, time.Since(t0))
+				*r.ts = append(*r.ts, time.Since(t0))
 			}
 		}
-		slices.Sort(ts)
-		out[mode] = q(ts, 0.5)
 	}
-	return out, nil
+	slices.Sort(ta)
+	slices.Sort(tb)
+	return q(ta, 0.5), q(tb, 0.5), nil
 }
