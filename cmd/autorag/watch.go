@@ -141,7 +141,11 @@ func toLine(t watch.Tick) tickLine {
 func printTickText(w io.Writer, t watch.Tick) {
 	head := fmt.Sprintf("tick %d %s", t.N, t.Trigger)
 	if t.Trigger == watch.TriggerEvent {
-		head += fmt.Sprintf(" (%d paths)", len(t.Paths))
+		noun := "paths"
+		if len(t.Paths) == 1 {
+			noun = "path"
+		}
+		head += fmt.Sprintf(" (%d %s)", len(t.Paths), noun)
 	}
 	switch {
 	case t.Outcome == watch.OutcomeBusy:
