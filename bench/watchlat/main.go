@@ -30,6 +30,8 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 type config struct {
@@ -324,8 +326,67 @@ func compaction(ctx context.Context, c config, root string, files []string) erro
 		}
 		fmt.Printf("broad %s query: churned %s, compacted %s (medians of %d processes each, alternated)\n",
 			mode, before, after, c.queries)
+		before, after, err = inProcess(ctx, c, mode, churned, root)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("broad %s search on an open generation: churned %s, compacted %s (medians of %d, alternated)\n",
+			mode, before, after, 3*c.queries)
 	}
 	return nil
+}
+
+// inProcess times the search alone on each root's committed generation,
+// opened once (what a server's engine.Service does), in turn.
+func inProcess(ctx context.Context, c config, mode, a, b string) (time.Duration, time.Duration, error) {
+	type open struct {
+		e  *engine.Engine
+		g  *engine.Generation
+		o  engine.QueryOptions
+		ts []time.Duration
+	}
+	var gens []*open
+	settings := engine.DefaultSettings()
+	settings.Embedder = local.New() // the CLI's default: the indexes were built with it
+	for _, root := range []string{a, b} {
+		e, err := engine.New(root, settings)
+		if err != nil {
+			return 0, 0, err
+		}
+		sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+		if err != nil {
+			return 0, 0, err
+		}
+		g, err := e.OpenGeneration(sc)
+		if err != nil {
+			return 0, 0, err
+		}
+		defer g.Close()
+		o, err := e.ResolveOptions(sc, engine.QueryOptions{Text: c.broad, K: 10, Mode: mode})
+		if err != nil {
+			return 0, 0, err
+		}
+		gens = append(gens, &open{e: e, g: g, o: o})
+	}
+	for i := range 3*c.queries + 1 {
+		order := []*open{gens[0], gens[1]}
+		if i%2 == 1 { // neither root always goes first
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, x := range order {
+			t0 := time.Now()
+			if _, err := x.e.Search(ctx, x.g, x.o); err != nil {
+				return 0, 0, err
+			}
+			if i > 0 {
+				x.ts = append(x.ts, time.Since(t0))
+			}
+		}
+	}
+	for _, x := range gens {
+		slices.Sort(x.ts)
+	}
+	return q(gens[0].ts, 0.5), q(gens[1].ts, 0.5), nil
 }
 
 func mustRead(p string) []byte {
@@ -341,10 +402,15 @@ func mustRead(p string) []byte {
 func interleaved(ctx context.Context, c config, mode, a, b string) (time.Duration, time.Duration, error) {
 	var ta, tb []time.Duration
 	for i := range c.queries + 1 {
-		for _, r := range []struct {
+		type side struct {
 			root string
 			ts   *[]time.Duration
-		}{{a, &ta}, {b, &tb}} {
+		}
+		order := []side{{a, &ta}, {b, &tb}}
+		if i%2 == 1 { // neither root always goes first
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, r := range order {
 			t0 := time.Now()
 			if err := cli(ctx, c.bin, r.root, "query", "--json", "--no-cache", "--mode", mode, "-k", "10", c.broad); err != nil {
 				return 0, 0, err
