@@ -389,14 +389,6 @@ func inProcess(ctx context.Context, c config, mode, a, b string) (time.Duration,
 	return q(gens[0].ts, 0.5), q(gens[1].ts, 0.5), nil
 }
 
-func mustRead(p string) []byte {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
 // interleaved times broad query processes on two roots in turn (after
 // one discarded warm-up each) and returns each root's median.
 func interleaved(ctx context.Context, c config, mode, a, b string) (time.Duration, time.Duration, error) {
