@@ -26,7 +26,7 @@ const (
 
 // RefreshOptions select what a refresh does.
 type RefreshOptions struct {
-	Paths    []string      // targeted refresh: only these paths, no walk
+	Paths    []string      // targeted refresh: only these paths (relative to the root, or absolute), no walk; one outside the root is ErrUsage
 	Rebuild  bool          // full rebuild from sources (index rebuild)
 	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
 	Command  string        // recorded as the lock holder's command
@@ -80,6 +80,13 @@ func New(root string, s Settings) (*Engine, error) {
 
 // Refresh brings the index up to date under the refresh lock.
 func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
+	if o.Paths != nil {
+		rel, err := mirror.ResolvePaths(ctx, e.Layout.Root, o.Paths)
+		if err != nil {
+			return nil, usagef("refresh --paths: %v", err)
+		}
+		o.Paths = rel
+	}
 	if err := e.ensureDir(); err != nil {
 		return nil, err
 	}
@@ -221,7 +228,7 @@ func (e *Engine) fingerprintOf(man *mirror.Manifest) string {
 //semguard:end fingerprint-inputs
 
 func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, scan *mirror.ScanResult, clock *stageClock) (*RefreshResult, error) {
-	if scan.Changed {
+	if scan.Changed || scan.Racy > 0 { // a new write time ends the raciness
 		if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
 			return nil, fmt.Errorf("save manifest: %w", err)
 		}

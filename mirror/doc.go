@@ -14,6 +14,12 @@
 //  1. Same size, mtime_ns and parser: the entry is reused and the file is not
 //     opened (StatSkipped). A no-op refresh therefore costs one stat per
 //     file, about what `find` costs.
+//     Except for racy entries: when the entry's mtime is not older than
+//     the manifest file's own mtime (within two seconds of it), an edit in
+//     the same timestamp tick as the last refresh could have kept size and
+//     mtime, so the file is hashed (Racy) — git's rule for racily clean
+//     index entries. The engine saves the manifest again afterwards, which
+//     ends the entry's raciness.
 //  2. Otherwise the file is read and its bytes hashed with BLAKE3 (Hashed).
 //     Same raw hash and parser as before: only size and mtime change; the
 //     text is not parsed again.

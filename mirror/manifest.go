@@ -4,12 +4,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -49,13 +51,32 @@ type Entry struct {
 // duplicates.
 type Manifest struct {
 	Entries []Entry
+	// WrittenNS is the mtime of the manifest file it was loaded from (0 for
+	// one that was never saved): entries whose mtime is not older than it
+	// are racy (see doc.go) and are hashed even when size and mtime match.
+	WrittenNS int64
+}
+
+// racyWindow bounds how far past the manifest's write an entry's mtime
+// counts as racy: timestamp granularity (one clock tick, two seconds on
+// FAT) is what makes an edit keep its mtime, and a file dated far in the
+// future (clock skew, an unpacked archive) would otherwise be read on
+// every refresh.
+const racyWindow = int64(2 * time.Second)
+
+// Racy reports whether e may have changed without its size or mtime
+// changing: its mtime falls in the same timestamp tick as the manifest's
+// own write, so an edit right after the manifest recorded it could keep
+// both (git's "racily clean" entries).
+func (m *Manifest) Racy(e *Entry) bool {
+	return m.WrittenNS != 0 && e.MtimeNS >= m.WrittenNS && e.MtimeNS < m.WrittenNS+racyWindow
 }
 
 // LoadManifest reads the manifest at path. A missing file is an empty
 // manifest; a truncated, damaged or wrong-version file is an error wrapping
 // ErrCorrupt.
 func LoadManifest(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, written, err := readWithMtime(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Manifest{}, nil
 	}
@@ -66,7 +87,23 @@ func LoadManifest(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load manifest %s: %w", path, err)
 	}
+	m.WrittenNS = written
 	return m, nil
+}
+
+// readWithMtime reads a file and the mtime of the same open file.
+func readWithMtime(path string) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := io.ReadAll(f)
+	return b, fi.ModTime().UnixNano(), err
 }
 
 // Save writes the manifest atomically (temp file, fsync, rename, fsync of

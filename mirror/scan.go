@@ -52,6 +52,7 @@ type ScanResult struct {
 	StatSkipped int // reused without reading: same size, mtime and parser
 	Hashed      int // read and hashed
 	Parsed      int // parsed and stored (a new text)
+	Racy        int // hashed although size and mtime matched (Manifest.Racy)
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
 }
@@ -142,9 +143,12 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 			continue
 		}
 		if j, ok := lookup(c.rel); ok && s.statSkip(c, &prev[j]) {
-			reused[j] = true
-			res.StatSkipped++
-			continue
+			if !s.prev.Racy(&prev[j]) {
+				reused[j] = true
+				res.StatSkipped++
+				continue
+			}
+			res.Racy++
 		}
 		work = append(work, i)
 	}

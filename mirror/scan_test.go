@@ -232,7 +232,9 @@ func TestScanTargeted(t *testing.T) {
 	if res.Scanned != 4 || res.Parsed != 2 || res.StatSkipped != 2 {
 		t.Errorf("Scanned=%d Parsed=%d StatSkipped=%d; want 4 2 2", res.Scanned, res.Parsed, res.StatSkipped)
 	}
-	if diff := cmp.Diff([]Failure{{"../escape.txt", "path outside root"}}, res.Failed); diff != "" {
+	// Every named path that could not be used is listed; gone/ is a deletion.
+	wantFailed := []Failure{{"../escape.txt", "path outside root"}, {"c.bak", "ignored"}, {"ignored/n.txt", "ignored"}}
+	if diff := cmp.Diff(wantFailed, res.Failed); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
 	}
 
@@ -355,5 +357,57 @@ func TestScanTargetedOverlap(t *testing.T) {
 	}
 	if res.Scanned != 2 || res.Hashed != 1 || res.Parsed != 1 {
 		t.Errorf("Scanned=%d Hashed=%d Parsed=%d; want 2 1 1", res.Scanned, res.Hashed, res.Parsed)
+	}
+}
+
+// TestScanRacyEntryIsHashed edits a file so that it keeps its size and
+// mtime, in the same timestamp tick as the manifest's write (the manifest
+// is given the file's mtime, as a coarse clock would): the scan must hash
+// it and see the edit, as git does for racily clean entries.
+func TestScanRacyEntryIsHashed(t *testing.T) {
+	root := t.TempDir()
+	store := OpenStore(filepath.Join(t.TempDir(), "objects"))
+	writeTree(t, root, map[string]string{"a.txt": "alpha"})
+	manPath := filepath.Join(t.TempDir(), "manifest.bin")
+	if err := scan(t, root, store, nil, ScanOptions{}).Manifest.Save(manPath); err != nil {
+		t.Fatal(err)
+	}
+	a := filepath.Join(root, "a.txt")
+	fi, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setMtime(t, manPath, fi.ModTime())
+	m, err := LoadManifest(manPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, root, map[string]string{"a.txt": "ALPHA"})
+	setMtime(t, a, fi.ModTime())
+	res := scan(t, root, store, m, ScanOptions{})
+	e, _ := res.Manifest.Lookup("a.txt")
+	prev, _ := m.Lookup("a.txt")
+	if res.Racy != 1 || res.Parsed != 1 || e.RawHash == prev.RawHash {
+		t.Fatalf("same-size same-mtime edit in the manifest's tick: Racy=%d Parsed=%d changed=%v; want 1 1 true",
+			res.Racy, res.Parsed, e.RawHash != prev.RawHash)
+	}
+
+	// Once the manifest is written in a later tick the fast path holds.
+	if err := res.Manifest.Save(manPath); err != nil {
+		t.Fatal(err)
+	}
+	setMtime(t, manPath, fi.ModTime().Add(3*time.Second))
+	if m, err = LoadManifest(manPath); err != nil {
+		t.Fatal(err)
+	}
+	if again := scan(t, root, store, m, ScanOptions{}); again.Hashed != 0 || again.Racy != 0 {
+		t.Errorf("after the manifest's tick: Hashed=%d Racy=%d, want 0 0", again.Hashed, again.Racy)
+	}
+}
+
+func setMtime(t *testing.T, path string, mt time.Time) {
+	t.Helper()
+	if err := os.Chtimes(path, mt, mt); err != nil {
+		t.Fatal(err)
 	}
 }

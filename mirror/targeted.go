@@ -1,12 +1,19 @@
 package mirror
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 )
+
+// ErrOutsideRoot reports a path named for a targeted scan that is not
+// under the root.
+var ErrOutsideRoot = errors.New("path outside root")
 
 // coverage is the set of paths a scan looked at: manifest entries equal to
 // or under a covered path are replaced by what the scan found.
@@ -65,13 +72,12 @@ func (w *walker) targeted(paths []string) (*coverage, error) {
 	return cov, nil
 }
 
-// target examines one relative path.
+// target examines one relative path. A path that no longer exists yields
+// nothing, so whatever was indexed under it is deleted; a path that exists
+// but cannot be indexed is also reported in failed.
 func (w *walker) target(rel string) error {
 	if hasInternalDir(rel) {
-		return nil
-	}
-	stack, ok := w.stackFor(rel)
-	if !ok {
+		w.fail(rel, reasonInternal)
 		return nil
 	}
 	abs := filepath.Join(w.root, filepath.FromSlash(rel))
@@ -81,7 +87,9 @@ func (w *walker) target(rel string) error {
 		return nil
 	}
 	isDir := fi.IsDir()
-	if stack.ignored(rel, isDir) {
+	stack, ok := w.stackFor(rel)
+	if !ok || stack.ignored(rel, isDir) {
+		w.fail(rel, reasonIgnored)
 		return nil
 	}
 	switch {
@@ -89,10 +97,15 @@ func (w *walker) target(rel string) error {
 		return w.walkDir(abs, rel, stack)
 	case fi.Mode()&fs.ModeSymlink != 0:
 		w.symlink(abs, rel)
-	case fi.Mode().IsRegular():
-		if parser, ok := ParserFor(rel); ok {
-			w.add(rel, "", fi.Size(), fi.ModTime().UnixNano(), parser)
+	case !fi.Mode().IsRegular():
+		w.fail(rel, reasonNotRegular)
+	default:
+		parser, ok := ParserFor(rel)
+		if !ok {
+			w.fail(rel, reasonUnsupported)
+			return nil
 		}
+		w.add(rel, "", fi.Size(), fi.ModTime().UnixNano(), parser)
 	}
 	return nil
 }
@@ -135,6 +148,25 @@ func (w *walker) frame(rel string) *ignoreFrame {
 	}
 	w.frames[rel] = f
 	return f
+}
+
+// ResolvePaths maps paths given relative to root, or absolute, to the clean
+// '/' separated relative paths a targeted scan uses ("" is the root
+// itself). A path outside the root is an error wrapping ErrOutsideRoot.
+func ResolvePaths(ctx context.Context, root string, paths []string) ([]string, error) {
+	w, err := newWalker(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		rel, ok := w.relPath(p)
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", p, ErrOutsideRoot)
+		}
+		out = append(out, rel)
+	}
+	return out, nil
 }
 
 // relPath maps a path given by the caller (relative to the root, or

@@ -20,6 +20,12 @@ const (
 	reasonOutsideRoot     = "symlink outside root"
 	reasonDangling        = "dangling symlink"
 	reasonPathOutsideRoot = "path outside root"
+	// Reasons for a path named in a targeted scan that exists but is not
+	// indexed.
+	reasonIgnored     = "ignored"
+	reasonInternal    = "inside .git or .autorag"
+	reasonNotRegular  = "not a regular file"
+	reasonUnsupported = "unsupported file type"
 )
 
 // candidate is a file the walk found: not ignored, of a supported type.

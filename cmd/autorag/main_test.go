@@ -62,15 +62,28 @@ func (r result) json(t *testing.T) map[string]any {
 // cli runs autorag in a new process with the given extra environment.
 func cli(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	return cliStdin(t, nil, env, args...)
+	return cliRun(t, "", nil, env, args...)
 }
 
 // cliStdin is cli with stdin (nil: /dev/null).
 func cliStdin(t *testing.T, stdin io.Reader, env []string, args ...string) result {
 	t.Helper()
+	return cliRun(t, "", stdin, env, args...)
+}
+
+// cliIn is cli run from the working directory dir ("" for the test's).
+func cliIn(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	return cliRun(t, dir, nil, env, args...)
+}
+
+// cliRun runs autorag from dir with stdin (nil: /dev/null).
+func cliRun(t *testing.T, dir string, stdin io.Reader, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Dir = dir
 	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
 	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
@@ -101,6 +114,16 @@ func cleanEnv() []string {
 func mustOK(t *testing.T, args ...string) result {
 	t.Helper()
 	r := cli(t, nil, args...)
+	if r.code != 0 {
+		t.Fatalf("autorag %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// mustOKIn is mustOK run from the working directory dir.
+func mustOKIn(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	r := cliIn(t, dir, nil, args...)
 	if r.code != 0 {
 		t.Fatalf("autorag %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,6 +38,9 @@ func runRefresh(cmd *cobra.Command, g *globals, ro engine.RefreshOptions) error 
 		return err
 	}
 	ro.Command = commandLine()
+	if ro.Paths, err = absPaths(ro.Paths); err != nil {
+		return err
+	}
 	if isTerminal(g.stderr) && !g.quiet && !g.json {
 		ro.Progress = progressPrinter(g.stderr)
 	}
@@ -88,4 +92,21 @@ func progressPrinter(w io.Writer) func(stage string, done, total int) {
 			fmt.Fprint(w, "\r\033[K")
 		}
 	}
+}
+
+// absPaths resolves --paths against the working directory, as a shell
+// user means them (the engine takes relative paths as relative to the root).
+func absPaths(paths []string) ([]string, error) {
+	if paths == nil {
+		return nil, nil
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return nil, usagef("--paths %s: %w", p, err)
+		}
+		out[i] = a
+	}
+	return out, nil
 }

@@ -146,7 +146,8 @@ func TestTargetedRefresh(t *testing.T) {
 	refreshJSON(t, root)
 	writeFile(t, root, "notes/t.md", "# T\n\nA wombat in the lighthouse.\n")
 	writeFile(t, root, "notes/u.md", "# U\n\nAnother wombat, not refreshed yet.\n")
-	r := refreshJSON(t, root, "--paths", "notes/t.md")
+	// --paths are relative to the working directory: run from the root.
+	r := mustOKIn(t, root, "--root", root, "refresh", "--json", "--paths", "notes/t.md").json(t)
 	if r["outcome"] != "updated" || num(r, "scanned") != 1 || num(r, "added") != 1 {
 		t.Fatalf("targeted refresh: outcome %v scanned %d added %d", r["outcome"], num(r, "scanned"), num(r, "added"))
 	}

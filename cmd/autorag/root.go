@@ -85,7 +85,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
 	g.settings.register(pf)
-	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g))
+	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g))
 	return root
 }
 
