@@ -30,6 +30,7 @@ func newRebuildCmd(g *globals) *cobra.Command {
 		}),
 	}
 	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock")
+	g.settings.addIndexFlags(cmd.Flags())
 	return cmd
 }
 

@@ -34,10 +34,11 @@ func newQueryCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "number of results")
 	cmd.Flags().IntVar(&o.perFile, "per-file", 1, "results per source file")
-	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this glob (`*`, `?`, `**`, `[...]`; no `/` = any directory)")
+	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this `glob` (*, ?, **, [...]; a glob without / matches in any directory)")
 	cmd.Flags().StringVar(&o.mode, "mode", "", "hybrid (default when the index has vectors), bm25 or vector")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "answer from the index even when the query cache holds the answer")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
+	g.settings.addSearchFlags(cmd.Flags())
 	return cmd
 }
 

@@ -27,6 +27,7 @@ index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
 	}
 	cmd.Flags().StringSliceVar(&ro.Paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
 	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
+	g.settings.addIndexFlags(cmd.Flags())
 	return cmd
 }
 
