@@ -167,6 +167,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 		return nil, err
 	}
 	g := &Generation{Sidecar: sc, idx: idx}
+	e.assumeRecordedDims(sc)
 	// An embedder's ID is never "" or "none", the IDs of generations
 	// without vectors.
 	if e.Settings.Embedder != nil && sc.Settings["embedder"] == e.Settings.embedderID() {

@@ -71,6 +71,7 @@ func (e *Engine) fusion() Fusion {
 // names ("" resolves to the default); it checks that the index can serve it
 // with the configured embedder.
 func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	e.assumeRecordedDims(sc)
 	built := sc.Settings["embedder"]
 	hasVectors := built != "" && built != "none"
 	switch mode {
@@ -89,7 +90,7 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
 	}
 	if cur := e.Settings.embedderID(); cur != built {
-		return "", usagef("the index was built with embedder %s but %s is configured: run `autorag refresh`", built, cur)
+		return "", usagef("the index was built with embedder %s but %s is configured: configure the embedder it was built with (`autorag config` shows the settings in effect), or run `autorag refresh` to re-embed with this one", built, cur)
 	}
 	return mode, nil
 }
@@ -181,7 +182,8 @@ type vectorBuilder struct {
 	emb      embed.Embedder
 	cache    *cache.Embeddings
 	adds     []vector.Entry
-	progress func(stage string, done, total int)
+	progress Progress
+	watch    *embedWatch
 
 	hits, misses, embedded int
 }
@@ -221,13 +223,12 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 		for i, n := range todo {
 			texts[i] = n.text
 		}
-		if v.progress != nil {
-			v.progress("embedding", 0, len(texts))
-		}
-		out, err := v.emb.Embed(ctx, texts)
+		v.progress.Detail(fmt.Sprintf("embedding %d chunks", len(texts)))
+		out, err := v.emb.Embed(v.watch.context(ctx), texts)
 		if err != nil {
 			return fmt.Errorf("embed %d chunks: %w", len(texts), err)
 		}
+		v.progress.Detail("")
 		v.embedded += len(texts)
 		for i, n := range todo {
 			if err := v.cache.Put(n.hash, out[i]); err != nil {
@@ -255,7 +256,8 @@ func (e *Engine) openVectorBuilder(o RefreshOptions) (*vectorBuilder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open embedding cache: %w", err)
 	}
-	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: o.Progress}, nil
+	p := progressOf(o)
+	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: p, watch: &embedWatch{p: p}}, nil
 }
 
 //semguard:end vector-input
@@ -273,6 +275,7 @@ func (v *vectorBuilder) flush(res *RefreshResult) error {
 		return nil
 	}
 	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.embedded, v.hits, v.misses
+	res.EmbedInputsSplit = int(v.watch.split.Load())
 	if err := v.cache.Flush(); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}

@@ -20,17 +20,16 @@ func newIndexCmd(g *globals) *cobra.Command {
 }
 
 func newRebuildCmd(g *globals) *cobra.Command {
-	ro := &engine.RefreshOptions{Rebuild: true}
+	f := &refreshFlags{ro: engine.RefreshOptions{Rebuild: true}}
 	cmd := &cobra.Command{
 		Use:   "rebuild",
 		Short: "Rebuild the index from the sources; the old index serves until the new one commits",
 		Args:  cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			return runRefresh(cmd, g, *ro)
+			return runRefresh(cmd, g, *f)
 		}),
 	}
-	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock")
-	g.settings.addIndexFlags(cmd.Flags())
+	f.add(cmd, g)
 	return cmd
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/autorag/autorag/engine"
 )
@@ -184,10 +185,6 @@ func commandLine() string { return strings.Join(os.Args, " ") }
 // isTerminal reports whether a stream (stdin, stdout or stderr) is a
 // terminal: progress goes only there, and reset asks only there.
 func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	f, ok := stream.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
 }

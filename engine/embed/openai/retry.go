@@ -65,6 +65,11 @@ func (d *recordingDoer) Do(req *http.Request) (*http.Response, error) {
 	if len(body) > maxReplyBytes {
 		return nil, fmt.Errorf("reply larger than %d bytes", maxReplyBytes)
 	}
+	if resp.StatusCode/100 == 2 {
+		if body, err = floatReply(body); err != nil {
+			return nil, fmt.Errorf("malformed reply: %w", err)
+		}
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
 }
@@ -78,6 +83,13 @@ type attemptError struct {
 }
 
 func (e *attemptError) Error() string { return e.msg }
+
+// short is the message up to the server's explanation, for a progress
+// line ("HTTP 429 Too Many Requests").
+func (e *attemptError) short() string {
+	s, _, _ := strings.Cut(e.msg, ": ")
+	return s
+}
 
 // classify turns a failed CreateEmbeddings call into an attemptError,
 // or returns the context's error when ctx (the caller's, not the
