@@ -123,3 +123,25 @@ func TestBadSettingNamesItsSource(t *testing.T) {
 		t.Errorf("bad env value: exit %d, stderr %q; want exit 2 naming the variable", r.code, r.stderr)
 	}
 }
+
+// TestErrorsSayWhatToDoNext checks the hint after failures, in text and
+// in the JSON envelope.
+func TestErrorsSayWhatToDoNext(t *testing.T) {
+	root := t.TempDir()
+	r := cli(t, nil, "--root", root, "query", "anything")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "autorag refresh") {
+		t.Errorf("query without an index: exit %d, %q; want a hint to run autorag refresh", r.code, r.stderr)
+	}
+	// A provider that is not there: exit 3, the connection hint, the
+	// generic hint that the committed index still serves.
+	env := []string{"AUTORAG_EMBEDDER=openai", "OPENAI_BASE_URL=http://127.0.0.1:1/v1", "OPENAI_EMBEDDING_MODEL=m", "OPENAI_EMBEDDING_TIMEOUT=2s"}
+	writeFile(t, root, "a.md", "# A\n\ntext\n")
+	r = cli(t, env, "--root", root, "refresh")
+	if r.code != exitFailed || !strings.Contains(r.stderr, "running and reachable") || !strings.Contains(r.stderr, "autorag: hint: ") {
+		t.Errorf("unreachable provider: exit %d, %q", r.code, r.stderr)
+	}
+	m := cli(t, env, "--root", root, "refresh", "--json").json(t)
+	if e := m["error"].(map[string]any); e["code"] != "failed" || !strings.Contains(e["hint"].(string), "still served") {
+		t.Errorf("JSON error without the hint: %v", m)
+	}
+}

@@ -203,7 +203,7 @@ func (e *Embedder) embedBatch(ctx context.Context, inputs []string) ([][]float32
 			return nil, err
 		}
 		if attempt >= e.cfg.MaxAttempts {
-			return nil, fmt.Errorf("gave up after %d attempts: %w", attempt, err)
+			return nil, fmt.Errorf("gave up after %d attempts (try again later, or lower %s): %w", attempt, EnvConcurrency, err)
 		}
 		wait := e.delay(attempt, ae)
 		embed.ObserverFrom(ctx).Retrying(wait, fmt.Sprintf("%s (attempt %d of %d)", ae.short(), attempt, e.cfg.MaxAttempts))

@@ -155,3 +155,76 @@ func TestObserverHearsRequestsRetriesAndSplits(t *testing.T) {
 		t.Errorf("split = %d, want 1", rec.split)
 	}
 }
+
+// floatReplyOf is the reply of servers that answer floats: usage and
+// object fields as each has them; base64 when asked if honour64.
+func floatReplyOf(w http.ResponseWriter, req wireRequest, dims int, honour64, usage bool) {
+	if honour64 && req.EncodingFormat == "base64" {
+		ollamaReply(w, req, dims, true)
+		return
+	}
+	rep := map[string]any{"object": "list", "model": req.Model}
+	data := make([]map[string]any, len(req.Input))
+	for i, in := range req.Input {
+		data[i] = map[string]any{"index": i, "embedding": testVector(in, dims)}
+	}
+	rep["data"] = data
+	if usage {
+		rep["usage"] = map[string]int{"prompt_tokens": 3, "total_tokens": 3}
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// TestLocalServerVariants embeds with no configured size against the wire
+// variants of the four local servers the package doc lists: each learns
+// the size from the first reply, and a text over the budget is split so
+// that a server with a small context accepts it.
+func TestLocalServerVariants(t *testing.T) {
+	const contextTokens = 128 // the vLLM fake's model context
+	variants := []struct {
+		name   string
+		dims   int
+		handle func(w http.ResponseWriter, c call, dims int)
+	}{
+		{"ollama", 768 / 32, func(w http.ResponseWriter, c call, dims int) { ollamaReply(w, c.req, dims, true) }},
+		{"vllm", 384 / 32, func(w http.ResponseWriter, c call, dims int) {
+			if c.req.Dimensions != nil {
+				writeAPIError(w, http.StatusBadRequest, "Model does not support matryoshka representation")
+				return
+			}
+			for _, in := range c.req.Input {
+				if estimateTokens(in) > contextTokens {
+					writeAPIError(w, http.StatusBadRequest, "This model's maximum context length is 128 tokens")
+					return
+				}
+			}
+			floatReplyOf(w, c.req, dims, false, true)
+		}},
+		{"llama.cpp", 1024 / 32, func(w http.ResponseWriter, c call, dims int) { floatReplyOf(w, c.req, dims, true, true) }},
+		{"lm studio", 512 / 32, func(w http.ResponseWriter, c call, dims int) { floatReplyOf(w, c.req, dims, false, true) }},
+	}
+	long := strings.Repeat("words of a long passage ", 30) // 720 bytes: 180 tokens
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) { v.handle(w, c, v.dims) })
+			e, _ := newTestEmbedder(t, srv.URL+"/v1", func(c *Config) {
+				c.Model, c.Dimensions, c.MaxInputTokens = "local-model", 0, 100
+			})
+			rec := &recorder{}
+			got, err := e.Embed(embed.WithObserver(t.Context(), rec), []string{"short", long})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.Identity().Dims != v.dims || len(got) != 2 || len(got[1]) != v.dims || rec.split != 1 {
+				t.Errorf("identity %v, %d vectors, split %d; want %d dims and one split", e.Identity(), len(got), rec.split, v.dims)
+			}
+		})
+	}
+	// Without a budget below its context, the vLLM fake rejects the long
+	// text, and the error says which setting to lower.
+	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) { variants[1].handle(w, c, 12) })
+	e, _ := newTestEmbedder(t, srv.URL+"/v1", func(c *Config) { c.Model, c.Dimensions = "local-model", 0 })
+	if _, err := e.Embed(t.Context(), []string{long}); err == nil || !strings.Contains(err.Error(), "lower OPENAI_EMBEDDING_MAX_TOKENS") {
+		t.Errorf("over-long input: err = %v, want the hint to lower OPENAI_EMBEDDING_MAX_TOKENS", err)
+	}
+}
