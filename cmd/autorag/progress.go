@@ -85,6 +85,7 @@ func (p *progressLine) Phase(name, unit string, total int) {
 	p.phase, p.unit, p.total, p.done, p.detail, p.start = name, unit, total, 0, "", time.Now()
 	p.bar = progressbar.NewOptions(max(total, -1),
 		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(name),
 		progressbar.OptionSetWidth(20),
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetPredictTime(false), // guessed before anything is done; see describe
@@ -128,10 +129,11 @@ func (p *progressLine) redraw() {
 	if p.bar == nil {
 		return
 	}
+	// Describe draws; Set draws again only when the percentage changes.
+	p.bar.Describe(p.describe(time.Since(p.start)))
 	if p.total > 0 {
 		_ = p.bar.Set(min(p.done, p.total))
 	}
-	p.bar.Describe(p.describe(time.Since(p.start)))
 }
 
 // describe is what follows the bar: "index 120/3243 files · 40 files/s ·

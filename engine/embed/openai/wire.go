@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Servers differ in how they encode vectors: OpenAI and most servers send
@@ -15,52 +16,82 @@ import (
 // decodes only the encoding it asked for, so replies are brought to the
 // float form before it sees them.
 
-// replyData is the part of an embeddings reply that holds the vectors.
-type replyData struct {
-	Data []map[string]json.RawMessage `json:"data"`
-}
-
-// floatReply returns body with every base64 "embedding" replaced by its
-// float array, or body itself when it has none (or is not a reply at all:
-// go-openai then reports what is wrong with it).
+// floatReply returns body with every base64 "embedding" string replaced
+// by its float array, or body itself when it has none. It rewrites bytes
+// in place of parsing and re-encoding the reply: a float reply costs one
+// scan, a base64 one a scan and the formatting of its numbers. What is not
+// a reply at all is left for go-openai to report.
 func floatReply(body []byte) ([]byte, error) {
-	if !bytes.Contains(body, []byte(`"embedding"`)) {
-		return body, nil
-	}
-	var top map[string]json.RawMessage
-	var rd replyData
-	if json.Unmarshal(body, &top) != nil || json.Unmarshal(body, &rd) != nil {
-		return body, nil
-	}
-	changed := false
-	for i, d := range rd.Data {
-		raw := bytes.TrimSpace(d["embedding"])
-		if len(raw) == 0 || raw[0] != '"' {
+	key := []byte(`"embedding"`)
+	var out []byte // nil until the first replacement
+	last, pos := 0, 0
+	for {
+		i := bytes.Index(body[pos:], key)
+		if i < 0 {
+			break
+		}
+		pos += i + len(key)
+		k := skipSpace(body, pos)
+		if k == len(body) || body[k] != ':' {
 			continue
 		}
-		vec, err := decodeBase64Vector(raw)
-		if err != nil {
-			return nil, fmt.Errorf("embedding %d: %w", i, err)
+		k = skipSpace(body, k+1)
+		if k == len(body) || body[k] != '"' {
+			continue
 		}
-		if d["embedding"], err = json.Marshal(vec); err != nil {
+		end := stringEnd(body, k)
+		if end < 0 {
+			return body, nil
+		}
+		vec, err := decodeBase64Vector(body[k:end])
+		if err != nil {
 			return nil, err
 		}
-		changed = true
+		out = appendFloats(append(out, body[last:k]...), vec)
+		last, pos = end, end
 	}
-	if !changed {
+	if out == nil {
 		return body, nil
 	}
-	data, err := json.Marshal(rd.Data)
-	if err != nil {
-		return nil, err
+	return append(out, body[last:]...), nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
 	}
-	top["data"] = data
-	return json.Marshal(top)
+	return i
+}
+
+// stringEnd is the index just past the JSON string starting at b[start]
+// (a quote), or -1 when it does not end.
+func stringEnd(b []byte, start int) int {
+	for i := start + 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// appendFloats appends v as a JSON array.
+func appendFloats(out []byte, v []float32) []byte {
+	out = append(out, '[')
+	for i, x := range v {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendFloat(out, float64(x), 'g', -1, 32)
+	}
+	return append(out, ']')
 }
 
 // decodeBase64Vector decodes a JSON string holding base64 of little-endian
 // float32 values.
-func decodeBase64Vector(raw json.RawMessage) ([]float32, error) {
+func decodeBase64Vector(raw []byte) ([]float32, error) {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
@@ -75,6 +106,9 @@ func decodeBase64Vector(raw json.RawMessage) ([]float32, error) {
 	v := make([]float32, len(b)/4)
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		if f := float64(v[i]); math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("base64 vector: value %d is not finite", i)
+		}
 	}
 	return v, nil
 }
