@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/autorag/autorag/engine"
@@ -101,6 +103,9 @@ func printMarkdown(w io.Writer, query string, results []engine.Result) {
 		if r.Section != "" {
 			fmt.Fprintf(w, "Section: %s\n\n", r.Section)
 		}
+		for _, x := range extras(r) {
+			fmt.Fprintf(w, "%s: %s\n\n", x.name, x.value)
+		}
 		fence := strings.Repeat("`", max(3, longestRun(r.Text, '`')+1))
 		fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, fenceLang(r.Path), strings.TrimRight(r.Text, "\n"), fence)
 	}
@@ -143,6 +148,9 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 		if r.Explain != "" {
 			fmt.Fprintf(w, "   [%s]\n", r.Explain)
 		}
+		for _, x := range extras(r) {
+			fmt.Fprintf(w, "   %s: %s\n", x.name, x.value)
+		}
 		n, width := 3, 160
 		if st.verbose {
 			n, width = 1<<20, 1<<20
@@ -159,4 +167,42 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 			fmt.Fprintf(w, "   %s\n", l)
 		}
 	}
+}
+
+// shownFields are the result fields the text and markdown formats lay out
+// themselves; any other field a result carries is printed by extras.
+var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
+	"title": true, "score": true, "scores": true, "explain": true, "text": true}
+
+type extra struct{ name, value string }
+
+// extras lists the fields of r beyond shownFields, by JSON name, with
+// lists of strings joined by commas and other values as JSON; empty
+// values are left out.
+func extras(r any) []extra {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	var out []extra
+	for k, raw := range m {
+		if shownFields[k] {
+			continue
+		}
+		v := string(raw)
+		var list []string
+		if json.Unmarshal(raw, &list) == nil {
+			v = strings.Join(list, ", ")
+		}
+		if v == "" || v == "null" || v == `""` || v == "0" || v == "false" {
+			continue
+		}
+		out = append(out, extra{strings.ReplaceAll(k, "_", " "), v})
+	}
+	slices.SortFunc(out, func(a, b extra) int { return strings.Compare(a.name, b.name) })
+	return out
 }

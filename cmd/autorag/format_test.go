@@ -123,3 +123,22 @@ func TestTextHighlightAndBestLines(t *testing.T) {
 		t.Errorf("plain output has escapes: %q", plain.String())
 	}
 }
+
+// TestExtrasPrintNewFields: a field a result gains (the quality work adds
+// also_in) is printed by the text and markdown formats without their
+// code knowing it; the fields they lay out themselves are not repeated.
+func TestExtrasPrintNewFields(t *testing.T) {
+	type withAlso struct {
+		engine.Result
+		AlsoIn []string `json:"also_in"`
+		Note   string   `json:"note,omitempty"`
+	}
+	r := withAlso{Result: engine.Result{Rank: 1, Path: "a.md", Text: "x", Score: 1}, AlsoIn: []string{"b.md", "c/d.md"}}
+	got := extras(r)
+	if diff := cmp.Diff([]extra{{"also in", "b.md, c/d.md"}}, got, cmp.AllowUnexported(extra{})); diff != "" {
+		t.Errorf("extras (-want +got):\n%s", diff)
+	}
+	if got := extras(r.Result); len(got) != 0 {
+		t.Errorf("extras of a plain result = %v, want none", got)
+	}
+}
