@@ -50,15 +50,6 @@ func classify(err error) (int, string) {
 	return exitCodes[code], code
 }
 
-// hints say what to do next after each kind of failure; a usage error's
-// own message says it (and cobra's errors come with the usage text).
-var hints = map[string]string{
-	"busy":        "another process is refreshing; run again when it is done, or pass --wait 1m to wait for it",
-	"interrupted": "nothing was committed and the last committed index is still served; run the command again",
-	"lock_path":   "remove or rename what is at .autorag/refresh.lock (it must be a regular file), then run again",
-	"failed":      "the last committed index is untouched and still served; fix the cause above and run again (`autorag index verify` checks the index, `autorag index rebuild` rebuilds it)",
-}
-
 // report prints err as an envelope (--json) or a line on stderr, and
 // returns the exit code.
 func report(err error, asJSON bool, stdout, stderr io.Writer) int {
