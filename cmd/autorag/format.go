@@ -176,9 +176,8 @@ var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "li
 
 type extra struct{ name, value string }
 
-// extras lists the fields of r beyond shownFields, by JSON name, with
-// lists of strings joined by commas and other values as JSON; empty
-// values are left out.
+// extras lists the fields of r beyond shownFields, by JSON name (see
+// extraValue for the values); empty values are left out.
 func extras(r any) []extra {
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -193,11 +192,7 @@ func extras(r any) []extra {
 		if shownFields[k] {
 			continue
 		}
-		v := string(raw)
-		var list []string
-		if json.Unmarshal(raw, &list) == nil {
-			v = strings.Join(list, ", ")
-		}
+		v := extraValue(raw)
 		if v == "" || v == "null" || v == `""` || v == "0" || v == "false" {
 			continue
 		}
@@ -205,4 +200,32 @@ func extras(r any) []extra {
 	}
 	slices.SortFunc(out, func(a, b extra) int { return strings.Compare(a.name, b.name) })
 	return out
+}
+
+// extraValue prints a list of strings joined by commas, a list of
+// locations ({"path", "lines"}) as path:first-last joined by commas, and
+// anything else as its JSON.
+func extraValue(raw json.RawMessage) string {
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return strings.Join(list, ", ")
+	}
+	var locs []struct {
+		Path  *string `json:"path"`
+		Lines []int   `json:"lines"`
+	}
+	if json.Unmarshal(raw, &locs) != nil || len(locs) == 0 {
+		return string(raw)
+	}
+	parts := make([]string, len(locs))
+	for i, l := range locs {
+		if l.Path == nil {
+			return string(raw)
+		}
+		parts[i] = *l.Path
+		if len(l.Lines) == 2 {
+			parts[i] += fmt.Sprintf(":%d-%d", l.Lines[0], l.Lines[1])
+		}
+	}
+	return strings.Join(parts, ", ")
 }

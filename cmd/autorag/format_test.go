@@ -130,15 +130,23 @@ func TestTextHighlightAndBestLines(t *testing.T) {
 func TestExtrasPrintNewFields(t *testing.T) {
 	type withAlso struct {
 		engine.Result
-		AlsoIn []string `json:"also_in"`
-		Note   string   `json:"note,omitempty"`
+		AlsoIn []location `json:"also_in"`
+		Tags   []string   `json:"tags"`
+		Note   string     `json:"note,omitempty"`
 	}
-	r := withAlso{Result: engine.Result{Rank: 1, Path: "a.md", Text: "x", Score: 1}, AlsoIn: []string{"b.md", "c/d.md"}}
+	r := withAlso{Result: engine.Result{Rank: 1, Path: "a.md", Text: "x", Score: 1},
+		AlsoIn: []location{{"b.md", [2]int{1, 4}}, {"c/d.md", [2]int{7, 9}}}, Tags: []string{"x", "y"}}
 	got := extras(r)
-	if diff := cmp.Diff([]extra{{"also in", "b.md, c/d.md"}}, got, cmp.AllowUnexported(extra{})); diff != "" {
+	want := []extra{{"also in", "b.md:1-4, c/d.md:7-9"}, {"tags", "x, y"}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(extra{})); diff != "" {
 		t.Errorf("extras (-want +got):\n%s", diff)
 	}
 	if got := extras(r.Result); len(got) != 0 {
 		t.Errorf("extras of a plain result = %v, want none", got)
 	}
+}
+
+type location struct {
+	Path  string `json:"path"`
+	Lines [2]int `json:"lines"`
 }
