@@ -10,6 +10,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed/openai"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -64,6 +65,12 @@ func runConfig(g *globals) error {
 		}
 	}
 	vals = append(vals, envValue("query_cache_bytes", "AUTORAG_QUERY_CACHE_BYTES", "67108864"))
+	if sc, err := fingerprint.ReadSidecar(l.SidecarPath()); err == nil {
+		// What the committed index was built with, a learned vector size
+		// included: queries use it, and a refresh with other index
+		// settings rebuilds.
+		vals = append(vals, settingValue{Key: "indexed_embedder", Value: sc.Settings["embedder"], Source: sourceIndex, From: l.SidecarPath()})
+	}
 	_, serr := os.Stat(l.ConfigPath())
 	env := configEnvelope{OK: true, Outcome: "ok", ConfigFile: l.ConfigPath(), ConfigSeen: serr == nil, Settings: vals,
 		Root: settingValue{Key: "root", Value: root, Source: rootSource(from), From: from}}

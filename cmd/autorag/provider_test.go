@@ -122,6 +122,9 @@ func TestZeroConfigProvider(t *testing.T) {
 	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text/16" {
 		t.Errorf("recorded embedder %q, want openai/nomic-embed-text/16", got)
 	}
+	if out := mustOKEnv(t, env, "--root", root, "config"); !strings.Contains(out, "indexed_embedder") || !strings.Contains(out, "openai/nomic-embed-text/16") {
+		t.Errorf("config does not show the learned size:\n%s", out)
+	}
 	q := cli(t, env, "--root", root, "query", "--json", "--mode", "hybrid", "--no-cache", "retry backoff jitter")
 	if q.code != 0 || len(q.json(t)["results"].([]any)) == 0 {
 		t.Fatalf("hybrid query: exit %d\n%s%s", q.code, q.stdout, q.stderr)
@@ -197,4 +200,13 @@ func TestTokenBudgetSplitsLongChunks(t *testing.T) {
 	if num(m, "embed_inputs_split") != 0 {
 		t.Errorf("with a budget of 1000 tokens embed_inputs_split = %v, want 0", m["embed_inputs_split"])
 	}
+}
+
+func mustOKEnv(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	r := cli(t, env, args...)
+	if r.code != 0 {
+		t.Fatalf("autorag %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
 }

@@ -34,6 +34,7 @@ const (
 	sourceEnv     = "env"
 	sourceConfig  = "config"
 	sourceDefault = "default"
+	sourceIndex   = "index" // recorded in the committed sidecar
 )
 
 type kind int
