@@ -32,6 +32,17 @@
 // garbage and are removed after the next commit (or at the start of the next
 // refresh, under the lock).
 //
+// # Progress and learned vector sizes
+//
+// A refresh reports its phases to RefreshOptions.Progress (probe, scan,
+// parse, index, commit; see Progress), and a remote embedder reports its
+// requests, retry waits and split inputs to the embed.Observer a refresh
+// puts in the context; with no Progress nothing is called but the split
+// counter. An embedder whose vector size is not configured (dimsLearner)
+// takes the size the committed sidecar recorded for the same model, or
+// learns it with one probe request before the fingerprint is computed, so
+// the fingerprinted identity is the one actually used.
+//
 // # Scoring
 //
 // bleve's own BM25 depends on segment layout (its average length counts

@@ -11,7 +11,8 @@ import (
 )
 
 // Progress hears how a refresh advances, for a progress line. A refresh
-// goes through the phases scan (walking the tree; total unknown), parse
+// goes through the phases probe (only when an embedder's vector size must
+// be learned; total unknown), scan (walking the tree; total unknown), parse
 // (reading and parsing the files that changed), index (chunking, embedding
 // and indexing the changed files, in files) and commit (vectors, fsync,
 // sidecar; total unknown). Methods are called from several goroutines and
