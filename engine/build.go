@@ -47,7 +47,7 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	}
 	cs := diffFiles(prev, man)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
-	b.progress.Phase(PhaseIndex, "files", len(cs.index))
+	b.startBuildPhase(ctx, cs.index)
 	records, err := b.index(ctx, idx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
 	if cerr := idx.Close(); err == nil && cerr != nil {
@@ -108,7 +108,7 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 			records[c.fileIdx].Tokens += int64(c.tokens)
 		}
 		pending, deletes = nil, nil
-		b.progress.Add(len(records) - reported)
+		b.filesIndexed(len(records) - reported)
 		reported = len(records)
 		return err
 	}

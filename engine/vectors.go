@@ -224,10 +224,12 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 			texts[i] = n.text
 		}
 		v.progress.Detail(fmt.Sprintf("embedding %d chunks", len(texts)))
+		v.watch.begin(len(texts))
 		out, err := v.emb.Embed(v.watch.context(ctx), texts)
 		if err != nil {
 			return fmt.Errorf("embed %d chunks: %w", len(texts), err)
 		}
+		v.watch.end()
 		v.progress.Detail("")
 		v.embedded += len(texts)
 		for i, n := range todo {
@@ -315,4 +317,37 @@ func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) map[
 		}
 	}
 	return live
+}
+
+// remote reports whether the embedder calls a provider over the network.
+func (v *vectorBuilder) remote() bool {
+	return v != nil && v.emb.Identity().Provider != "local"
+}
+
+// toEmbed counts the distinct chunk texts of entries that the embedding
+// cache lacks: what add will send to the embedder.
+func (v *vectorBuilder) toEmbed(ctx context.Context, b *builder, entries []mirror.Entry) int {
+	dims := v.emb.Identity().Dims
+	seen := map[[32]byte]bool{}
+	n := 0
+	for _, en := range entries {
+		if ctx.Err() != nil {
+			break
+		}
+		docs, err := b.chunkFile(en)
+		if err != nil {
+			continue // the build reports it
+		}
+		for _, d := range docs {
+			h := embedKey(d.body())
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			if vec, ok := v.cache.Get(h); !ok || len(vec) != dims {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -111,9 +111,10 @@ func render(raw string) []string {
 
 // TestProgressOnTerminal runs a refresh through a slow remote embedder on
 // a real pseudo-terminal: the progress line redraws in place (carriage
-// returns, no new lines), shows the phase, done/total in files, a rate,
-// the requests in flight and a 429's wait, and is gone from the screen
-// when the summary is printed on its own line. With stdout on a pipe the
+// returns, no new lines), shows the phase, done/total in chunks to embed, a
+// rate and the time left, the requests in flight, the files indexed and a
+// 429's wait, and is gone from the screen when the summary is printed on
+// its own line. With stdout on a pipe the
 // pipe gets the summary alone.
 func TestProgressOnTerminal(t *testing.T) {
 	f := newFakeOllama(t, 8)
@@ -132,7 +133,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	if strings.Contains(progress, "\n") {
 		t.Errorf("the progress line did not redraw in place (a new line before the summary): %q", progress)
 	}
-	for _, want := range []string{"probe", "index 0/32 files", "in flight", "HTTP 429", "retrying in 1s"} {
+	for _, want := range []string{"probe", "HTTP 429", "retrying in 1s", "embed ", "/95 chunks", "chunks/s", "left", "requests in flight", "/32 files indexed"} {
 		if !strings.Contains(progress, want) {
 			t.Errorf("progress output lacks %q: %q", want, progress)
 		}
@@ -163,12 +164,21 @@ func TestProgressOnTerminal(t *testing.T) {
 }
 
 // TestNoProgressOffTerminal: with stdout and stderr on pipes nothing but
-// the summary is printed; --progress=always draws on stderr anyway.
+// the summary is printed; --progress=always draws on stderr anyway (the
+// index phase, in files, with the built-in embedder).
 func TestNoProgressOffTerminal(t *testing.T) {
 	root := copyCorpus(t)
 	r := mustOK(t, "--root", root, "refresh")
 	if r.stderr != "" || strings.ContainsAny(r.stdout, "\r\x1b") || !strings.HasPrefix(r.stdout, "rebuilt:") {
 		t.Errorf("off a terminal: stdout %q, stderr %q; want the summary alone", r.stdout, r.stderr)
+	}
+	// The built-in embedder's build counts files.
+	r = mustOK(t, "--root", root, "index", "rebuild", "--progress=always")
+	if !strings.Contains(r.stderr, "index ") || !strings.Contains(r.stderr, "/32 files") || !strings.HasSuffix(r.stderr, "\r") {
+		t.Errorf("--progress=always: stderr %q; want the index phase in files, cleared at the end", r.stderr)
+	}
+	if strings.ContainsAny(r.stdout, "\r\x1b") {
+		t.Errorf("--progress=always: stdout %q has progress in it", r.stdout)
 	}
 	if r := cli(t, nil, "--root", root, "refresh", "--progress=sometimes"); r.code != exitUsage {
 		t.Errorf("--progress=sometimes: exit %d, want 2", r.code)

@@ -35,8 +35,9 @@ type Embedder interface {
 // progress lines and counters. Embed finds it in its context (WithObserver);
 // methods may be called from several goroutines at once.
 type Observer interface {
-	// Requests reports the requests of one Embed call: how many are in
-	// flight, done, and in all.
+	// Requests reports the progress of one Embed call: the requests in
+	// flight, and the inputs embedded so far of all its inputs (an input is
+	// a text, or a piece of a text the embedder split).
 	Requests(inFlight, done, total int)
 	// Retrying reports a failed request waiting before its next attempt.
 	Retrying(wait time.Duration, why string)

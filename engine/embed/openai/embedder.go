@@ -140,27 +140,20 @@ func (e *Embedder) run(ctx context.Context, spans []span, total int, do func(con
 		first    error
 		done     int
 		inFlight int
-		finished int
 		wg       sync.WaitGroup
 	)
 	obs := embed.ObserverFrom(ctx)
-	flight := func(d int) {
-		mu.Lock()
-		inFlight += d
-		if d < 0 {
-			finished++
-		}
-		obs.Requests(inFlight, finished, len(spans))
-		mu.Unlock()
-	}
 	next := make(chan span)
 	for range min(e.cfg.Concurrency, len(spans)) {
 		wg.Go(func() {
 			for s := range next {
-				flight(1)
-				err := do(gctx, s)
-				flight(-1)
 				mu.Lock()
+				inFlight++
+				obs.Requests(inFlight, done, total)
+				mu.Unlock()
+				err := do(gctx, s)
+				mu.Lock()
+				inFlight--
 				if err != nil && first == nil {
 					first = err
 					cancel()
@@ -170,6 +163,7 @@ func (e *Embedder) run(ctx context.Context, spans []span, total int, do func(con
 						e.cfg.Progress(done, total)
 					}
 				}
+				obs.Requests(inFlight, done, total)
 				mu.Unlock()
 			}
 		})
