@@ -94,6 +94,7 @@ func (p *progressLine) Phase(name, unit string, total int) {
 		progressbar.OptionSpinnerType(14),
 		progressbar.OptionClearOnFinish(),
 	)
+	p.bar.Describe(p.describe(0)) // every phase shows, however short
 }
 
 func (p *progressLine) Add(n int) {
