@@ -61,16 +61,19 @@ func (e *Engine) learnDims(ctx context.Context, sc *fingerprint.Sidecar, o Refre
 	return nil
 }
 
-// recordedDims is the size in a recorded embedder identity
-// ("provider/model/dims", the model may hold slashes) when it names the
-// same provider and model as cur; else 0.
+// recordedDims is the size in a recorded embedder identity when it is
+// cur's identity but for the size; else 0.
 func recordedDims(recorded string, cur embed.Identity) int {
-	i := strings.LastIndexByte(recorded, '/')
-	if i < 0 || recorded[:i] != cur.Provider+"/"+cur.Model {
+	rest, ok := strings.CutPrefix(recorded, cur.Provider+"/"+cur.Model+"/")
+	if !ok {
 		return 0
 	}
-	n, err := strconv.Atoi(recorded[i+1:])
-	if err != nil {
+	n, err := strconv.Atoi(rest)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	cur.Dims = n
+	if cur.String() != recorded {
 		return 0
 	}
 	return n

@@ -119,10 +119,10 @@ func TestZeroConfigProvider(t *testing.T) {
 	if num(first, "chunks_embedded") == 0 {
 		t.Fatalf("nothing embedded: %v", first)
 	}
-	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text/16" {
-		t.Errorf("recorded embedder %q, want openai/nomic-embed-text/16", got)
+	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512/16" {
+		t.Errorf("recorded embedder %q, want openai/nomic-embed-text@max-tokens=512/16", got)
 	}
-	if out := mustOKEnv(t, env, "--root", root, "config"); !strings.Contains(out, "indexed_embedder") || !strings.Contains(out, "openai/nomic-embed-text/16") {
+	if out := mustOKEnv(t, env, "--root", root, "config"); !strings.Contains(out, "indexed_embedder") || !strings.Contains(out, "openai/nomic-embed-text@max-tokens=512/16") {
 		t.Errorf("config does not show the learned size:\n%s", out)
 	}
 	q := cli(t, env, "--root", root, "query", "--json", "--mode", "hybrid", "--no-cache", "retry backoff jitter")
@@ -155,8 +155,8 @@ func TestZeroConfigProvider(t *testing.T) {
 	if r := cli(t, env, "--root", root, "index", "rebuild", "--json"); r.code != 0 {
 		t.Fatalf("index rebuild: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text/24" {
-		t.Errorf("after rebuild the recorded embedder is %q, want openai/nomic-embed-text/24", got)
+	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512/24" {
+		t.Errorf("after rebuild the recorded embedder is %q, want openai/nomic-embed-text@max-tokens=512/24", got)
 	}
 	q = cli(t, env, "--root", root, "query", "--json", "--no-cache", "retry storms")
 	if q.code != 0 || q.json(t)["mode"] != "hybrid" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,9 +73,16 @@ func newTransport(concurrency int) http.RoundTripper {
 }
 
 // Identity is {Provider: "openai", Model: cfg.Model, Dims: the vector
-// size}. Dims is 0 while the size is still to be learned.
+// size}. Dims is 0 while the size is still to be learned. A per-input
+// budget other than DefaultMaxInputTokens (the cap every input had before
+// budgets existed) shapes the vectors of long texts, so it is part of the
+// model's name there: "nomic-embed-text@max-tokens=512".
 func (e *Embedder) Identity() embed.Identity {
-	return embed.Identity{Provider: Provider, Model: e.cfg.Model, Dims: int(e.dims.Load())}
+	model := e.cfg.Model
+	if c := e.inputCap(); c != DefaultMaxInputTokens {
+		model += "@max-tokens=" + strconv.Itoa(c)
+	}
+	return embed.Identity{Provider: Provider, Model: model, Dims: int(e.dims.Load())}
 }
 
 // KnowsDims reports whether the vector size is known: configured, learned

@@ -150,7 +150,9 @@ func TestDimensionsField(t *testing.T) {
 			srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) {
 				writeJSON(w, http.StatusOK, okReply(c.req, tt.dims))
 			})
-			e, _ := newTestEmbedder(t, srv.URL, func(c *Config) { c.Model, c.Dimensions = tt.model, tt.dims })
+			e, _ := newTestEmbedder(t, srv.URL, func(c *Config) {
+				c.Model, c.Dimensions, c.MaxInputTokens = tt.model, tt.dims, DefaultMaxInputTokens
+			})
 			if _, err := e.Embed(t.Context(), []string{"x"}); err != nil {
 				t.Fatal(err)
 			}

@@ -53,7 +53,7 @@ func TestLearnsDimensionsFromFirstReply(t *testing.T) {
 	if err := e.ProbeDims(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Identity().String(); got != "openai/nomic-embed-text/6" {
+	if got := e.Identity().String(); got != "openai/nomic-embed-text@max-tokens=512/6" {
 		t.Errorf("identity after the probe = %s", got)
 	}
 	in := texts(5)
@@ -226,5 +226,29 @@ func TestLocalServerVariants(t *testing.T) {
 	e, _ := newTestEmbedder(t, srv.URL+"/v1", func(c *Config) { c.Model, c.Dimensions = "local-model", 0 })
 	if _, err := e.Embed(t.Context(), []string{long}); err == nil || !strings.Contains(err.Error(), "lower OPENAI_EMBEDDING_MAX_TOKENS") {
 		t.Errorf("over-long input: err = %v, want the hint to lower OPENAI_EMBEDDING_MAX_TOKENS", err)
+	}
+}
+
+// TestIdentityNamesTheBudget: the per-input budget shapes long texts'
+// vectors, so a budget other than the historical 8191 is in the identity
+// (the fingerprint and the embedding cache's namespace); OpenAI's models at
+// their default keep the identity they always had.
+func TestIdentityNamesTheBudget(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "openai/text-embedding-3-small/1536"},
+		{Config{Model: "text-embedding-3-large", MaxInputTokens: 2000}, "openai/text-embedding-3-large@max-tokens=2000/3072"},
+		{Config{Model: "bge-m3", Dimensions: 1024}, "openai/bge-m3@max-tokens=512/1024"},
+		{Config{Model: "bge-m3", Dimensions: 1024, MaxInputTokens: 8191}, "openai/bge-m3/1024"},
+	} {
+		e, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Identity().String(); got != c.want {
+			t.Errorf("%v: identity %s, want %s", c.cfg, got, c.want)
+		}
 	}
 }
