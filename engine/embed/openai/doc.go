@@ -58,7 +58,10 @@
 // a UTF-8 boundary), every piece is embedded, and the text's vector is the
 // mean of its pieces' vectors weighted by their length, normalized again.
 // Observers hear how many texts were split (embed.Observer.Split; a refresh
-// reports it as embed_inputs_split). The default budget for models other
+// reports it as embed_inputs_split). Since the budget decides how a long
+// text's vector is made, a budget other than 8191 (the cap of every input
+// before budgets existed) is part of the identity's model name, e.g.
+// "nomic-embed-text@max-tokens=512": changing it re-embeds. The default budget for models other
 // than OpenAI's is 512 because local models often have a 512-token context
 // (bge, MiniLM, e5) and servers such as vLLM reject longer inputs; the
 // estimate can undercount text that tokenizes densely, so a server may
