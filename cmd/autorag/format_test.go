@@ -18,7 +18,8 @@ var formatQueries = []string{"retry backoff jitter", "rotate JWT signing keys"}
 
 // TestGoldenFormats pins the output of every --format on the test corpus
 // in testdata/format_<name>.golden (-update rewrites them). The json
-// envelope's timing and cache flag are zeroed: they differ run to run.
+// envelope's timing and cache flag are zeroed (they differ run to run), and
+// so is its fingerprint, which any change to the index semantics moves.
 func TestGoldenFormats(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
@@ -49,15 +50,15 @@ func TestGoldenFormats(t *testing.T) {
 	}
 }
 
-// stableEnvelope re-encodes a query envelope with took_ms and cached
-// zeroed, indented for readable diffs.
+// stableEnvelope re-encodes a query envelope with took_ms, cached and
+// fingerprint blanked, indented for readable diffs.
 func stableEnvelope(t *testing.T, out string) string {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
-	m["took_ms"], m["cached"] = 0, false
+	m["took_ms"], m["cached"], m["fingerprint"] = 0, false, "(any)"
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		t.Fatal(err)
