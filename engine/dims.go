@@ -19,7 +19,8 @@ type dimsLearner interface {
 	KnowsDims() bool
 	// AssumeDims takes the size an index recorded, without a request.
 	AssumeDims(n int)
-	// ProbeDims learns the size from the provider with one request.
+	// ProbeDims learns the size from the provider with one request, even
+	// when one is known (unless it is configured).
 	ProbeDims(ctx context.Context) error
 }
 
@@ -37,12 +38,13 @@ func (e *Engine) assumeRecordedDims(sc *fingerprint.Sidecar) {
 }
 
 // learnDims settles a learning embedder's size before a refresh: the size
-// the committed index recorded (a provider now answering with another size
-// then fails the refresh, and nothing is committed), or, for a first
-// refresh, another model or a rebuild, the size of one probe reply.
+// already known or the one the committed index recorded (a provider now
+// answering with another size then fails the refresh, and nothing is
+// committed), or, for a first refresh, another model or a rebuild (also in
+// a long-lived process that knew a size), the size of one probe reply.
 func (e *Engine) learnDims(ctx context.Context, sc *fingerprint.Sidecar, o RefreshOptions) error {
 	l, ok := e.Settings.Embedder.(dimsLearner)
-	if !ok || l.KnowsDims() {
+	if !ok {
 		return nil
 	}
 	if !o.Rebuild {

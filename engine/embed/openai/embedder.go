@@ -98,13 +98,19 @@ func (e *Embedder) AssumeDims(n int) {
 	}
 }
 
-// ProbeDims learns the vector size with one request when it is not known.
+// ProbeDims learns the vector size with one request, replacing a size
+// learned or assumed before (a rebuild after the model changed); a
+// configured size is kept and no request is made.
 func (e *Embedder) ProbeDims(ctx context.Context) error {
-	if e.KnowsDims() {
+	if e.cfg.Dimensions > 0 {
 		return nil
 	}
-	_, err := e.Embed(ctx, []string{"autorag dimension probe"})
-	return err
+	before := e.dims.Swap(0) // the probe's reply sets it
+	if _, err := e.Embed(ctx, []string{"autorag dimension probe"}); err != nil {
+		e.dims.CompareAndSwap(0, before)
+		return err
+	}
+	return nil
 }
 
 // Embed returns one unit-length vector per text, in order. Texts over the

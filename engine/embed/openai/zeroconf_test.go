@@ -75,6 +75,19 @@ func TestLearnsDimensionsFromFirstReply(t *testing.T) {
 	} else if !errors.As(err, &dc) || dc.want != 6 || dc.got != 8 {
 		t.Errorf("err %v is not a dimsChangedError", err)
 	}
+	// A probe (what a rebuild does) learns the new size.
+	if err := e.ProbeDims(t.Context()); err != nil || e.Identity().Dims != 8 {
+		t.Fatalf("probe after the change: %v, dims %d; want 8", err, e.Identity().Dims)
+	}
+	if _, err := e.Embed(t.Context(), []string{"after the rebuild"}); err != nil {
+		t.Errorf("embed at the new size: %v", err)
+	}
+	// A configured size is never probed.
+	n := len(srv.Calls())
+	fixed, _ := newTestEmbedder(t, srv.URL+"/v1", func(c *Config) { c.Dimensions = 8 })
+	if err := fixed.ProbeDims(t.Context()); err != nil || len(srv.Calls()) != n {
+		t.Errorf("probe with a configured size: err %v, %d requests", err, len(srv.Calls())-n)
+	}
 }
 
 // TestAssumeDimsMakesNoRequest: a size recorded by an index is taken
@@ -85,8 +98,8 @@ func TestAssumeDimsMakesNoRequest(t *testing.T) {
 	})
 	e, _ := newTestEmbedder(t, srv.URL, func(c *Config) { c.Dimensions = 0 })
 	e.AssumeDims(7)
-	if err := e.ProbeDims(t.Context()); err != nil || len(srv.Calls()) != 0 {
-		t.Fatalf("probe with an assumed size: err %v, %d requests; want none", err, len(srv.Calls()))
+	if !e.KnowsDims() || e.Identity().Dims != 7 || len(srv.Calls()) != 0 {
+		t.Fatalf("assumed size: known %v, identity %v, %d requests; want 7 and none", e.KnowsDims(), e.Identity(), len(srv.Calls()))
 	}
 	if _, err := e.Embed(t.Context(), []string{"x"}); err == nil || !strings.Contains(err.Error(), "now returns 5-dimensional vectors, but the index holds 7-dimensional ones") {
 		t.Errorf("err = %v", err)
