@@ -116,8 +116,8 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	}
 	defer g.Close()
 	res, err := e.search(ctx, g, o, filter)
-	if errors.Is(err, context.Canceled) {
-		return nil, err
+	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
+		return nil, err // what was asked, not the generation, is at fault
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
@@ -90,6 +91,9 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
 	}
 	if cur := e.Settings.embedderID(); cur != built {
+		if strings.HasPrefix(built, "local/") && strings.HasPrefix(cur, "local/") {
+			return "", usagef("the index was built by another version of the built-in embedder (%s; this autorag has %s): run `autorag refresh` to rebuild it", built, cur)
+		}
 		return "", usagef("the index was built with embedder %s but %s is configured: configure the embedder it was built with (`autorag config` shows the settings in effect), or run `autorag refresh` to re-embed with this one", built, cur)
 	}
 	return mode, nil
