@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-a4cace6c1145e90261be266e5c57a4e7"
+const QuerySemantics = "q-ff871508419ec4406d2ade71c846378e"
