@@ -31,7 +31,7 @@ type builder struct {
 	store    *mirror.Store
 	gen      string
 	base     string // generation to build on; "" for a fresh build
-	progress func(stage string, done, total int)
+	progress Progress
 	vb       *vectorBuilder // nil without an embedder
 }
 
@@ -48,7 +48,9 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	}
 	cs := diffFiles(prev, man)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
+	b.startBuildPhase(ctx, cs.index)
 	records, err := b.index(ctx, idx, cs)
+	b.progress.Phase(PhaseCommit, "", -1)
 	if cerr := idx.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close index: %w", cerr)
 	}
@@ -102,6 +104,7 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 	records := make([]fileRecord, 0, len(cs.index))
 	var pending []*chunkDoc
 	deletes := cs.deletes
+	reported := 0 // files counted as done: every chunk of theirs flushed
 	flush := func(final bool) error {
 		// Embedding and bleve's indexing of the batch overlap: each is
 		// parallel inside, but bleve builds a segment on one core.
@@ -120,9 +123,11 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 			records[c.fileIdx].Tokens += int64(c.tokens)
 		}
 		pending, deletes = nil, nil
+		b.filesIndexed(len(records) - reported)
+		reported = len(records)
 		return err
 	}
-	for i, en := range cs.index {
+	for _, en := range cs.index {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -139,9 +144,6 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 			if err := flush(false); err != nil {
 				return nil, err
 			}
-		}
-		if b.progress != nil {
-			b.progress("indexing", i+1, len(cs.index))
 		}
 	}
 	return records, flush(true)

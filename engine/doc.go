@@ -44,6 +44,17 @@
 // reads the sidecar again, and if a refresh committed meanwhile it starts
 // over from the new one.
 //
+// # Progress and learned vector sizes
+//
+// A refresh reports its phases to RefreshOptions.Progress (probe, scan,
+// parse, index, commit; see Progress), and a remote embedder reports its
+// requests, retry waits and split inputs to the embed.Observer a refresh
+// puts in the context; with no Progress nothing is called but the split
+// counter. An embedder whose vector size is not configured (dimsLearner)
+// takes the size the committed sidecar recorded for the same model, or
+// learns it with one probe request before the fingerprint is computed, so
+// the fingerprinted identity is the one actually used.
+//
 // # Scoring
 //
 // bleve's own BM25 depends on segment layout (its average length counts

@@ -98,6 +98,9 @@ func (e *Engine) Query(ctx context.Context, o QueryOptions) (*QueryResult, error
 // A nil sc reads it.
 func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions) (*QueryResult, error) {
 	start := time.Now()
+	if strings.TrimSpace(o.Text) == "" {
+		return nil, usagef("empty query: give the words to search for")
+	}
 	filter, err := newPathFilter(o.PathGlob)
 	if err != nil {
 		return nil, err
@@ -113,8 +116,8 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	}
 	defer g.Close()
 	res, err := e.search(ctx, g, o, filter)
-	if errors.Is(err, context.Canceled) {
-		return nil, err
+	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
+		return nil, err // what was asked, not the generation, is at fault
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
@@ -164,6 +167,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 		return nil, err
 	}
 	g := &Generation{Sidecar: sc, idx: idx}
+	e.assumeRecordedDims(sc)
 	// An embedder's ID is never "" or "none", the IDs of generations
 	// without vectors.
 	if e.Settings.Embedder != nil && sc.Settings["embedder"] == e.Settings.embedderID() {

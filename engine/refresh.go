@@ -30,7 +30,7 @@ type RefreshOptions struct {
 	Rebuild  bool          // full rebuild from sources (index rebuild)
 	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
 	Command  string        // recorded as the lock holder's command
-	Progress func(stage string, done, total int)
+	Progress Progress      // nil: nobody watches
 }
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
@@ -53,6 +53,7 @@ type RefreshResult struct {
 	ChunksEmbedded   int                `json:"chunks_embedded"`
 	EmbedCacheHits   int                `json:"embed_cache_hits"`
 	EmbedCacheMisses int                `json:"embed_cache_misses"`
+	EmbedInputsSplit int                `json:"embed_inputs_split"`
 	Fingerprint      string             `json:"fingerprint"`
 	Generation       string             `json:"generation"`
 	TookMS           float64            `json:"took_ms"`
@@ -141,6 +142,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err := e.removeStrayTemps(); err != nil {
 		return nil, err
 	}
+	if err := e.learnDims(ctx, sc, o); err != nil {
+		return nil, err
+	}
 	man := e.loadManifest(o, res)
 	store := mirror.OpenStore(e.Layout.ObjectsDir())
 	// Close releases the packs. Objects restored after the last Sync and
@@ -150,7 +154,12 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if len(man.Entries) == 0 || sc == nil {
 		paths = nil // a targeted refresh needs a committed base; walk instead
 	}
-	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize})
+	so := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	if o.Progress != nil {
+		o.Progress.Phase(PhaseScan, "files", -1)
+		so.OnRead = parseProgress(o.Progress)
+	}
+	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, so)
 	if err != nil {
 		return nil, fmt.Errorf("scan: %w", err)
 	}
@@ -266,7 +275,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		return nil, err
 	}
 	defer vb.close()
-	b := &builder{e: e, store: store, gen: gen, base: base, progress: o.Progress, vb: vb}
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
 		err = vb.flush(res)

@@ -89,7 +89,7 @@ func TestFailedBuildKeepsServing(t *testing.T) {
 		os.WriteFile(filepath.Join(e.Layout.Root, f), []byte("# New\n\nheron egret\n"), 0o644)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = e.Refresh(ctx, RefreshOptions{Rebuild: true, Progress: func(string, int, int) { cancel() }})
+	_, err = e.Refresh(ctx, RefreshOptions{Rebuild: true, Progress: cancelWhenIndexing{cancel}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled rebuild returned %v, want context.Canceled", err)
 	}
@@ -222,3 +222,10 @@ func TestRefreshRemovesGarbage(t *testing.T) {
 		t.Fatalf("query after the commit: %v %v", q, err)
 	}
 }
+
+// cancelWhenIndexing cancels a refresh once its first file is indexed.
+type cancelWhenIndexing struct{ cancel func() }
+
+func (c cancelWhenIndexing) Phase(string, string, int) {}
+func (c cancelWhenIndexing) Add(int)                   { c.cancel() }
+func (c cancelWhenIndexing) Detail(string)             {}

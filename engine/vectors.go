@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
@@ -72,6 +73,7 @@ func (e *Engine) fusion() Fusion {
 // names ("" resolves to the default); it checks that the index can serve it
 // with the configured embedder.
 func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	e.assumeRecordedDims(sc)
 	built := sc.Settings["embedder"]
 	hasVectors := built != "" && built != "none"
 	switch mode {
@@ -90,7 +92,10 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
 	}
 	if cur := e.Settings.embedderID(); cur != built {
-		return "", usagef("the index was built with embedder %s but %s is configured: run `autorag refresh`", built, cur)
+		if strings.HasPrefix(built, "local/") && strings.HasPrefix(cur, "local/") {
+			return "", usagef("the index was built by another version of the built-in embedder (%s; this autorag has %s): run `autorag refresh` to rebuild it", built, cur)
+		}
+		return "", usagef("the index was built with embedder %s but %s is configured: configure the embedder it was built with (`autorag config` shows the settings in effect), or run `autorag refresh` to re-embed with this one", built, cur)
 	}
 	return mode, nil
 }
@@ -182,7 +187,8 @@ type vectorBuilder struct {
 	emb      embed.Embedder
 	cache    *cache.Embeddings
 	adds     []vector.Entry
-	progress func(stage string, done, total int)
+	progress Progress
+	watch    *embedWatch
 
 	hits, misses, embedded int
 }
@@ -222,13 +228,14 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 		for i, n := range todo {
 			texts[i] = n.text
 		}
-		if v.progress != nil {
-			v.progress("embedding", 0, len(texts))
-		}
-		out, err := v.emb.Embed(ctx, texts)
+		v.progress.Detail(fmt.Sprintf("embedding %d chunks", len(texts)))
+		v.watch.begin(len(texts))
+		out, err := v.emb.Embed(v.watch.context(ctx), texts)
 		if err != nil {
 			return fmt.Errorf("embed %d chunks: %w", len(texts), err)
 		}
+		v.watch.end()
+		v.progress.Detail("")
 		v.embedded += len(texts)
 		for i, n := range todo {
 			if err := v.cache.Put(n.hash, out[i]); err != nil {
@@ -259,7 +266,8 @@ func (e *Engine) openVectorBuilder(o RefreshOptions) (*vectorBuilder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open embedding cache: %w", err)
 	}
-	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: o.Progress}, nil
+	p := progressOf(o)
+	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: p, watch: &embedWatch{p: p}}, nil
 }
 
 //semguard:end vector-input
@@ -277,6 +285,7 @@ func (v *vectorBuilder) flush(res *RefreshResult) error {
 		return nil
 	}
 	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.embedded, v.hits, v.misses
+	res.EmbedInputsSplit = int(v.watch.split.Load())
 	if err := v.cache.Flush(); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}
@@ -323,4 +332,37 @@ func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) (map
 		}
 	}
 	return live, nil
+}
+
+// remote reports whether the embedder calls a provider over the network.
+func (v *vectorBuilder) remote() bool {
+	return v != nil && v.emb.Identity().Provider != "local"
+}
+
+// toEmbed counts the distinct chunk texts of entries that the embedding
+// cache lacks: what add will send to the embedder.
+func (v *vectorBuilder) toEmbed(ctx context.Context, b *builder, entries []mirror.Entry) int {
+	dims := v.emb.Identity().Dims
+	seen := map[[32]byte]bool{}
+	n := 0
+	for _, en := range entries {
+		if ctx.Err() != nil {
+			break
+		}
+		docs, err := b.chunkFile(en)
+		if err != nil {
+			continue // the build reports it
+		}
+		for _, d := range docs {
+			h := embedKey(d.body())
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			if vec, ok := v.cache.Get(h); !ok || len(vec) != dims {
+				n++
+			}
+		}
+	}
+	return n
 }

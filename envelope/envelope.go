@@ -86,6 +86,7 @@ type Error struct {
 type ErrorBody struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"` // what to do next (the CLI's)
 }
 
 // NewError is the envelope of err, with the code Code gives it.

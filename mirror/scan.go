@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/autorag/autorag/internal/failpoint"
 )
@@ -34,6 +35,10 @@ type ScanOptions struct {
 	// MaxFileSize is the largest file read; larger ones are reported in
 	// Failed. 0 means DefaultMaxFileSize.
 	MaxFileSize int64
+	// OnRead, if set, is called after each file that had to be read (its
+	// size or mtime changed) is hashed and parsed, with the number read so
+	// far and the number to read; calls may come from several goroutines.
+	OnRead func(done, total int)
 }
 
 // Failure is a file left out of the manifest, with the reason: "binary",
@@ -84,7 +89,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 		return nil, err
 	}
 	_ = failpoint.Hit("scan-after-walk")
-	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize}
+	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
 	fresh, err := s.run(w.files, res)
 	if err == nil {
@@ -106,6 +111,9 @@ type scanner struct {
 	store *Store
 	prev  *Manifest
 	max   int64
+
+	onRead func(done, total int)
+	nread  atomic.Int64
 
 	byRaw func() map[rawKey]Hash // previous entries by content, built on first use
 }
@@ -239,6 +247,9 @@ func (s *scanner) parallel(files []candidate, work []int, out []outcome) error {
 					case errs <- err:
 					default:
 					}
+				}
+				if s.onRead != nil {
+					s.onRead(int(s.nread.Add(1)), len(work))
 				}
 			}
 		})

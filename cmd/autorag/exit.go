@@ -58,11 +58,17 @@ func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 	if code == exitOK || errors.As(err, &se) {
 		return code
 	}
+	hint := hints[name]
 	if !asJSON {
 		fmt.Fprintf(stderr, "autorag: %v\n", err)
+		if hint != "" {
+			fmt.Fprintf(stderr, "autorag: hint: %s\n", hint)
+		}
 		return code
 	}
-	writeJSON(stdout, envelope.NewErrorCode(err, name))
+	env := envelope.NewErrorCode(err, name)
+	env.Error.Hint = hint
+	writeJSON(stdout, env)
 	return code
 }
 

@@ -20,16 +20,16 @@ func newIndexCmd(g *globals) *cobra.Command {
 }
 
 func newRebuildCmd(g *globals) *cobra.Command {
-	ro := &engine.RefreshOptions{Rebuild: true}
+	f := &refreshFlags{ro: engine.RefreshOptions{Rebuild: true}}
 	cmd := &cobra.Command{
 		Use:   "rebuild",
 		Short: "Rebuild the index from the sources; the old index serves until the new one commits",
 		Args:  cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			return runRefresh(cmd, g, *ro)
+			return runRefresh(cmd, g, *f)
 		}),
 	}
-	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock")
+	f.add(cmd, g)
 	return cmd
 }
 
@@ -60,13 +60,13 @@ func runReset(cmd *cobra.Command, g *globals, o *resetOptions) error {
 	}
 	if !o.yes {
 		if !isTerminal(g.stdin) {
-			return usagef("index reset removes the index: pass --yes (stdin is not a terminal)")
+			return usagef("index reset removes the index: pass --yes to confirm (stdin is not a terminal, so it cannot ask)")
 		}
 		fmt.Fprintf(g.stderr, "Remove the index, mirrors and caches under %s? [y/N] ", e.Layout.Dir)
 		var answer string
 		fmt.Fscanln(g.stdin, &answer)
 		if answer != "y" && answer != "yes" {
-			return usagef("index reset cancelled")
+			return usagef("index reset cancelled: nothing was removed (answer y to remove, or pass --yes)")
 		}
 	}
 	removed, err := e.Reset(cmd.Context(), o.wait, commandLine())
@@ -116,6 +116,9 @@ func newVerifyCmd(g *globals) *cobra.Command {
 				}
 			}
 			if len(problems) > 0 {
+				if !g.json {
+					fmt.Fprintln(g.stderr, "autorag: index verify found corrupt artifacts: run `autorag index rebuild` to rebuild them from the sources")
+				}
 				return &silentError{err: errors.New("index verify found corrupt artifacts")}
 			}
 			return nil

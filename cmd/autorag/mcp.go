@@ -48,6 +48,8 @@ JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
 	o.register(cmd)
+	g.settings.addIndexFlags(cmd.Flags()) // it refreshes
+	g.settings.addSearchFlags(cmd.Flags())
 	return cmd
 }
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -20,6 +18,7 @@ type queryOptions struct {
 	mode    string
 	explain bool
 	noCache bool
+	format  string
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -34,16 +33,23 @@ func newQueryCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "number of results")
 	cmd.Flags().IntVar(&o.perFile, "per-file", 1, "results per source file")
-	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this glob (`*`, `?`, `**`, `[...]`; no `/` = any directory)")
+	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this `glob` (*, ?, **, [...]; a glob without / matches in any directory)")
 	cmd.Flags().StringVar(&o.mode, "mode", "", "hybrid (default when the index has vectors), bm25 or vector")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "answer from the index even when the query cache holds the answer")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
+	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
+	g.settings.addSearchFlags(cmd.Flags())
 	return cmd
 }
 
 func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) error {
+	format, err := queryFormat(o.format, g.json)
+	if err != nil {
+		return err
+	}
+	g.json = format == formatJSON // errors too come as an envelope
 	if strings.TrimSpace(text) == "" {
-		return usagef("query text is empty")
+		return usagef("empty query: give the words to search for, e.g. autorag query \"retry backoff\"")
 	}
 	if o.k < 1 {
 		return usagef("-k must be at least 1, got %d", o.k)
@@ -67,7 +73,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		var env *envelope.Query
 		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
-			printQuery(g, env)
+			printQuery(g, format, env)
 			return nil
 		}
 	}
@@ -80,57 +86,6 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		storeQuery(e, capBytes, sc, key, env)
 	}
 	env.TookMS = since(start)
-	printQuery(g, env)
+	printQuery(g, format, env)
 	return nil
-}
-
-func printQuery(g *globals, env *envelope.Query) {
-	if g.json {
-		writeJSON(g.stdout, env)
-		return
-	}
-	printResults(g.stdout, env.Results, g.verbose)
-}
-
-func printResults(w io.Writer, results []engine.Result, verbose bool) {
-	if len(results) == 0 {
-		fmt.Fprintln(w, "no results")
-		return
-	}
-	for _, r := range results {
-		fmt.Fprintf(w, "%d. %s:%d-%d", r.Rank, r.Path, r.Lines[0], r.Lines[1])
-		if r.Section != "" {
-			fmt.Fprintf(w, "  § %s", r.Section)
-		}
-		fmt.Fprintf(w, "  (%.3f)\n", r.Score)
-		if r.Explain != "" {
-			fmt.Fprintf(w, "   [%s]\n", r.Explain)
-		}
-		n, width := 3, 160
-		if verbose {
-			n, width = 1<<20, 1<<20
-		}
-		for _, l := range snippet(r.Text, n, width) {
-			fmt.Fprintf(w, "   %s\n", l)
-		}
-	}
-}
-
-// snippet returns the first n non-blank lines of text, each cut to width.
-func snippet(text string, n, width int) []string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimRight(l, " \t")
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if r := []rune(l); len(r) > width {
-			l = string(r[:width]) + "…"
-		}
-		out = append(out, l)
-		if len(out) == n {
-			break
-		}
-	}
-	return out
 }

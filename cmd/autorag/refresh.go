@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,8 +11,20 @@ import (
 	"github.com/autorag/autorag/envelope"
 )
 
+// refreshFlags are the flags refresh and index rebuild share.
+type refreshFlags struct {
+	ro       engine.RefreshOptions
+	progress string
+}
+
+func (f *refreshFlags) add(cmd *cobra.Command, g *globals) {
+	cmd.Flags().DurationVar(&f.ro.Wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
+	cmd.Flags().StringVar(&f.progress, "progress", progressAuto, "progress line on stderr: auto (only on a terminal), always or never")
+	g.settings.addIndexFlags(cmd.Flags())
+}
+
 func newRefreshCmd(g *globals) *cobra.Command {
-	ro := &engine.RefreshOptions{}
+	f := &refreshFlags{}
 	cmd := &cobra.Command{
 		Use:   "refresh [--paths P...]",
 		Short: "Bring the index up to date with the folder (skips all work when nothing changed)",
@@ -23,28 +34,38 @@ content changed are re-indexed. When the corpus fingerprint is unchanged no
 index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			return runRefresh(cmd, g, *ro)
+			return runRefresh(cmd, g, *f)
 		}),
 	}
-	cmd.Flags().StringSliceVar(&ro.Paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
-	cmd.Flags().DurationVar(&ro.Wait, "wait", 0, "wait up to this long for the refresh lock instead of failing at once")
+	cmd.Flags().StringSliceVar(&f.ro.Paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
+	f.add(cmd, g)
 	return cmd
 }
 
-// runRefresh runs refresh and index rebuild: ro holds what their flags set.
-func runRefresh(cmd *cobra.Command, g *globals, ro engine.RefreshOptions) error {
+// runRefresh runs refresh and index rebuild: f holds what their flags set.
+func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
+	show, err := wantProgress(f.progress, g)
+	if err != nil {
+		return err
+	}
 	e, err := g.engine()
 	if err != nil {
 		return err
 	}
+	ro := f.ro
 	ro.Command = commandLine()
 	if ro.Paths, err = absPaths(ro.Paths); err != nil {
 		return err
 	}
-	if isTerminal(g.stderr) && !g.quiet && !g.json {
-		ro.Progress = progressPrinter(g.stderr)
+	var line *progressLine
+	if show {
+		line = newProgressLine(g.stderr)
+		ro.Progress = line
 	}
 	res, err := e.Refresh(cmd.Context(), ro)
+	if line != nil {
+		line.Close() // what follows starts on a clean line
+	}
 	if err != nil {
 		return err
 	}
@@ -72,25 +93,6 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(w, "  skipped %s: %s\n", f.Path, f.Reason)
-	}
-}
-
-// progressPrinter redraws one status line on a terminal.
-func progressPrinter(w io.Writer) func(stage string, done, total int) {
-	last := time.Time{}
-	return func(stage string, done, total int) {
-		if stage == "embedding" {
-			fmt.Fprintf(w, "\r\033[Kembedding %d chunks", total)
-			return
-		}
-		if done != total && time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		fmt.Fprintf(w, "\r\033[K%s %d/%d files", stage, done, total)
-		if done == total {
-			fmt.Fprint(w, "\r\033[K")
-		}
 	}
 }
 

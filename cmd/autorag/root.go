@@ -84,8 +84,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	pf.BoolVar(&g.json, "json", false, "print one JSON object on stdout")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
-	g.settings.register(pf)
-	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g))
+	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g))
 	return root
 }
 
@@ -120,22 +119,30 @@ var version = sync.OnceValue(func() string {
 // resolveRoot applies --root, AUTORAG_ROOT, the nearest ancestor holding
 // .autorag/, else the working directory.
 func (g *globals) resolveRoot() (string, error) {
+	r, _, err := g.resolveRootFrom()
+	return r, err
+}
+
+// resolveRootFrom is resolveRoot that also says which rule chose the root.
+func (g *globals) resolveRootFrom() (root, from string, err error) {
 	if g.root != "" {
-		return checkRoot(g.root)
+		r, err := checkRoot(g.root)
+		return r, "--root", err
 	}
 	if r := os.Getenv("AUTORAG_ROOT"); r != "" {
-		return checkRoot(r)
+		r, err := checkRoot(r)
+		return r, "AUTORAG_ROOT", err
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
+		return "", "", fmt.Errorf("working directory: %w", err)
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		if fi, err := os.Stat(filepath.Join(d, engine.DirName)); err == nil && fi.IsDir() {
-			return d, nil
+			return d, "nearest directory holding " + engine.DirName, nil
 		}
 		if filepath.Dir(d) == d {
-			return wd, nil
+			return wd, "working directory", nil
 		}
 	}
 }
@@ -143,10 +150,10 @@ func (g *globals) resolveRoot() (string, error) {
 func checkRoot(r string) (string, error) {
 	fi, err := os.Stat(r)
 	if err != nil {
-		return "", usagef("root %s: %w", r, err)
+		return "", usagef("root %s: %w (pass an existing directory with --root or AUTORAG_ROOT)", r, err)
 	}
 	if !fi.IsDir() {
-		return "", usagef("root %s is not a directory", r)
+		return "", usagef("root %s is not a directory (pass the folder to index with --root or AUTORAG_ROOT)", r)
 	}
 	return filepath.Abs(r)
 }
@@ -179,6 +186,6 @@ func commandLine() string { return strings.Join(os.Args, " ") }
 // terminal: progress goes only there, and reset asks only there. A
 // character device such as /dev/null is not one.
 func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
+	f, ok := stream.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(f.Fd()))
 }

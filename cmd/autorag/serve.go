@@ -55,6 +55,8 @@ carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (host:port; port 0 picks a free one)")
 	o.register(cmd)
+	g.settings.addIndexFlags(cmd.Flags()) // it refreshes
+	g.settings.addSearchFlags(cmd.Flags())
 	return cmd
 }
 

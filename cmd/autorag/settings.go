@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 
@@ -9,249 +10,257 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed"
-	"github.com/autorag/autorag/engine/embed/local"
-	"github.com/autorag/autorag/engine/embed/openai"
+	"github.com/autorag/autorag/engine/chunk"
 )
 
-// settingFlags are the engine settings on the command line. Precedence:
-// flags, then environment (AUTORAG_*), then .autorag/config.toml, then the
-// built-in defaults.
-type settingFlags struct {
-	fs           *pflag.FlagSet
-	chunkSize    int
-	chunkOverlap int
-	maxFileSize  int64
-	k1, b        float64
-	embedder     string
-	fusion       string
-	alpha        float64
+// Every engine setting comes from one of four places, in this order of
+// precedence: a flag, the environment (AUTORAG_*), .autorag/config.toml,
+// the built-in default. The table below is the only list of them: flags,
+// the environment, the config file and `autorag config` are all read from
+// it, so a setting cannot be honoured in one place and forgotten in another.
+
+// flagGroup says which commands show a setting's flag: those that shape an
+// index (refresh, index rebuild) or those that rank (query).
+type flagGroup int
+
+const (
+	groupIndex  flagGroup = iota // chunking, file size, embedder: fingerprinted
+	groupSearch                  // BM25 and fusion: query time only
+)
+
+// Where a setting's value came from.
+const (
+	sourceFlag    = "flag"
+	sourceEnv     = "env"
+	sourceConfig  = "config"
+	sourceDefault = "default"
+	sourceIndex   = "index" // recorded in the committed sidecar
+)
+
+type kind int
+
+const (
+	kindInt kind = iota
+	kindFloat
+	kindString
+)
+
+// setting is one row of the table.
+type setting struct {
+	key   string // config.toml key, and the name `autorag config` prints
+	flag  string
+	env   string
+	group flagGroup
+	kind  kind
+	def   string
+	usage string
+	// set parses v (already checked to be of kind) into d.
+	set func(d *draft, v string) error
 }
 
-// fileConfig is .autorag/config.toml.
-type fileConfig struct {
-	ChunkSize    *int     `toml:"chunk_size"`
-	ChunkOverlap *int     `toml:"chunk_overlap"`
-	MaxFileSize  *int64   `toml:"max_file_size"`
-	BM25K1       *float64 `toml:"bm25_k1"`
-	BM25B        *float64 `toml:"bm25_b"`
-	Embedder     *string  `toml:"embedder"`
-	Fusion       *string  `toml:"fusion"`
-	FusionAlpha  *float64 `toml:"fusion_alpha"`
-}
-
-func (s *settingFlags) register(fs *pflag.FlagSet) {
-	s.fs = fs
-	d := engine.DefaultSettings()
-	fs.IntVar(&s.chunkSize, "chunk-size", d.Chunk.Size, "target chunk size in characters (env AUTORAG_CHUNK_SIZE)")
-	fs.IntVar(&s.chunkOverlap, "chunk-overlap", d.Chunk.Overlap, "overlap when a long block is cut, in characters (env AUTORAG_CHUNK_OVERLAP)")
-	fs.Int64Var(&s.maxFileSize, "max-file-size", 0, "skip files larger than this many bytes; 0 = 16 MiB (env AUTORAG_MAX_FILE_SIZE)")
-	fs.Float64Var(&s.k1, "bm25-k1", d.K1, "BM25 k1 (env AUTORAG_BM25_K1)")
-	fs.Float64Var(&s.b, "bm25-b", d.B, "BM25 b (env AUTORAG_BM25_B)")
-	fs.StringVar(&s.embedder, "embedder", "local", "local (built-in, offline), openai (any OpenAI-compatible API: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_EMBEDDING_MODEL) or none (BM25 only) (env AUTORAG_EMBEDDER)")
-	fs.StringVar(&s.fusion, "fusion", "", "hybrid fusion: convex or rrf (default: measured best for the embedder) (env AUTORAG_FUSION)")
-	fs.Float64Var(&s.alpha, "fusion-alpha", 0, "convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25 (env AUTORAG_FUSION_ALPHA)")
-}
-
-// resolved is what the flags, the environment and the config file say
-// beyond the engine's numeric settings.
-type resolved struct {
+// draft is what the table's rows fill before the engine settings are
+// built from it.
+type draft struct {
+	s        engine.Settings
 	embedder string
 	fusion   string
 	alpha    *float64
 }
 
-func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
-	out := engine.DefaultSettings()
-	r := resolved{embedder: "local"}
-	if err := applyConfigFile(configPath, &out, &r); err != nil {
-		return out, err
+var settingTable = []setting{
+	{key: "chunk_size", flag: "chunk-size", env: "AUTORAG_CHUNK_SIZE", group: groupIndex, kind: kindInt,
+		def: strconv.Itoa(chunk.DefaultSize), usage: "target chunk size in characters",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.Chunk.Size) }},
+	{key: "chunk_overlap", flag: "chunk-overlap", env: "AUTORAG_CHUNK_OVERLAP", group: groupIndex, kind: kindInt,
+		def: strconv.Itoa(chunk.DefaultOverlap), usage: "overlap when a long block is cut, in characters",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.Chunk.Overlap) }},
+	{key: "max_file_size", flag: "max-file-size", env: "AUTORAG_MAX_FILE_SIZE", group: groupIndex, kind: kindInt,
+		def: "0", usage: "skip files larger than this many bytes; 0 = 16 MiB",
+		set: func(d *draft, v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			d.s.MaxFileSize = n
+			return err
+		}},
+	{key: "embedder", flag: "embedder", env: "AUTORAG_EMBEDDER", group: groupIndex, kind: kindString,
+		def: "local", usage: "`name` of the embedder: local (built-in, offline), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
+		set: func(d *draft, v string) error { d.embedder = v; return nil }},
+	{key: "bm25_k1", flag: "bm25-k1", env: "AUTORAG_BM25_K1", group: groupSearch, kind: kindFloat,
+		def: fmtFloat(engine.DefaultK1), usage: "BM25 k1",
+		set: func(d *draft, v string) error { return parseFloat(v, &d.s.K1) }},
+	{key: "bm25_b", flag: "bm25-b", env: "AUTORAG_BM25_B", group: groupSearch, kind: kindFloat,
+		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
+		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
+	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
+		def: "", usage: "hybrid fusion: convex or rrf (default: measured best for the embedder)",
+		set: func(d *draft, v string) error { d.fusion = v; return nil }},
+	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
+		def: "", usage: "convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
+		set: func(d *draft, v string) error {
+			var f float64
+			err := parseFloat(v, &f)
+			d.alpha = &f
+			return err
+		}},
+}
+
+func parseInt(v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	*dst = n
+	return err
+}
+
+func parseFloat(v string, dst *float64) error {
+	f, err := strconv.ParseFloat(v, 64)
+	*dst = f
+	return err
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// settingFlags holds the flag sets the setting flags were added to; only
+// the running command's set is ever parsed.
+type settingFlags struct {
+	sets []*pflag.FlagSet
+}
+
+// addIndexFlags adds the flags that shape an index (refresh, index rebuild).
+func (s *settingFlags) addIndexFlags(fs *pflag.FlagSet) { s.add(fs, groupIndex) }
+
+// addSearchFlags adds the ranking flags (query).
+func (s *settingFlags) addSearchFlags(fs *pflag.FlagSet) { s.add(fs, groupSearch) }
+
+func (s *settingFlags) add(fs *pflag.FlagSet, g flagGroup) {
+	s.sets = append(s.sets, fs)
+	for _, st := range settingTable {
+		if st.group != g {
+			continue
+		}
+		usage := fmt.Sprintf("%s (env %s)", st.usage, st.env)
+		switch st.kind {
+		case kindInt:
+			n, _ := strconv.Atoi(st.def)
+			fs.Int(st.flag, n, usage)
+		case kindFloat:
+			f, _ := strconv.ParseFloat(st.def, 64)
+			fs.Float64(st.flag, f, usage)
+		default:
+			fs.String(st.flag, st.def, usage)
+		}
 	}
-	if err := applyEnv(&out, &r); err != nil {
-		return out, err
+}
+
+// changed returns a flag's value when the running command set it.
+func (s *settingFlags) changed(name string) (string, bool) {
+	for _, fs := range s.sets {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return f.Value.String(), true
+		}
 	}
-	s.applyFlags(&out, &r)
-	emb, err := newEmbedder(r.embedder)
+	return "", false
+}
+
+// settingValue is one effective setting and where it came from.
+type settingValue struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`         // flag, env, config or default
+	From   string `json:"from,omitempty"` // the flag, variable or file
+}
+
+// values resolves every row of the table.
+func (s *settingFlags) values(configPath string) ([]settingValue, error) {
+	file, err := readConfigFile(configPath)
 	if err != nil {
-		return out, err
+		return nil, err
 	}
-	out.Embedder = emb
-	if out.Fusion, err = fusionFrom(r, emb); err != nil {
-		return out, err
-	}
-	if err := out.Validate(); err != nil {
-		return out, &usageError{err: err}
+	out := make([]settingValue, 0, len(settingTable))
+	for _, st := range settingTable {
+		v := settingValue{Key: st.key, Value: st.def, Source: sourceDefault}
+		if fv, ok := s.changed(st.flag); ok {
+			v.Value, v.Source, v.From = fv, sourceFlag, "--"+st.flag
+		} else if ev := os.Getenv(st.env); ev != "" {
+			v.Value, v.Source, v.From = ev, sourceEnv, st.env
+		} else if cv, ok := file[st.key]; ok {
+			v.Value, v.Source, v.From = cv, sourceConfig, configPath
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
 
-// newEmbedder builds the configured embedder; "none" builds a BM25-only
-// index.
-func newEmbedder(name string) (embed.Embedder, error) {
-	switch name {
-	case "local", "":
-		return local.New(), nil
-	case "none":
-		return nil, nil
-	case "openai":
-		cfg, err := openai.ConfigFromEnv(os.Getenv)
-		if err != nil {
-			return nil, &usageError{err: err}
-		}
-		e, err := openai.New(cfg)
-		if err != nil {
-			return nil, &usageError{err: err}
-		}
-		return e, nil
-	}
-	return nil, usagef("unknown embedder %q (want local, openai or none)", name)
-}
-
-// fusionFrom applies --fusion and --fusion-alpha over the embedder's
-// default.
-func fusionFrom(r resolved, emb embed.Embedder) (engine.Fusion, error) {
-	if r.fusion == "" && r.alpha == nil {
-		return engine.Fusion{}, nil
-	}
-	var f engine.Fusion
-	if emb != nil {
-		f = engine.DefaultFusion(emb.Identity())
-	}
-	switch r.fusion {
-	case engine.FusionConvex:
-		f = engine.DefaultConvex
-	case engine.FusionRRF:
-		f = engine.DefaultRRF
-	case "":
-	default:
-		return f, usagef("unknown fusion %q (want convex or rrf)", r.fusion)
-	}
-	if r.alpha != nil {
-		if f.Method == engine.FusionRRF {
-			f.WDense = *r.alpha
-		} else {
-			f.Alpha = *r.alpha
-		}
-	}
-	return f, nil
-}
-
-func applyConfigFile(path string, out *engine.Settings, r *resolved) error {
-	var c fileConfig
-	_, err := toml.DecodeFile(path, &c)
+// readConfigFile reads .autorag/config.toml as strings by key; a missing
+// file is an empty one.
+func readConfigFile(path string) (map[string]string, error) {
+	var raw map[string]any
+	_, err := toml.DecodeFile(path, &raw)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return usagef("config %s: %w", path, err)
+		return nil, usagef("config %s: %w (fix the file or remove it; `autorag config` shows what is in effect)", path, err)
 	}
-	setInt(&out.Chunk.Size, c.ChunkSize)
-	setInt(&out.Chunk.Overlap, c.ChunkOverlap)
-	if c.MaxFileSize != nil {
-		out.MaxFileSize = *c.MaxFileSize
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		switch v := v.(type) {
+		case float64:
+			out[k] = fmtFloat(v)
+		default:
+			out[k] = fmt.Sprint(v)
+		}
 	}
-	if c.BM25K1 != nil {
-		out.K1 = *c.BM25K1
-	}
-	if c.BM25B != nil {
-		out.B = *c.BM25B
-	}
-	if c.Embedder != nil {
-		r.embedder = *c.Embedder
-	}
-	if c.Fusion != nil {
-		r.fusion = *c.Fusion
-	}
-	if c.FusionAlpha != nil {
-		r.alpha = c.FusionAlpha
-	}
-	return nil
+	return out, nil
 }
 
-func setInt(dst *int, v *int) {
-	if v != nil {
-		*dst = *v
+// describe names where a value came from, for error messages.
+func (v settingValue) describe() string {
+	switch v.Source {
+	case sourceFlag:
+		return fmt.Sprintf("%s %q", v.From, v.Value)
+	case sourceEnv:
+		return fmt.Sprintf("%s=%q", v.From, v.Value)
+	case sourceConfig:
+		return fmt.Sprintf("%s in %s = %q", v.Key, v.From, v.Value)
 	}
+	return fmt.Sprintf("default %s = %q", v.Key, v.Value)
 }
 
-func applyEnv(out *engine.Settings, r *resolved) error {
-	if v := os.Getenv("AUTORAG_EMBEDDER"); v != "" {
-		r.embedder = v
+// resolve builds the engine settings from the flags, the environment and
+// the config file.
+func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
+	vals, err := s.values(configPath)
+	if err != nil {
+		return engine.Settings{}, err
 	}
-	if v := os.Getenv("AUTORAG_FUSION"); v != "" {
-		r.fusion = v
-	}
-	if v := os.Getenv("AUTORAG_FUSION_ALPHA"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return usagef("AUTORAG_FUSION_ALPHA=%q: not a number", v)
+	d := draft{s: engine.DefaultSettings(), embedder: "local"}
+	for i, st := range settingTable {
+		v := vals[i]
+		if v.Value == "" && st.kind != kindString {
+			continue // no value: the engine's default
 		}
-		r.alpha = &f
-	}
-	ints := []struct {
-		name string
-		dst  *int
-	}{{"AUTORAG_CHUNK_SIZE", &out.Chunk.Size}, {"AUTORAG_CHUNK_OVERLAP", &out.Chunk.Overlap}}
-	for _, e := range ints {
-		if v, ok := os.LookupEnv(e.name); ok && v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return usagef("%s=%q: not an integer", e.name, v)
-			}
-			*e.dst = n
+		if err := st.set(&d, v.Value); err != nil {
+			return d.s, usagef("%s: want %s", v.describe(), kindName(st.kind))
 		}
 	}
-	if v, ok := os.LookupEnv("AUTORAG_MAX_FILE_SIZE"); ok && v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return usagef("AUTORAG_MAX_FILE_SIZE=%q: not an integer", v)
-		}
-		out.MaxFileSize = n
+	emb, err := newEmbedder(d.embedder)
+	if err != nil {
+		return d.s, err
 	}
-	floats := []struct {
-		name string
-		dst  *float64
-	}{{"AUTORAG_BM25_K1", &out.K1}, {"AUTORAG_BM25_B", &out.B}}
-	for _, e := range floats {
-		if v, ok := os.LookupEnv(e.name); ok && v != "" {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return usagef("%s=%q: not a number", e.name, v)
-			}
-			*e.dst = f
-		}
+	d.s.Embedder = emb
+	if d.s.Fusion, err = fusionFrom(d, emb); err != nil {
+		return d.s, err
 	}
-	return nil
+	if err := d.s.Validate(); err != nil {
+		return d.s, usagef("%w (see `autorag config` for where each setting comes from)", err)
+	}
+	return d.s, nil
 }
 
-func (s *settingFlags) applyFlags(out *engine.Settings, r *resolved) {
-	if s.fs == nil {
-		return
+func kindName(k kind) string {
+	switch k {
+	case kindInt:
+		return "an integer"
+	case kindFloat:
+		return "a number"
 	}
-	changed := s.fs.Changed
-	if changed("chunk-size") {
-		out.Chunk.Size = s.chunkSize
-	}
-	if changed("chunk-overlap") {
-		out.Chunk.Overlap = s.chunkOverlap
-	}
-	if changed("max-file-size") {
-		out.MaxFileSize = s.maxFileSize
-	}
-	if changed("bm25-k1") {
-		out.K1 = s.k1
-	}
-	if changed("bm25-b") {
-		out.B = s.b
-	}
-	if changed("embedder") {
-		r.embedder = s.embedder
-	}
-	if changed("fusion") {
-		r.fusion = s.fusion
-	}
-	if changed("fusion-alpha") {
-		a := s.alpha
-		r.alpha = &a
-	}
+	return "a string"
 }

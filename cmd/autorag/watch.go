@@ -41,6 +41,7 @@ stopped by a signal, busy ticks included.`,
 	f.DurationVar(&wo.idle, "compact-idle", watch.DefaultIdle, "compact segments after this long without changes (0 = never)")
 	f.DurationVar(&wo.grace, "grace", watch.DefaultGrace, "on a signal, how long to let the refresh in flight finish before abandoning it")
 	f.BoolVar(&wo.once, "once", false, "run one refresh and exit 0, even when busy")
+	g.settings.addIndexFlags(f)
 	return cmd
 }
 

@@ -6,6 +6,7 @@ package embed
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Identity names an embedder's vector space. It goes into the index
@@ -29,3 +30,40 @@ type Embedder interface {
 	// in order. It fails as a whole: on error no vector is returned.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
+
+// Observer hears what an embedder that calls a remote service does, for
+// progress lines and counters. Embed finds it in its context (WithObserver);
+// methods may be called from several goroutines at once.
+type Observer interface {
+	// Requests reports the progress of one Embed call: the requests in
+	// flight, and the inputs embedded so far of all its inputs (an input is
+	// a text, or a piece of a text the embedder split).
+	Requests(inFlight, done, total int)
+	// Retrying reports a failed request waiting before its next attempt.
+	Retrying(wait time.Duration, why string)
+	// Split reports n inputs over the per-input token budget, each
+	// embedded in pieces whose vectors were averaged.
+	Split(n int)
+}
+
+type observerKey struct{}
+
+// WithObserver returns ctx carrying o.
+func WithObserver(ctx context.Context, o Observer) context.Context {
+	return context.WithValue(ctx, observerKey{}, o)
+}
+
+// ObserverFrom returns the Observer ctx carries, or one that ignores
+// everything.
+func ObserverFrom(ctx context.Context) Observer {
+	if o, ok := ctx.Value(observerKey{}).(Observer); ok {
+		return o
+	}
+	return ignore{}
+}
+
+type ignore struct{}
+
+func (ignore) Requests(int, int, int)         {}
+func (ignore) Retrying(time.Duration, string) {}
+func (ignore) Split(int)                      {}

@@ -21,9 +21,14 @@ const (
 	DefaultMaxAttempts    = 5
 	DefaultMaxBackoff     = 30 * time.Second
 
-	// MaxInputTokens is the per-input cap, in estimated tokens (bytes/4),
-	// above which an input is truncated before it is sent.
-	MaxInputTokens = 8191
+	// DefaultMaxInputTokens is the per-input budget, in estimated tokens
+	// (bytes/4), for OpenAI's models (their limit is 8191 tokens); an
+	// input above it is split and its pieces' vectors averaged.
+	DefaultMaxInputTokens = 8191
+	// DefaultOtherMaxInputTokens is the per-input budget for every other
+	// model: local models often take 512 tokens (BERT-style bge, MiniLM,
+	// e5), and servers such as vLLM reject longer inputs.
+	DefaultOtherMaxInputTokens = 512
 )
 
 // Environment variables read by ConfigFromEnv.
@@ -35,6 +40,7 @@ const (
 	EnvBatchSize   = "OPENAI_EMBEDDING_BATCH_SIZE"
 	EnvConcurrency = "OPENAI_EMBEDDING_CONCURRENCY"
 	EnvTimeout     = "OPENAI_EMBEDDING_TIMEOUT"
+	EnvMaxTokens   = "OPENAI_EMBEDDING_MAX_TOKENS"
 )
 
 // Config configures an Embedder. Zero fields take the defaults above.
@@ -42,7 +48,8 @@ type Config struct {
 	BaseURL        string        // OPENAI_BASE_URL; default DefaultBaseURL; a trailing slash is fine
 	APIKey         string        // OPENAI_API_KEY; may be empty for local servers (Ollama etc.)
 	Model          string        // OPENAI_EMBEDDING_MODEL; default DefaultModel
-	Dimensions     int           // OPENAI_EMBEDDING_DIMENSIONS; 0 = the known size of a known OpenAI model
+	Dimensions     int           // OPENAI_EMBEDDING_DIMENSIONS; 0 = the known size of an OpenAI model, else learned from the first reply
+	MaxInputTokens int           // OPENAI_EMBEDDING_MAX_TOKENS; per-input budget in estimated tokens
 	BatchSize      int           // OPENAI_EMBEDDING_BATCH_SIZE; inputs per request
 	MaxBatchTokens int           // estimated tokens (ceil(bytes/4)) per request
 	Concurrency    int           // OPENAI_EMBEDDING_CONCURRENCY; requests in flight
@@ -79,8 +86,8 @@ func (c Config) String() string {
 	if c.APIKey != "" {
 		key = "set"
 	}
-	return fmt.Sprintf("openai.Config{BaseURL:%s APIKey:%s Model:%s Dimensions:%d BatchSize:%d MaxBatchTokens:%d Concurrency:%d Timeout:%s MaxAttempts:%d MaxBackoff:%s}",
-		redactURL(c.BaseURL), key, c.Model, c.Dimensions, c.BatchSize, c.MaxBatchTokens,
+	return fmt.Sprintf("openai.Config{BaseURL:%s APIKey:%s Model:%s Dimensions:%d MaxInputTokens:%d BatchSize:%d MaxBatchTokens:%d Concurrency:%d Timeout:%s MaxAttempts:%d MaxBackoff:%s}",
+		redactURL(c.BaseURL), key, c.Model, c.Dimensions, c.MaxInputTokens, c.BatchSize, c.MaxBatchTokens,
 		c.Concurrency, c.Timeout, c.MaxAttempts, c.MaxBackoff)
 }
 
@@ -104,6 +111,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		{EnvDimensions, &cfg.Dimensions},
 		{EnvBatchSize, &cfg.BatchSize},
 		{EnvConcurrency, &cfg.Concurrency},
+		{EnvMaxTokens, &cfg.MaxInputTokens},
 	} {
 		n, err := envInt(getenv, f.name)
 		errs = append(errs, err)
@@ -162,6 +170,12 @@ func (c Config) withDefaults() Config {
 	if c.Dimensions == 0 {
 		c.Dimensions = knownDims(c.Model)
 	}
+	if c.MaxInputTokens == 0 {
+		c.MaxInputTokens = DefaultOtherMaxInputTokens
+		if knownDims(c.Model) > 0 {
+			c.MaxInputTokens = DefaultMaxInputTokens
+		}
+	}
 	setDefault(&c.BatchSize, DefaultBatchSize)
 	setDefault(&c.MaxBatchTokens, DefaultMaxBatchTokens)
 	setDefault(&c.Concurrency, DefaultConcurrency)
@@ -192,8 +206,6 @@ func (c Config) validate() error {
 	}
 	if c.Dimensions < 0 {
 		errs = append(errs, fmt.Errorf("dimensions (%s) must be positive", EnvDimensions))
-	} else if c.Dimensions == 0 {
-		errs = append(errs, fmt.Errorf("model %q has no known vector size: set %s", c.Model, EnvDimensions))
 	}
 	for _, f := range []struct {
 		name string
@@ -201,6 +213,7 @@ func (c Config) validate() error {
 	}{
 		{"batch size (" + EnvBatchSize + ")", int64(c.BatchSize)},
 		{"max batch tokens", int64(c.MaxBatchTokens)},
+		{"max input tokens (" + EnvMaxTokens + ")", int64(c.MaxInputTokens)},
 		{"concurrency (" + EnvConcurrency + ")", int64(c.Concurrency)},
 		{"max attempts", int64(c.MaxAttempts)},
 		{"timeout (" + EnvTimeout + ")", int64(c.Timeout)},

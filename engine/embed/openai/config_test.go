@@ -17,7 +17,8 @@ func env(m map[string]string) func(string) string {
 func TestConfigFromEnv(t *testing.T) {
 	defaults := Config{
 		BaseURL: DefaultBaseURL, Model: DefaultModel, Dimensions: 1536,
-		BatchSize: 64, MaxBatchTokens: 100000, Concurrency: 4,
+		MaxInputTokens: DefaultMaxInputTokens,
+		BatchSize:      64, MaxBatchTokens: 100000, Concurrency: 4,
 		Timeout: 60 * time.Second, MaxAttempts: 5, MaxBackoff: 30 * time.Second,
 	}
 	tests := []struct {
@@ -38,6 +39,10 @@ func TestConfigFromEnv(t *testing.T) {
 		}, func(c *Config) {
 			c.BaseURL, c.Model, c.Dimensions = "http://localhost:11434/v1/", "nomic-embed-text", 768
 			c.BatchSize, c.Concurrency, c.Timeout = 16, 1, 90*time.Second
+			c.MaxInputTokens = DefaultOtherMaxInputTokens
+		}},
+		{"zero-config local model", map[string]string{EnvModel: "nomic-embed-text", EnvMaxTokens: "2000"}, func(c *Config) {
+			c.Model, c.Dimensions, c.MaxInputTokens = "nomic-embed-text", 0, 2000
 		}},
 		{"key and spaces trimmed", map[string]string{EnvAPIKey: " sk-abc\n", EnvTimeout: "2m30s", EnvDimensions: " 256 "}, func(c *Config) {
 			c.APIKey, c.Timeout, c.Dimensions = "sk-abc", 150*time.Second, 256
@@ -65,8 +70,7 @@ func TestConfigFromEnvErrors(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		{"unknown model needs dimensions", map[string]string{EnvModel: "nomic-embed-text"},
-			[]string{`model "nomic-embed-text" has no known vector size: set OPENAI_EMBEDDING_DIMENSIONS`}},
+		{"bad token budget", map[string]string{EnvMaxTokens: "lots"}, []string{`OPENAI_EMBEDDING_MAX_TOKENS="lots"`}},
 		{"bad integers", map[string]string{EnvDimensions: "abc", EnvBatchSize: "0", EnvConcurrency: "-2"},
 			[]string{`OPENAI_EMBEDDING_DIMENSIONS="abc"`, `OPENAI_EMBEDDING_BATCH_SIZE="0"`, `OPENAI_EMBEDDING_CONCURRENCY="-2"`}},
 		{"bad timeout", map[string]string{EnvTimeout: "soon"}, []string{`OPENAI_EMBEDDING_TIMEOUT="soon"`}},
@@ -110,7 +114,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative tokens", Config{MaxBatchTokens: -1}, "max batch tokens must be positive"},
 		{"negative timeout", Config{Timeout: -time.Second}, "timeout (OPENAI_EMBEDDING_TIMEOUT) must be positive"},
 		{"negative attempts", Config{MaxAttempts: -3}, "max attempts must be positive"},
-		{"unknown model", Config{Model: "bge-m3"}, "set OPENAI_EMBEDDING_DIMENSIONS"},
+		{"negative input budget", Config{MaxInputTokens: -1}, "max input tokens (OPENAI_EMBEDDING_MAX_TOKENS) must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,8 +168,8 @@ func TestTruncate(t *testing.T) {
 		})
 	}
 	long := strings.Repeat("ü", 20000) // 40000 bytes
-	got := truncate(long, MaxInputTokens)
-	if !utf8.ValidString(got) || len(got) > MaxInputTokens*4 || len(got) < MaxInputTokens*4-1 {
+	got := truncate(long, DefaultMaxInputTokens)
+	if !utf8.ValidString(got) || len(got) > DefaultMaxInputTokens*4 || len(got) < DefaultMaxInputTokens*4-1 {
 		t.Errorf("truncate of a long text: %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 	}
 }
@@ -176,14 +180,24 @@ func TestDefaultInputCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := []string{strings.Repeat("a", 40000), "b"}
-	got := e.prepare(in)
-	if len(got[0]) != MaxInputTokens*4 || got[1] != "b" {
-		t.Errorf("prepare: lengths %d, %d; want %d, 1", len(got[0]), len(got[1]), MaxInputTokens*4)
+	got := e.split(in)
+	if len(got.inputs) != 3 || len(got.inputs[0]) != DefaultMaxInputTokens*4 || got.inputs[1] != strings.Repeat("a", 40000-DefaultMaxInputTokens*4) || got.inputs[2] != "b" {
+		t.Errorf("split: %d inputs, want the long text in two and b", len(got.inputs))
+	}
+	if got.split != 1 || got.owner[0] != 0 || got.owner[1] != 0 || got.owner[2] != 1 {
+		t.Errorf("split = %d, owners %v; want 1, [0 0 1]", got.split, got.owner)
 	}
 	if n := e.Batches(in); n != 1 {
 		t.Errorf("Batches = %d, want 1", n)
 	}
 	if n := e.Batches(nil); n != 0 {
 		t.Errorf("Batches(nil) = %d, want 0", n)
+	}
+	other, err := New(Config{Model: "nomic-embed-text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.cfg.MaxInputTokens != DefaultOtherMaxInputTokens {
+		t.Errorf("budget of a non-OpenAI model = %d, want %d", other.cfg.MaxInputTokens, DefaultOtherMaxInputTokens)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -24,6 +26,9 @@ type Embedder struct {
 	cfg      Config
 	client   *goopenai.Client
 	sendDims bool
+	// dims is the vector size: the configured one, else 0 until learned
+	// from the first reply or assumed from an index (AssumeDims).
+	dims atomic.Int64
 
 	// Seams for tests; New sets the real ones.
 	sleep  func(ctx context.Context, d time.Duration) error
@@ -43,14 +48,16 @@ func New(cfg Config) (*Embedder, error) {
 	cc := goopenai.DefaultConfig(cfg.APIKey)
 	cc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	cc.HTTPClient = &recordingDoer{client: &http.Client{Transport: newTransport(cfg.Concurrency)}}
-	return &Embedder{
+	e := &Embedder{
 		cfg:      cfg,
 		client:   goopenai.NewClientWithConfig(cc),
 		sendDims: acceptsDimensions(cfg.Model) && cfg.Dimensions != knownDims(cfg.Model),
 		sleep:    sleepCtx,
 		jitter:   fullJitter,
 		now:      time.Now,
-	}, nil
+	}
+	e.dims.Store(int64(cfg.Dimensions))
+	return e, nil
 }
 
 // newTransport is the default transport, keeping enough idle connections
@@ -65,36 +72,75 @@ func newTransport(concurrency int) http.RoundTripper {
 	return tr
 }
 
-// Identity is {Provider: "openai", Model: cfg.Model, Dims: the vector size}.
+// Identity is {Provider: "openai", Model: cfg.Model, Dims: the vector
+// size}. Dims is 0 while the size is still to be learned. A per-input
+// budget other than DefaultMaxInputTokens (the cap every input had before
+// budgets existed) shapes the vectors of long texts, so it is part of the
+// model's name there: "nomic-embed-text@max-tokens=512".
 func (e *Embedder) Identity() embed.Identity {
-	return embed.Identity{Provider: Provider, Model: e.cfg.Model, Dims: e.cfg.Dimensions}
+	model := e.cfg.Model
+	if c := e.inputCap(); c != DefaultMaxInputTokens {
+		model += "@max-tokens=" + strconv.Itoa(c)
+	}
+	return embed.Identity{Provider: Provider, Model: model, Dims: int(e.dims.Load())}
 }
 
-// Embed returns one unit-length vector per text, in order. Texts longer
-// than MaxInputTokens estimated tokens are truncated first (see the package
-// doc). It fails as a whole: on any error, including an empty text, no
-// vector is returned. When ctx is done it stops every request and returns
-// an error wrapping ctx.Err().
+// KnowsDims reports whether the vector size is known: configured, learned
+// from a reply, or assumed.
+func (e *Embedder) KnowsDims() bool { return e.dims.Load() > 0 }
+
+// AssumeDims takes n as the vector size when none is known yet: the size
+// an index recorded for this model. A reply of another size is then an
+// error that says the model changed.
+func (e *Embedder) AssumeDims(n int) {
+	if n > 0 {
+		e.dims.CompareAndSwap(0, int64(n))
+	}
+}
+
+// ProbeDims learns the vector size with one request, replacing a size
+// learned or assumed before (a rebuild after the model changed); a
+// configured size is kept and no request is made.
+func (e *Embedder) ProbeDims(ctx context.Context) error {
+	if e.cfg.Dimensions > 0 {
+		return nil
+	}
+	before := e.dims.Swap(0) // the probe's reply sets it
+	if _, err := e.Embed(ctx, []string{"autorag dimension probe"}); err != nil {
+		e.dims.CompareAndSwap(0, before)
+		return err
+	}
+	return nil
+}
+
+// Embed returns one unit-length vector per text, in order. Texts over the
+// per-input budget are split and their pieces' vectors averaged (see the
+// package doc). It fails as a whole: on any error, including an empty text,
+// no vector is returned. When ctx is done it stops every request and
+// returns an error wrapping ctx.Err().
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	for i, t := range texts {
 		if t == "" {
 			return nil, fmt.Errorf("openai embedder: text %d is empty", i)
 		}
 	}
-	inputs := e.prepare(texts)
-	out := make([][]float32, len(texts))
-	err := e.run(ctx, e.plan(inputs), len(texts), func(ctx context.Context, s span) error {
-		vecs, err := e.embedBatch(ctx, inputs[s.start:s.end])
+	p := e.split(texts)
+	if p.split > 0 {
+		embed.ObserverFrom(ctx).Split(p.split)
+	}
+	vecs := make([][]float32, len(p.inputs))
+	err := e.run(ctx, e.plan(p.inputs), len(p.inputs), func(ctx context.Context, s span) error {
+		got, err := e.embedBatch(ctx, p.inputs[s.start:s.end])
 		if err != nil {
-			return fmt.Errorf("texts %d-%d: %w", s.start, s.end-1, err)
+			return fmt.Errorf("inputs %d-%d: %w", s.start, s.end-1, err)
 		}
-		copy(out[s.start:s.end], vecs)
+		copy(vecs[s.start:s.end], got)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("openai embedder: %w", err)
 	}
-	return out, nil
+	return p.join(len(texts), vecs), nil
 }
 
 // run calls do for every span with at most Concurrency calls at once. The
@@ -104,17 +150,24 @@ func (e *Embedder) run(ctx context.Context, spans []span, total int, do func(con
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		mu    sync.Mutex
-		first error
-		done  int
-		wg    sync.WaitGroup
+		mu       sync.Mutex
+		first    error
+		done     int
+		inFlight int
+		wg       sync.WaitGroup
 	)
+	obs := embed.ObserverFrom(ctx)
 	next := make(chan span)
 	for range min(e.cfg.Concurrency, len(spans)) {
 		wg.Go(func() {
 			for s := range next {
+				mu.Lock()
+				inFlight++
+				obs.Requests(inFlight, done, total)
+				mu.Unlock()
 				err := do(gctx, s)
 				mu.Lock()
+				inFlight--
 				if err != nil && first == nil {
 					first = err
 					cancel()
@@ -124,6 +177,7 @@ func (e *Embedder) run(ctx context.Context, spans []span, total int, do func(con
 						e.cfg.Progress(done, total)
 					}
 				}
+				obs.Requests(inFlight, done, total)
 				mu.Unlock()
 			}
 		})
@@ -157,9 +211,11 @@ func (e *Embedder) embedBatch(ctx context.Context, inputs []string) ([][]float32
 			return nil, err
 		}
 		if attempt >= e.cfg.MaxAttempts {
-			return nil, fmt.Errorf("gave up after %d attempts: %w", attempt, err)
+			return nil, fmt.Errorf("gave up after %d attempts (try again later, or lower %s): %w", attempt, EnvConcurrency, err)
 		}
-		if err := e.sleep(ctx, e.delay(attempt, ae)); err != nil {
+		wait := e.delay(attempt, ae)
+		embed.ObserverFrom(ctx).Retrying(wait, fmt.Sprintf("%s (attempt %d of %d)", ae.short(), attempt, e.cfg.MaxAttempts))
+		if err := e.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -193,6 +249,10 @@ func (e *Embedder) checkReply(data []goopenai.Embedding, n int) ([][]float32, er
 		return nil, fmt.Errorf("invalid reply: %d embeddings for %d inputs", len(data), n)
 	}
 	out := make([][]float32, n)
+	want, err := e.expectDims(data)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range data {
 		if d.Index < 0 || d.Index >= n {
 			return nil, fmt.Errorf("invalid reply: index %d out of range for %d inputs", d.Index, n)
@@ -200,7 +260,7 @@ func (e *Embedder) checkReply(data []goopenai.Embedding, n int) ([][]float32, er
 		if out[d.Index] != nil {
 			return nil, fmt.Errorf("invalid reply: index %d appears more than once", d.Index)
 		}
-		v, err := normalize(d.Embedding, e.cfg.Dimensions)
+		v, err := normalize(d.Embedding, want)
 		if err != nil {
 			return nil, fmt.Errorf("invalid reply: embedding %d: %w", d.Index, err)
 		}
@@ -209,11 +269,43 @@ func (e *Embedder) checkReply(data []goopenai.Embedding, n int) ([][]float32, er
 	return out, nil
 }
 
+// expectDims is the size every vector of a reply must have. Without a
+// configured size the first reply's first vector sets it; once it is
+// known (configured, learned or assumed from an index) a reply of another
+// size is an error naming what to do.
+func (e *Embedder) expectDims(data []goopenai.Embedding) (int, error) {
+	if len(data) == 0 {
+		return int(e.dims.Load()), nil
+	}
+	got := len(data[0].Embedding)
+	if got > 0 && e.dims.CompareAndSwap(0, int64(got)) {
+		return got, nil
+	}
+	want := int(e.dims.Load())
+	if got == want || e.cfg.Dimensions > 0 {
+		return want, nil // normalize reports a configured size's mismatch
+	}
+	return 0, &dimsChangedError{model: e.cfg.Model, got: got, want: want}
+}
+
+// dimsChangedError is a provider answering with another vector size than
+// the one learned for its model: the model behind the name changed.
+type dimsChangedError struct {
+	model     string
+	got, want int
+}
+
+func (d *dimsChangedError) Error() string {
+	return fmt.Sprintf("model %q now returns %d-dimensional vectors, but the index holds %d-dimensional ones: "+
+		"the model behind the name changed; run `autorag index rebuild` to re-embed everything with it "+
+		"(or set %s=%d and serve the old model)", d.model, d.got, d.want, EnvDimensions, d.want)
+}
+
 // normalize returns v scaled to unit length after checking its size and
 // values.
 func normalize(v []float32, dims int) ([]float32, error) {
 	if len(v) != dims {
-		return nil, fmt.Errorf("%d dimensions, want %d (check %s)", len(v), dims, EnvDimensions)
+		return nil, fmt.Errorf("%d dimensions, want %d (set %s to the size the model returns)", len(v), dims, EnvDimensions)
 	}
 	var sum float64
 	for i, x := range v {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/autorag/autorag/engine/embed"
 )
@@ -149,7 +150,9 @@ func TestDimensionsField(t *testing.T) {
 			srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, c call) {
 				writeJSON(w, http.StatusOK, okReply(c.req, tt.dims))
 			})
-			e, _ := newTestEmbedder(t, srv.URL, func(c *Config) { c.Model, c.Dimensions = tt.model, tt.dims })
+			e, _ := newTestEmbedder(t, srv.URL, func(c *Config) {
+				c.Model, c.Dimensions, c.MaxInputTokens = tt.model, tt.dims, DefaultMaxInputTokens
+			})
 			if _, err := e.Embed(t.Context(), []string{"x"}); err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +178,7 @@ func TestTokenBudgetSplitsBatches(t *testing.T) {
 		c.MaxBatchTokens = 10
 		c.Concurrency = 1
 	})
-	// Estimated tokens: 4, 4, 3, 1, 10, 12 (truncated to 10), 2.
+	// Estimated tokens: 4, 4, 3, 1, 10, 12 (split into 10 and 2), 2.
 	in := []string{
 		strings.Repeat("a", 16),
 		strings.Repeat("b", 13),
@@ -200,15 +203,21 @@ func TestTokenBudgetSplitsBatches(t *testing.T) {
 		}
 		batches = append(batches, lens)
 	}
-	if diff := cmp.Diff([][]int{{16, 13}, {12, 1}, {40}, {40}, {5}}, batches); diff != "" {
+	if diff := cmp.Diff([][]int{{16, 13}, {12, 1}, {40}, {40}, {5, 5}}, batches); diff != "" {
 		t.Errorf("batches by input length (-want +got):\n%s", diff)
 	}
 	if len(got) != len(in) {
 		t.Fatalf("got %d vectors", len(got))
 	}
-	// The truncated text's vector is the vector of its first 40 bytes.
-	if diff := cmp.Diff(unit(testVector(in[5][:40], testDims)), got[5]); diff != "" {
-		t.Errorf("truncated text vector (-want +got):\n%s", diff)
+	// The split text's vector is the mean of its pieces' unit vectors,
+	// weighted by length (40 and 5 bytes), normalized.
+	a, b := unit(testVector(in[5][:40], testDims)), unit(testVector(in[5][40:], testDims))
+	mean := make([]float32, testDims)
+	for j := range mean {
+		mean[j] = 40*a[j] + 5*b[j]
+	}
+	if diff := cmp.Diff(unit(mean), got[5], cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+		t.Errorf("split text vector (-want +got):\n%s", diff)
 	}
 }
 
@@ -312,7 +321,7 @@ func TestFailureDiscardsOtherBatches(t *testing.T) {
 	if err == nil || got != nil {
 		t.Fatalf("Embed = %d vectors, %v; want no vectors and an error", len(got), err)
 	}
-	for _, want := range []string{"texts 2-2", "HTTP 400", "input rejected"} {
+	for _, want := range []string{"inputs 2-2", "HTTP 400", "input rejected"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %q, want it to contain %q", err, want)
 		}

@@ -65,6 +65,11 @@ func (d *recordingDoer) Do(req *http.Request) (*http.Response, error) {
 	if len(body) > maxReplyBytes {
 		return nil, fmt.Errorf("reply larger than %d bytes", maxReplyBytes)
 	}
+	if resp.StatusCode/100 == 2 {
+		if body, err = floatReply(body); err != nil {
+			return nil, fmt.Errorf("malformed reply: %w", err)
+		}
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
 }
@@ -79,6 +84,13 @@ type attemptError struct {
 
 func (e *attemptError) Error() string { return e.msg }
 
+// short is the message up to the server's explanation, for a progress
+// line ("HTTP 429 Too Many Requests").
+func (e *attemptError) short() string {
+	s, _, _ := strings.Cut(e.msg, ": ")
+	return s
+}
+
 // classify turns a failed CreateEmbeddings call into an attemptError,
 // or returns the context's error when ctx (the caller's, not the
 // attempt's) is done. Every message passes through redact.
@@ -90,7 +102,8 @@ func (e *Embedder) classify(ctx, attemptCtx context.Context, x *exchange, err er
 	case x.transport != nil && errors.Is(attemptCtx.Err(), context.DeadlineExceeded):
 		return &attemptError{msg: fmt.Sprintf("request timed out after %s", e.cfg.Timeout), retry: true}
 	case x.transport != nil:
-		return &attemptError{msg: "connection failed: " + e.redact(x.transport.Error()), retry: true}
+		return &attemptError{msg: "connection failed: " + e.redact(x.transport.Error()) +
+			" (is the server at " + EnvBaseURL + " running and reachable?)", retry: true}
 	case x.status >= 200 && x.status < 300:
 		return &attemptError{msg: "malformed reply: " + e.redact(err.Error())}
 	case x.status != 0:
@@ -112,8 +125,27 @@ func (e *Embedder) statusError(x *exchange, err error) error {
 		ae.after = parseRetryAfter(x.retryAfter, e.now())
 	case x.status == http.StatusRequestTimeout, x.status >= 500:
 		ae.retry = true
+	default:
+		ae.msg += statusHint(x.status, ae.msg)
 	}
 	return ae
+}
+
+// statusHint says what to change after a reply that retrying cannot fix.
+func statusHint(status int, msg string) string {
+	low := strings.ToLower(msg)
+	switch {
+	case status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return " (check " + EnvAPIKey + ")"
+	case status == http.StatusNotFound:
+		return " (check " + EnvBaseURL + ", which usually ends in /v1, and " + EnvModel + ")"
+	case strings.Contains(low, "context length"), strings.Contains(low, "too long"),
+		strings.Contains(low, "maximum"), strings.Contains(low, "exceeds"):
+		return " (lower " + EnvMaxTokens + " below the model's context length)"
+	case strings.Contains(low, "model"):
+		return " (check " + EnvModel + ")"
+	}
+	return ""
 }
 
 // serverMessage extracts the server's explanation from a go-openai error:

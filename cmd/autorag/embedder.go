@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/openai"
+)
+
+// newEmbedder builds the configured embedder; "none" builds a BM25-only
+// index.
+func newEmbedder(name string) (embed.Embedder, error) {
+	switch name {
+	case "local", "":
+		return local.New(), nil
+	case "none":
+		return nil, nil
+	case "openai":
+		cfg, err := openai.ConfigFromEnv(os.Getenv)
+		if err != nil {
+			return nil, &usageError{err: err}
+		}
+		e, err := openai.New(cfg)
+		if err != nil {
+			return nil, &usageError{err: err}
+		}
+		return e, nil
+	}
+	return nil, usagef("unknown embedder %q: set --embedder, AUTORAG_EMBEDDER or embedder in .autorag/config.toml to local, openai or none", name)
+}
+
+// fusionFrom applies the fusion and fusion_alpha settings over the
+// embedder's default.
+func fusionFrom(d draft, emb embed.Embedder) (engine.Fusion, error) {
+	if d.fusion == "" && d.alpha == nil {
+		return engine.Fusion{}, nil
+	}
+	var f engine.Fusion
+	if emb != nil {
+		f = engine.DefaultFusion(emb.Identity())
+	}
+	switch d.fusion {
+	case engine.FusionConvex:
+		f = engine.DefaultConvex
+	case engine.FusionRRF:
+		f = engine.DefaultRRF
+	case "":
+	default:
+		return f, usagef("unknown fusion %q: use --fusion convex or --fusion rrf (or leave it unset for the embedder's default)", d.fusion)
+	}
+	if d.alpha != nil {
+		if f.Method == engine.FusionRRF {
+			f.WDense = *d.alpha
+		} else {
+			f.Alpha = *d.alpha
+		}
+	}
+	return f, nil
+}

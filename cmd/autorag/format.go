@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
+)
+
+// Output formats of `autorag query --format`.
+const (
+	formatText     = "text"
+	formatJSON     = "json"
+	formatJSONL    = "jsonl"
+	formatFiles    = "files"
+	formatMarkdown = "markdown"
+)
+
+// queryFormat resolves --format and its synonym --json.
+func queryFormat(format string, asJSON bool) (string, error) {
+	switch format {
+	case "":
+		if asJSON {
+			return formatJSON, nil
+		}
+		return formatText, nil
+	case formatText, formatJSONL, formatFiles, formatMarkdown:
+		if asJSON {
+			return "", usagef("--json asks for --format json, but --format %s was given: pass only one", format)
+		}
+		return format, nil
+	case formatJSON:
+		return format, nil
+	}
+	return "", usagef("unknown --format %q: use text, json, jsonl, files or markdown", format)
+}
+
+// textStyle says how the text format prints: colour only on a terminal
+// and never when NO_COLOR is set (https://no-color.org).
+type textStyle struct {
+	color   bool
+	verbose bool
+}
+
+func styleFor(g *globals) textStyle {
+	_, noColor := os.LookupEnv("NO_COLOR")
+	return textStyle{color: isTerminal(g.stdout) && !noColor, verbose: g.verbose}
+}
+
+// printQuery writes env in the chosen format.
+func printQuery(g *globals, format string, env *envelope.Query) {
+	w := g.stdout
+	switch format {
+	case formatJSON:
+		writeJSON(w, env)
+	case formatJSONL:
+		printJSONL(w, env.Results)
+	case formatFiles:
+		printFiles(w, env.Results)
+	case formatMarkdown:
+		printMarkdown(w, env.Query, env.Results)
+	default:
+		printResults(w, env.Query, env.Results, styleFor(g))
+	}
+}
+
+// printJSONL writes one result per line, each the object the json format
+// puts in its results list.
+func printJSONL(w io.Writer, results []engine.Result) {
+	for _, r := range results {
+		writeJSON(w, r)
+	}
+}
+
+// printFiles writes each result's path once, in rank order, for xargs,
+// editors and fzf.
+func printFiles(w io.Writer, results []engine.Result) {
+	seen := map[string]bool{}
+	for _, r := range results {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			fmt.Fprintln(w, r.Path)
+		}
+	}
+}
+
+// printMarkdown writes a block per passage, for pasting into a prompt: a
+// heading naming the source and its lines, then the passage in a fence
+// long enough that the passage cannot close it.
+func printMarkdown(w io.Writer, query string, results []engine.Result) {
+	fmt.Fprintf(w, "# Search results for %q\n", query)
+	if len(results) == 0 {
+		fmt.Fprintln(w, "\nNo results.")
+	}
+	for _, r := range results {
+		fmt.Fprintf(w, "\n## %d. %s (lines %d-%d)\n\n", r.Rank, r.Path, r.Lines[0], r.Lines[1])
+		if r.Section != "" {
+			fmt.Fprintf(w, "Section: %s\n\n", r.Section)
+		}
+		for _, x := range extras(r) {
+			fmt.Fprintf(w, "%s: %s\n\n", x.name, x.value)
+		}
+		fence := strings.Repeat("`", max(3, longestRun(r.Text, '`')+1))
+		fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, fenceLang(r.Path), strings.TrimRight(r.Text, "\n"), fence)
+	}
+}
+
+// longestRun is the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// fenceLang is the info string of a passage's fence: the file's extension
+// (md, go, py, ...), which renderers take as the language.
+func fenceLang(p string) string {
+	return strings.TrimPrefix(path.Ext(p), ".")
+}
+
+// printResults is the text format: a line per result, then the lines of
+// its passage that hold the most query terms.
+func printResults(w io.Writer, query string, results []engine.Result, st textStyle) {
+	if len(results) == 0 {
+		fmt.Fprintln(w, "no results")
+		return
+	}
+	m := newMatcher(query)
+	for _, r := range results {
+		fmt.Fprintf(w, "%d. %s:%d-%d", r.Rank, r.Path, r.Lines[0], r.Lines[1])
+		if r.Section != "" {
+			fmt.Fprintf(w, "  § %s", r.Section)
+		}
+		fmt.Fprintf(w, "  (%.3f)\n", r.Score)
+		if r.Explain != "" {
+			fmt.Fprintf(w, "   [%s]\n", r.Explain)
+		}
+		for _, x := range extras(r) {
+			fmt.Fprintf(w, "   %s: %s\n", x.name, x.value)
+		}
+		n, width := 3, 160
+		if st.verbose {
+			n, width = 1<<20, 1<<20
+		}
+		lines, skipped := m.bestLines(r.Text, n)
+		if skipped {
+			fmt.Fprintln(w, "   …")
+		}
+		for _, l := range lines {
+			l = clip(l, width)
+			if st.color {
+				l = m.highlight(l)
+			}
+			fmt.Fprintf(w, "   %s\n", l)
+		}
+	}
+}
+
+// shownFields are the result fields the text and markdown formats lay out
+// themselves; any other field a result carries is printed by extras.
+var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
+	"title": true, "score": true, "scores": true, "explain": true, "text": true}
+
+type extra struct{ name, value string }
+
+// extras lists the fields of r beyond shownFields, by JSON name (see
+// extraValue for the values); empty values are left out.
+func extras(r any) []extra {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	var out []extra
+	for k, raw := range m {
+		if shownFields[k] {
+			continue
+		}
+		v := extraValue(raw)
+		if v == "" || v == "null" || v == `""` || v == "0" || v == "false" {
+			continue
+		}
+		out = append(out, extra{strings.ReplaceAll(k, "_", " "), v})
+	}
+	slices.SortFunc(out, func(a, b extra) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// extraValue prints a list of strings joined by commas, a list of
+// locations ({"path", "lines"}) as path:first-last joined by commas, and
+// anything else as its JSON.
+func extraValue(raw json.RawMessage) string {
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return strings.Join(list, ", ")
+	}
+	var locs []struct {
+		Path  *string `json:"path"`
+		Lines []int   `json:"lines"`
+	}
+	if json.Unmarshal(raw, &locs) != nil || len(locs) == 0 {
+		return string(raw)
+	}
+	parts := make([]string, len(locs))
+	for i, l := range locs {
+		if l.Path == nil {
+			return string(raw)
+		}
+		parts[i] = *l.Path
+		if len(l.Lines) == 2 {
+			parts[i] += fmt.Sprintf(":%d-%d", l.Lines[0], l.Lines[1])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
