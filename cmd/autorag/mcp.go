@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -34,16 +35,18 @@ JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
 			}
 			srv := mcpserver.New(api, version(), log)
-			if addr != "" {
-				// Any tool call may be a refresh: MCP requests get the longer limit.
-				long := func(*http.Request) bool { return true }
-				return listenAndServe(cmd.Context(), g, o, "mcp", addr, mcpserver.HTTPHandler(srv), long)
-			}
-			t := &mcp.IOTransport{Reader: io.NopCloser(g.stdin), Writer: nopWriteCloser{g.stdout}}
-			if err := srv.Run(cmd.Context(), t); err != nil && cmd.Context().Err() == nil {
-				return err
-			}
-			return nil
+			return withWatcher(cmd.Context(), g, o, api, func(ctx context.Context) error {
+				if addr != "" {
+					// Any tool call may be a refresh: MCP requests get the longer limit.
+					long := func(*http.Request) bool { return true }
+					return listenAndServe(ctx, g, o, "mcp", addr, mcpserver.HTTPHandler(srv), long)
+				}
+				t := &mcp.IOTransport{Reader: io.NopCloser(g.stdin), Writer: nopWriteCloser{g.stdout}}
+				if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil {
+					return err
+				}
+				return nil
+			})
 		}),
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/httpapi"
+	"github.com/autorag/autorag/watch"
 )
 
 // serverOptions are the flags `autorag serve` and `autorag mcp` share.
@@ -21,6 +22,8 @@ type serverOptions struct {
 	timeout        time.Duration
 	refreshTimeout time.Duration
 	staleInterval  time.Duration
+	watch          bool          // run the watcher inside the server
+	debounce       time.Duration // its debounce
 }
 
 func (o *serverOptions) register(cmd *cobra.Command) {
@@ -29,6 +32,8 @@ func (o *serverOptions) register(cmd *cobra.Command) {
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "time limit of an HTTP search, read or status request")
 	f.DurationVar(&o.refreshTimeout, "refresh-timeout", 30*time.Minute, "time limit of an HTTP refresh request")
 	f.DurationVar(&o.staleInterval, "stale-interval", time.Second, "least time between two checks of the sources for the stale flag")
+	f.BoolVar(&o.watch, "watch", false, "keep the index fresh from inside the server, as autorag watch does (ticks logged on stderr with -v)")
+	f.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "with --watch: quiet time after the last file event before a refresh")
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -50,7 +55,9 @@ carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
 				return err
 			}
 			defer api.Close()
-			return listenAndServe(cmd.Context(), g, o, "serve", addr, httpapi.Handler(api), nil)
+			return withWatcher(cmd.Context(), g, o, api, func(ctx context.Context) error {
+				return listenAndServe(ctx, g, o, "serve", addr, httpapi.Handler(api), nil)
+			})
 		}),
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7700", "address to listen on (host:port; port 0 picks a free one)")
