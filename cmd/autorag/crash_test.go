@@ -14,8 +14,9 @@ import (
 // TestKillDuringRefresh kills a refresh with SIGKILL at each stage. After
 // every crash a query serves the old or the new corpus, never an error;
 // the next refresh converges to the new corpus and leaves no garbage.
+// bench/reliability kills at every failpoint (TestCrashMatrixKill).
 func TestKillDuringRefresh(t *testing.T) {
-	for _, point := range []string{"after-mirror", "mid-generation", "before-sidecar", "before-rename-fingerprint.json", "after-sidecar"} {
+	for _, point := range []string{"after-mirror", "mid-generation", "before-sidecar", "after-sidecar"} {
 		t.Run(point, func(t *testing.T) {
 			root := copyCorpus(t)
 			refreshJSON(t, root)
