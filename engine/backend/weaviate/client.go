@@ -119,11 +119,15 @@ func errorText(data []byte) string {
 		for i, m := range e.Error {
 			msgs[i] = m.Message
 		}
-		return strings.Join(msgs, "; ")
+		return short(strings.Join(msgs, "; "))
 	}
-	s := strings.TrimSpace(string(data))
+	return short(strings.TrimSpace(string(data)))
+}
+
+// short cuts a server message to 300 bytes: errors echo whole requests.
+func short(s string) string {
 	if len(s) > 300 {
-		s = s[:300] + "…"
+		return s[:300] + "…"
 	}
 	return s
 }

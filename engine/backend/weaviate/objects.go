@@ -118,15 +118,16 @@ func (r batchResults) messages() []string {
 	return msgs
 }
 
-// objectErrors classifies per-object failures: when a node is not healthy
-// they are the cluster's condition (ErrDegraded, worth a retry), otherwise
-// the objects were refused.
+// objectErrors classifies per-object failures: when a node is not healthy,
+// or a replica does not know the shard yet (a collection just created:
+// "request not found"), they are the cluster's condition (ErrDegraded, worth
+// a retry); otherwise the objects were refused.
 func (c *Client) objectErrors(ctx context.Context, op string, n int, msgs []string) error {
 	kind := ErrRefused
-	if herr := c.Health(ctx); herr != nil {
+	if strings.Contains(msgs[0], "request not found") || c.Health(ctx) != nil {
 		kind = ErrDegraded
 	}
-	return &apiError{op: op, kind: kind, msg: redact(fmt.Sprintf("%d of %d objects failed: %s", len(msgs), n, msgs[0]), c.key)}
+	return &apiError{op: op, kind: kind, msg: redact(short(fmt.Sprintf("%d of %d objects failed: %s", len(msgs), n, msgs[0])), c.key)}
 }
 
 // retry runs f up to 1+retries times while its error is retryable, backing

@@ -125,7 +125,7 @@ func (c *Client) graphql(ctx context.Context, op, query, root string, out any) e
 		return err
 	}
 	if len(resp.Errors) > 0 {
-		msg := resp.Errors[0].Message
+		msg := short(resp.Errors[0].Message)
 		kind := ErrRefused
 		if strings.Contains(msg, "could not find class") || strings.Contains(msg, "Cannot query field") {
 			kind = ErrNotFound
@@ -165,7 +165,7 @@ func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string
 	for i, id := range chunkIDs {
 		ids[i] = strconv.Quote(ObjectID(id))
 	}
-	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueTextArray:[%s]}, limit:%d, consistencyLevel:%s){%s %s %s %s %s _additional{vector}}}}`,
+	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d, consistencyLevel:%s){%s %s %s %s %s _additional{vector}}}}`,
 		collection, strings.Join(ids, ","), len(ids), level, propChunkID, propPath, propText, propTokens, propMeta)
 	var out map[string][]struct {
 		ChunkID    string `json:"chunkId"`
