@@ -83,8 +83,8 @@ func classDef(name string, s Settings) map[string]any {
 			property(propMeta, "", false, false),
 		},
 		"invertedIndexConfig": map[string]any{
-			"bm25":              map[string]any{"k1": 0.9, "b": 0.4},
-			"stopwords":         map[string]any{"preset": "none"},
+			"bm25":      map[string]any{"k1": 0.9, "b": 0.4},
+			"stopwords": map[string]any{"preset": "none"},
 		},
 		"shardingConfig":    map[string]any{"desiredCount": s.Shards},
 		"replicationConfig": map[string]any{"factor": s.Replicas},
