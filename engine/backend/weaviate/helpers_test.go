@@ -136,7 +136,13 @@ func chunkIDs(objs []Object) []string {
 // contents fetches ids from collection as "chunkId tokens" lines, sorted.
 func contents(t testing.TB, c *Client, collection string, ids []string) []string {
 	t.Helper()
-	objs, err := c.Fetch(testContext(t), collection, ids, Settings{Read: "ALL"})
+	return contentsAt(t, c, collection, ids, "ALL")
+}
+
+// contentsAt is contents read at a consistency level.
+func contentsAt(t testing.TB, c *Client, collection string, ids []string, level string) []string {
+	t.Helper()
+	objs, err := c.Fetch(testContext(t), collection, ids, Settings{Read: level})
 	if err != nil {
 		t.Fatal(err)
 	}
