@@ -1,11 +1,11 @@
 package weaviate
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,8 +28,9 @@ func clusterScript(t *testing.T, nodes int) func(args ...string) {
 		}
 		t.Skip("AUTORAG_WEAVIATE_DIR unset: fault tests need the cluster of scripts/weaviate-cluster.sh")
 	}
-	if n, _ := c.Nodes(context.Background()); len(n) < nodes {
-		t.Skipf("fault test needs %d nodes, cluster has %d", nodes, len(n))
+	testSettings(t, c)
+	if clusterNodes < nodes {
+		t.Skipf("fault test needs %d nodes, cluster has %d", nodes, clusterNodes)
 	}
 	script, err := filepath.Abs("../../../scripts/weaviate-cluster.sh")
 	if err != nil {
@@ -129,12 +130,12 @@ func TestFaultClusterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, _ := c.Nodes(ctx)
-	t.Cleanup(func() { run("up", "3") })
-	for n := len(nodes); n >= 1; n-- {
-		run("kill", string(rune('0'+n)))
+	count := strconv.Itoa(clusterNodes)
+	t.Cleanup(func() { run("up", count) })
+	for n := clusterNodes; n >= 1; n-- {
+		run("kill", strconv.Itoa(n))
 	}
-	run("up", string(rune('0'+len(nodes))))
+	run("up", count)
 	if got, err := c.ResolveAlias(ctx, p.Alias()); err != nil || got != rep.Active {
 		t.Fatalf("after restart the alias names %q (%v), want %q", got, err, rep.Active)
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,18 +41,32 @@ func testCluster(t testing.TB) *Client {
 	return c
 }
 
-// testSettings are 3 shards × 2 replicas on a 3-node cluster, 1 × 1 on one node.
+// testSettings are 3 shards × 2 replicas on a 3-node cluster, 1 × 1 on one,
+// decided once per test process (fault tests take nodes down later).
 func testSettings(t testing.TB, c *Client) Settings {
 	t.Helper()
-	nodes, err := c.Nodes(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	settingsOnce.Do(func() {
+		nodes, err := c.Nodes(context.Background())
+		if err != nil {
+			settingsErr = err
+			return
+		}
+		clusterNodes = len(nodes)
+	})
+	if settingsErr != nil {
+		t.Fatal(settingsErr)
 	}
-	if len(nodes) >= 3 {
+	if clusterNodes >= 3 {
 		return Settings{Shards: 3, Replicas: 2, BatchSize: 100}
 	}
 	return Settings{Shards: 1, Replicas: 1, BatchSize: 100}
 }
+
+var (
+	settingsOnce sync.Once
+	settingsErr  error
+	clusterNodes int
+)
 
 var nonName = regexp.MustCompile(`[^A-Za-z0-9]`)
 
@@ -142,7 +157,9 @@ func contents(t testing.TB, c *Client, collection string, ids []string) []string
 // contentsAt is contents read at a consistency level.
 func contentsAt(t testing.TB, c *Client, collection string, ids []string, level string) []string {
 	t.Helper()
-	objs, err := c.Fetch(testContext(t), collection, ids, Settings{Read: level})
+	s := testSettings(t, c)
+	s.Read = level
+	objs, err := c.Fetch(testContext(t), collection, ids, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,8 @@ type Settings struct {
 	// QUORUM, which with 2 replicas waits for both.
 	Write string
 	// Read is the consistency level of queries; "" means ONE, so queries keep
-	// answering while one replica of each shard is up.
+	// answering while one replica of each shard is up. It applies only when
+	// Replicas > 1 (Weaviate rejects it on an unreplicated collection).
 	Read string
 	// BatchSize is the number of objects per import request; 0 means 200.
 	BatchSize int

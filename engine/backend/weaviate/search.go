@@ -53,8 +53,8 @@ func (c *Client) Search(ctx context.Context, collection string, q Query, s Setti
 	if err != nil {
 		return nil, err
 	}
-	gql := fmt.Sprintf("{Get{%s(%s, limit:%d, consistencyLevel:%s){%s %s _additional{score distance}}}}",
-		collection, args, k, s.Read, propChunkID, propPath)
+	gql := fmt.Sprintf("{Get{%s(%s, limit:%d%s){%s %s _additional{score distance}}}}",
+		collection, args, k, readLevel(s), propChunkID, propPath)
 	var out map[string][]struct {
 		ChunkID    string `json:"chunkId"`
 		Path       string `json:"path"`
@@ -151,7 +151,7 @@ func (c *Client) Fetch(ctx context.Context, collection string, chunkIDs []string
 	var objs []Object
 	for start := 0; start < len(chunkIDs); start += deleteChunk {
 		part := chunkIDs[start:min(start+deleteChunk, len(chunkIDs))]
-		got, err := c.fetch(ctx, collection, part, s.Read)
+		got, err := c.fetch(ctx, collection, part, readLevel(s))
 		if err != nil {
 			return nil, err
 		}
@@ -160,12 +160,21 @@ func (c *Client) Fetch(ctx context.Context, collection string, chunkIDs []string
 	return objs, nil
 }
 
+// readLevel is the GraphQL consistency argument, which Weaviate accepts
+// only on replicated collections.
+func readLevel(s Settings) string {
+	if s.Replicas <= 1 {
+		return ""
+	}
+	return ", consistencyLevel:" + s.Read
+}
+
 func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string, level string) ([]Object, error) {
 	ids := make([]string, len(chunkIDs))
 	for i, id := range chunkIDs {
 		ids[i] = strconv.Quote(ObjectID(id))
 	}
-	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d, consistencyLevel:%s){%s %s %s %s %s _additional{vector}}}}`,
+	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d%s){%s %s %s %s %s _additional{vector}}}}`,
 		collection, strings.Join(ids, ","), len(ids), level, propChunkID, propPath, propText, propTokens, propMeta)
 	var out map[string][]struct {
 		ChunkID    string `json:"chunkId"`
