@@ -47,8 +47,9 @@ func clusterScript(t *testing.T, nodes int) func(args ...string) {
 }
 
 // TestFaultNodeDown: with 3 shards × 2 replicas, queries keep answering the
-// committed state while a node is down; an update then fails cleanly
-// (degraded, alias unchanged) and the next one, with the node back, converges.
+// committed state while a node is down; an update during which a node dies
+// fails cleanly (degraded, alias unchanged) and the next one, with the node
+// back, converges.
 func TestFaultNodeDown(t *testing.T) {
 	run := clusterScript(t, 3)
 	c := testCluster(t)
@@ -96,12 +97,25 @@ func TestFaultNodeDown(t *testing.T) {
 		t.Fatal("no query answered while node 3 was down")
 	}
 
-	ch := edit(base, 20, "degraded")
+	run("start", "3")
+
+	// Node 3 killed in the middle of an update: the update fails cleanly
+	// before the swap and the next one converges.
+	s.BatchSize, s.Concurrency = 20, 1
+	p = NewPair(c, p.Alias(), s)
+	killed := false
+	p.stage = func(name string) {
+		if name == "batch" && !killed {
+			killed = true
+			run("kill", "3")
+		}
+	}
+	ch := edit(base, 40, "degraded")
 	start := time.Now()
 	_, err = p.Commit(ctx, ch)
-	t.Logf("update with node 3 down failed after %v: %v", time.Since(start).Round(time.Millisecond), err)
-	if !errors.Is(err, ErrDegraded) || errors.Is(err, ErrReplayPending) {
-		t.Fatalf("update with a node down: %v; want ErrDegraded before the swap", err)
+	t.Logf("update with node 3 killed mid-import failed after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	if !killed || !errors.Is(err, ErrDegraded) || errors.Is(err, ErrReplayPending) {
+		t.Fatalf("update with node 3 killed mid-import: %v; want ErrDegraded before the swap", err)
 	}
 	if got := contentsAt(t, c, p.Alias(), universe(base, ch), "ONE"); !cmp.Equal(got, stateOf(base).lines()) {
 		t.Fatal("alias no longer serves the committed state after a failed update")
