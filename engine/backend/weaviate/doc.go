@@ -30,6 +30,8 @@
 // into the standby, so both converge on the committed state at a cost
 // proportional to the interrupted change.
 //
+// One process updates a pair at a time: the caller holds autorag's lock.
+//
 // A rebuild (Pair.Build) creates a new epoch, imports into both of its
 // collections, swaps the alias and drops every other collection of the
 // alias (Collect).

@@ -80,6 +80,13 @@ func (p *Pair) step(name string) {
 // alias moves leaves the committed state served.
 func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, error) {
 	a, b := p.names(epoch)
+	active, err := p.c.ResolveAlias(ctx, p.alias)
+	if err != nil && !isNotFound(err) {
+		return Report{}, err
+	}
+	if active == a || active == b {
+		return Report{}, fmt.Errorf("build epoch %s: %w: the alias serves it", epoch, ErrRefused)
+	}
 	for _, name := range []string{a, b} {
 		if err := p.c.DropCollection(ctx, name); err != nil {
 			return Report{}, err

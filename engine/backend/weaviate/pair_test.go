@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -94,6 +95,9 @@ func TestPairIncrementalEqualsRebuild(t *testing.T) {
 	}
 	if rep.Active != p.Alias()+"_e1_a" {
 		t.Fatalf("build made %s active", rep.Active)
+	}
+	if _, err := p.Build(ctx, "e1", base); !errors.Is(err, ErrRefused) {
+		t.Fatalf("rebuilding the served epoch: got %v, want ErrRefused", err)
 	}
 	ch1, ch2 := edit(base, 10, "one"), edit(base[20:], 5, "two")
 	want := stateOf(base)
