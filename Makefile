@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli reliability fuzz check clean semguard-update
+.PHONY: build test demo bench bench-cli reliability fuzz check clean semguard-update weaviate-up weaviate-down
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -46,6 +46,16 @@ reliability:
 FUZZTIME ?= 5s
 fuzz:
 	bash .ci/fuzz $(FUZZTIME)
+
+# A local Weaviate cluster on loopback for the Weaviate backend (issue 16):
+# builds the pinned server once, starts NODES (3 or 1) nodes and prints the
+# URL to export as AUTORAG_WEAVIATE_URL. Data and logs: .weaviate/.
+NODES ?= 3
+weaviate-up:
+	scripts/weaviate-cluster.sh up $(NODES)
+
+weaviate-down:
+	scripts/weaviate-cluster.sh down
 
 check:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"

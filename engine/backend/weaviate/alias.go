@@ -1,0 +1,74 @@
+package weaviate
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+)
+
+// CreateAlias makes alias name the collection.
+func (c *Client) CreateAlias(ctx context.Context, alias, collection string) error {
+	body := map[string]string{"alias": alias, "class": collection}
+	return c.do(ctx, "create alias "+alias, http.MethodPost, "/v1/aliases", body, nil)
+}
+
+// SwapAlias points an existing alias at another collection in one
+// replicated schema change: the commit point of an update.
+func (c *Client) SwapAlias(ctx context.Context, alias, collection string) error {
+	body := map[string]string{"class": collection}
+	return c.do(ctx, "swap alias "+alias, http.MethodPut, "/v1/aliases/"+url.PathEscape(alias), body, nil)
+}
+
+// SetAlias points alias at collection, creating the alias when missing.
+func (c *Client) SetAlias(ctx context.Context, alias, collection string) error {
+	err := c.SwapAlias(ctx, alias, collection)
+	if isNotFound(err) {
+		return c.CreateAlias(ctx, alias, collection)
+	}
+	return err
+}
+
+// ResolveAlias returns the collection an alias names, or an error wrapping
+// ErrNotFound.
+func (c *Client) ResolveAlias(ctx context.Context, alias string) (string, error) {
+	var out struct {
+		Class string `json:"class"`
+	}
+	if err := c.do(ctx, "resolve alias "+alias, http.MethodGet, "/v1/aliases/"+url.PathEscape(alias), nil, &out); err != nil {
+		return "", err
+	}
+	if out.Class == "" {
+		return "", &apiError{op: "resolve alias " + alias, kind: ErrNotFound, msg: "no such alias"}
+	}
+	return out.Class, nil
+}
+
+// Aliases returns every alias and the collection it names.
+func (c *Client) Aliases(ctx context.Context) (map[string]string, error) {
+	var out struct {
+		Aliases []struct {
+			Alias string `json:"alias"`
+			Class string `json:"class"`
+		} `json:"aliases"`
+	}
+	if err := c.do(ctx, "list aliases", http.MethodGet, "/v1/aliases", nil, &out); err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(out.Aliases))
+	for _, a := range out.Aliases {
+		m[a.Alias] = a.Class
+	}
+	return m, nil
+}
+
+// DeleteAlias removes an alias; a missing one is not an error.
+func (c *Client) DeleteAlias(ctx context.Context, alias string) error {
+	err := c.do(ctx, "delete alias "+alias, http.MethodDelete, "/v1/aliases/"+url.PathEscape(alias), nil, nil)
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

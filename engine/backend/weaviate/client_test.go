@@ -1,0 +1,150 @@
+package weaviate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const secret = "s3cr3t-api-key-0123456789"
+
+// TestAPIKeyIsBearerAndNeverPrinted: the key reaches the server as a bearer
+// token, and stays out of errors even when the server echoes it back.
+func TestAPIKeyIsBearerAndNeverPrinted(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		mu.Lock()
+		seen = append(seen, auth)
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/v1/schema":
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"error":[{"message":"bad token: ` + auth + `"}]}`))
+		case "/v1/graphql":
+			w.Write([]byte(`{"errors":[{"message":"echo ` + auth + `"}]}`))
+		default:
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte("internal: " + auth))
+		}
+	}))
+	defer srv.Close()
+	var logs bytes.Buffer
+	log.SetOutput(&logs)
+	defer log.SetOutput(nil)
+	c, err := New(Config{URL: srv.URL, APIKey: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	errs := map[string]error{
+		"create": c.CreateCollection(ctx, "X", Settings{}),
+		"ready":  c.Ready(ctx),
+	}
+	_, errs["search"] = c.Search(ctx, "X", Query{Tokens: "a"}, Settings{})
+	// The search's GraphQL error is classified by a health check, which this
+	// server answers with 500: degraded.
+	want := map[string]error{"create": ErrRefused, "ready": ErrDegraded, "search": ErrDegraded}
+	for op, err := range errs {
+		if !errors.Is(err, want[op]) {
+			t.Errorf("%s: got %v, want %v", op, err, want[op])
+		}
+		if err != nil && strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: error shows the key: %v", op, err)
+		}
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("log shows the key: %s", logs.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range seen {
+		if a != "Bearer "+secret {
+			t.Errorf("Authorization = %q, want the bearer token", a)
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("server saw %d requests, want at least 3", len(seen))
+	}
+}
+
+func TestNoKeyNoAuthorization(t *testing.T) {
+	var auth []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth = append(auth, r.Header.Values("Authorization")...)
+	}))
+	defer srv.Close()
+	c, _ := New(Config{URL: srv.URL})
+	if err := c.Ready(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(auth) != 0 {
+		t.Errorf("Authorization sent without a key: %q", auth)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	c, _ := New(Config{URL: "http://" + addr, APIKey: secret})
+	err = c.Ready(context.Background())
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("got %v, want ErrUnreachable", err)
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Fatalf("error shows the key: %v", err)
+	}
+}
+
+func TestNewRejectsBadURLs(t *testing.T) {
+	for _, u := range []string{"", "localhost:8080", "ftp://x", "http://user:" + secret + "@host:1"} {
+		_, err := New(Config{URL: u})
+		if err == nil {
+			t.Errorf("New(%q): no error", u)
+		} else if strings.Contains(err.Error(), secret) {
+			t.Errorf("New(%q): error shows the password: %v", u, err)
+		}
+	}
+}
+
+var uuidV5 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+func TestObjectID(t *testing.T) {
+	a, b := ObjectID("a.md#0"), ObjectID("a.md#1")
+	if a != ObjectID("a.md#0") || a == b {
+		t.Fatalf("ids not deterministic or not distinct: %s %s", a, b)
+	}
+	if !uuidV5.MatchString(a) {
+		t.Fatalf("%s is not a version 5 UUID", a)
+	}
+}
+
+func TestQuoteEscapes(t *testing.T) {
+	got := searchArgsOrDie(t, Query{Mode: BM25, Tokens: "a\"b\\c\nd"})
+	want := `bm25:{query:"a\"b\\c\nd", properties:["tokens"]}`
+	if got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+func searchArgsOrDie(t *testing.T, q Query) string {
+	t.Helper()
+	s, err := searchArgs(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -1,0 +1,70 @@
+package weaviate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Conditions a caller tests with errors.Is.
+var (
+	// ErrUnreachable: no answer from the cluster (connection refused, timeout).
+	ErrUnreachable = errors.New("weaviate unreachable")
+	// ErrDegraded: the cluster answers but cannot serve the request because
+	// nodes are down or not ready (writes that cannot reach their replicas).
+	ErrDegraded = errors.New("weaviate cluster degraded")
+	// ErrRefused: the cluster refused the request (bad schema or object,
+	// unauthorized, conflict); retrying the same request will not help.
+	ErrRefused = errors.New("weaviate refused the request")
+	// ErrNotFound: the alias, collection or object does not exist.
+	ErrNotFound = errors.New("weaviate: not found")
+	// ErrReplayPending: an update committed (the alias names the new state)
+	// but replaying it on the other collection failed; the next update
+	// repairs it from the journal.
+	ErrReplayPending = errors.New("update committed; replay on the other collection pending")
+)
+
+// apiError carries what the cluster said about a failed request. It unwraps
+// to one of the sentinels above.
+type apiError struct {
+	op     string
+	status int
+	msg    string
+	kind   error
+}
+
+func (e *apiError) Error() string {
+	if e.status != 0 {
+		return fmt.Sprintf("%s: %s (http %d): %s", e.op, e.kind, e.status, e.msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.op, e.kind, e.msg)
+}
+
+func (e *apiError) Unwrap() error { return e.kind }
+
+// kindOf maps an HTTP status to the condition a caller tests.
+func kindOf(status int) error {
+	switch {
+	case status == 404:
+		return ErrNotFound
+	case status == 503 || status == 502 || status == 504:
+		return ErrDegraded
+	case status >= 500:
+		return ErrDegraded
+	default:
+		return ErrRefused
+	}
+}
+
+// redact removes the API key from s, whatever the server echoed back.
+func redact(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// retryable reports whether trying the same request again may succeed.
+func retryable(err error) bool {
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrDegraded)
+}

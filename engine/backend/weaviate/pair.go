@@ -1,0 +1,288 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Pair keeps one alias served by two collections that hold the same state,
+// updated by applying a change to the standby one, swapping the alias onto
+// it and replaying the change on the other (see the package doc).
+type Pair struct {
+	c     *Client
+	alias string
+	s     Settings
+	// stage, when set by a test, is called at each step of an update.
+	stage func(name string)
+}
+
+// NewPair returns the pair behind alias. Alias must be a valid Weaviate
+// collection name (a capital letter first, then letters, digits and _).
+func NewPair(c *Client, alias string, s Settings) *Pair {
+	return &Pair{c: c, alias: alias, s: s.withDefaults()}
+}
+
+// Alias is the name readers query.
+func (p *Pair) Alias() string { return p.alias }
+
+// Change is a change set: objects to insert or overwrite and chunk ids to
+// delete. Deletes apply before upserts.
+type Change struct {
+	Upserts []Object
+	Deletes []string
+}
+
+func (ch Change) chunkIDs() []string {
+	ids := append([]string(nil), ch.Deletes...)
+	for _, o := range ch.Upserts {
+		ids = append(ids, o.ChunkID)
+	}
+	return ids
+}
+
+// Report says what an update did.
+type Report struct {
+	// Active is the collection the alias names after the update.
+	Active string
+	// Repaired is the number of chunks copied or deleted to recover from an
+	// interrupted earlier update.
+	Repaired int
+}
+
+func (p *Pair) names(epoch string) (a, b string) {
+	return p.alias + "_" + epoch + "_a", p.alias + "_" + epoch + "_b"
+}
+
+func (p *Pair) journal() string { return p.alias + "_journal" }
+
+// partner returns the other collection of active's pair.
+func partner(active string) (string, error) {
+	switch {
+	case strings.HasSuffix(active, "_a"):
+		return strings.TrimSuffix(active, "_a") + "_b", nil
+	case strings.HasSuffix(active, "_b"):
+		return strings.TrimSuffix(active, "_b") + "_a", nil
+	}
+	return "", fmt.Errorf("alias names %s, not a collection of a pair: %w", active, ErrRefused)
+}
+
+func (p *Pair) step(name string) {
+	if p.stage != nil {
+		p.stage(name)
+	}
+}
+
+// Build makes a fresh pair for epoch holding objs, commits it by pointing the
+// alias at it, and drops the alias's other collections. A failure before the
+// alias moves leaves the committed state served.
+func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, error) {
+	a, b := p.names(epoch)
+	active, err := p.c.ResolveAlias(ctx, p.alias)
+	if err != nil && !isNotFound(err) {
+		return Report{}, err
+	}
+	if active == a || active == b {
+		return Report{}, fmt.Errorf("build epoch %s: %w: the alias serves it", epoch, ErrRefused)
+	}
+	for _, name := range []string{a, b} {
+		if err := p.c.DropCollection(ctx, name); err != nil {
+			return Report{}, err
+		}
+		if err := p.c.CreateCollection(ctx, name, p.s); err != nil {
+			return Report{}, err
+		}
+		if err := p.c.Import(ctx, name, objs, p.s); err != nil {
+			return Report{}, fmt.Errorf("build %s: %w", name, err)
+		}
+	}
+	if err := p.ensureJournal(ctx); err != nil {
+		return Report{}, err
+	}
+	if err := p.c.SetAlias(ctx, p.alias, a); err != nil {
+		return Report{}, err
+	}
+	p.step("swapped")
+	if err := p.writeJournal(ctx, nil); err != nil {
+		return Report{Active: a}, fmt.Errorf("%w: %w", ErrReplayPending, err)
+	}
+	if _, err := p.Collect(ctx); err != nil {
+		return Report{Active: a}, err
+	}
+	return Report{Active: a}, nil
+}
+
+// Commit applies ch: first repairs what an interrupted update left, then
+// journals ch's chunk ids, applies ch to the standby collection, swaps the
+// alias onto it (the commit point), replays ch on the other collection and
+// clears the journal. An error wrapping ErrReplayPending means the update is
+// committed; any other error means the alias still names the old state.
+func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
+	active, err := p.c.ResolveAlias(ctx, p.alias)
+	if err != nil {
+		return Report{}, err
+	}
+	standby, err := partner(active)
+	if err != nil {
+		return Report{}, err
+	}
+	repaired, err := p.recover(ctx, active, standby)
+	if err != nil {
+		return Report{}, fmt.Errorf("repair %s: %w", standby, err)
+	}
+	if err := p.writeJournal(ctx, ch.chunkIDs()); err != nil {
+		return Report{}, err
+	}
+	p.step("journaled")
+	if err := p.apply(ctx, standby, ch); err != nil {
+		return Report{}, fmt.Errorf("apply to %s: %w", standby, err)
+	}
+	p.step("applied")
+	if err := p.c.SwapAlias(ctx, p.alias, standby); err != nil {
+		return Report{}, err
+	}
+	p.step("swapped")
+	rep := Report{Active: standby, Repaired: repaired}
+	if err := p.apply(ctx, active, ch); err != nil {
+		return rep, fmt.Errorf("%w: replay on %s: %w", ErrReplayPending, active, err)
+	}
+	if err := p.writeJournal(ctx, nil); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
+	}
+	return rep, nil
+}
+
+func (p *Pair) apply(ctx context.Context, collection string, ch Change) error {
+	if err := p.c.Delete(ctx, collection, ch.Deletes, p.s); err != nil {
+		return err
+	}
+	for start := 0; start < len(ch.Upserts); start += p.s.BatchSize * p.s.Concurrency {
+		part := ch.Upserts[start:min(start+p.s.BatchSize*p.s.Concurrency, len(ch.Upserts))]
+		if err := p.c.Import(ctx, collection, part, p.s); err != nil {
+			return err
+		}
+		p.step("batch")
+	}
+	return nil
+}
+
+// recover makes standby equal active on the chunks the journal names: an
+// earlier update stopped between journaling and clearing it.
+func (p *Pair) recover(ctx context.Context, active, standby string) (int, error) {
+	ids, err := p.readJournal(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	objs, err := p.c.Fetch(ctx, active, ids, p.s)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.c.Delete(ctx, standby, ids, p.s); err != nil {
+		return 0, err
+	}
+	if err := p.c.Import(ctx, standby, objs, p.s); err != nil {
+		return 0, err
+	}
+	return len(ids), nil
+}
+
+// Collect drops the alias's collections other than the pair it names (older
+// epochs, failed builds) and returns their names.
+func (p *Pair) Collect(ctx context.Context) ([]string, error) {
+	active, err := p.c.ResolveAlias(ctx, p.alias)
+	if err != nil {
+		return nil, err
+	}
+	standby, err := partner(active)
+	if err != nil {
+		return nil, err
+	}
+	names, err := p.c.ListCollections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dropped []string
+	for _, n := range names {
+		if !strings.HasPrefix(n, p.alias+"_") || n == active || n == standby || n == p.journal() {
+			continue
+		}
+		if err := p.c.DropCollection(ctx, n); err != nil {
+			return dropped, err
+		}
+		dropped = append(dropped, n)
+	}
+	return dropped, nil
+}
+
+// Drop removes the alias, its collections and its journal.
+func (p *Pair) Drop(ctx context.Context) error {
+	if err := p.c.DeleteAlias(ctx, p.alias); err != nil {
+		return err
+	}
+	names, err := p.c.ListCollections(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, p.alias+"_") {
+			if err := p.c.DropCollection(ctx, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// The journal is one object in its own collection: the chunk ids of the
+// update in progress.
+var journalID = ObjectID("\x00journal")
+
+func (p *Pair) ensureJournal(ctx context.Context) error {
+	def := map[string]any{
+		"class": p.journal(), "vectorizer": "none",
+		"properties": []any{map[string]any{
+			"name": "chunkIds", "dataType": []string{"text[]"},
+			"indexFilterable": false, "indexSearchable": false,
+		}},
+		"replicationConfig": map[string]any{"factor": p.s.Replicas},
+	}
+	err := p.c.do(ctx, "create journal", http.MethodPost, "/v1/schema", def, nil)
+	if err != nil && strings.Contains(err.Error(), "already exists") {
+		return nil
+	}
+	return err
+}
+
+func (p *Pair) writeJournal(ctx context.Context, ids []string) error {
+	if ids == nil {
+		ids = []string{}
+	}
+	obj := map[string]any{"class": p.journal(), "id": journalID, "properties": map[string]any{"chunkIds": ids}}
+	path := "/v1/batch/objects?consistency_level=" + url.QueryEscape(p.s.Write)
+	return p.c.retry(ctx, p.s.Retries, func() error {
+		var out batchResults
+		if err := p.c.do(ctx, "write journal", http.MethodPost, path, map[string]any{"objects": []any{obj}}, &out); err != nil {
+			return err
+		}
+		if msgs := out.messages(); len(msgs) > 0 {
+			return p.c.objectErrors(ctx, "write journal", 1, msgs)
+		}
+		return nil
+	})
+}
+
+func (p *Pair) readJournal(ctx context.Context) ([]string, error) {
+	var out struct {
+		Properties struct {
+			ChunkIDs []string `json:"chunkIds"`
+		} `json:"properties"`
+	}
+	path := fmt.Sprintf("/v1/objects/%s/%s?consistency_level=%s", url.PathEscape(p.journal()), journalID, p.s.Write)
+	err := p.c.do(ctx, "read journal", http.MethodGet, path, nil, &out)
+	if isNotFound(err) {
+		return nil, nil
+	}
+	return out.Properties.ChunkIDs, err
+}

@@ -1,0 +1,162 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+)
+
+// Settings are the storage settings of a collection.
+type Settings struct {
+	// Shards is the number of shards (desiredCount); 0 means 1.
+	Shards int
+	// Replicas is the replication factor; 0 means 1.
+	Replicas int
+	// Write is the consistency level of writes (ONE, QUORUM, ALL); "" means
+	// QUORUM, which with 2 replicas waits for both.
+	Write string
+	// Read is the consistency level of queries; "" means ONE, so queries keep
+	// answering while one replica of each shard is up. It applies only when
+	// Replicas > 1 (Weaviate rejects it on an unreplicated collection).
+	Read string
+	// BatchSize is the number of objects per import request; 0 means 200.
+	BatchSize int
+	// Concurrency bounds the import requests in flight; 0 means 2.
+	Concurrency int
+	// Retries is how many times a failed batch is retried when the failure
+	// may pass (unreachable, degraded); 0 means 4.
+	Retries int
+}
+
+func (s Settings) withDefaults() Settings {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&s.Shards, 1)
+	def(&s.Replicas, 1)
+	def(&s.BatchSize, 200)
+	def(&s.Concurrency, 2)
+	def(&s.Retries, 4)
+	if s.Write == "" {
+		s.Write = "QUORUM"
+	}
+	if s.Read == "" {
+		s.Read = "ONE"
+	}
+	return s
+}
+
+// Property names of a chunk object.
+const (
+	propChunkID = "chunkId"
+	propPath    = "path"
+	propText    = "text"
+	propTokens  = "tokens"
+	propMeta    = "meta"
+)
+
+func property(name, tokenization string, filterable, searchable bool) map[string]any {
+	p := map[string]any{
+		"name": name, "dataType": []string{"text"},
+		"indexFilterable": filterable, "indexSearchable": searchable,
+	}
+	if tokenization != "" {
+		p["tokenization"] = tokenization
+	}
+	return p
+}
+
+// classDef is the schema of a chunk collection: BM25 over the pre-analyzed
+// tokens only, with the local backend's parameters and no stop words.
+func classDef(name string, s Settings) map[string]any {
+	return map[string]any{
+		"class":      name,
+		"vectorizer": "none",
+		"properties": []any{
+			property(propChunkID, "field", true, false),
+			property(propPath, "field", true, false),
+			property(propText, "", false, false),
+			property(propTokens, "whitespace", false, true),
+			property(propMeta, "", false, false),
+		},
+		"invertedIndexConfig": map[string]any{
+			"bm25":      map[string]any{"k1": 0.9, "b": 0.4},
+			"stopwords": map[string]any{"preset": "none"},
+		},
+		"shardingConfig":    map[string]any{"desiredCount": s.Shards},
+		"replicationConfig": map[string]any{"factor": s.Replicas},
+	}
+}
+
+// CreateCollection creates an empty chunk collection.
+func (c *Client) CreateCollection(ctx context.Context, name string, s Settings) error {
+	s = s.withDefaults()
+	return c.do(ctx, "create collection "+name, http.MethodPost, "/v1/schema", classDef(name, s), nil)
+}
+
+// DropCollection deletes a collection and its objects; a missing one is not
+// an error.
+func (c *Client) DropCollection(ctx context.Context, name string) error {
+	err := c.do(ctx, "drop collection "+name, http.MethodDelete, "/v1/schema/"+url.PathEscape(name), nil, nil)
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// ListCollections returns the names of all collections, sorted.
+func (c *Client) ListCollections(ctx context.Context) ([]string, error) {
+	var out struct {
+		Classes []struct {
+			Class string `json:"class"`
+		} `json:"classes"`
+	}
+	if err := c.do(ctx, "list collections", http.MethodGet, "/v1/schema", nil, &out); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(out.Classes))
+	for i, cl := range out.Classes {
+		names[i] = cl.Class
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Collection describes an existing collection's settings.
+type Collection struct {
+	Name     string
+	Shards   int
+	Replicas int
+	K1, B    float64
+}
+
+// DescribeCollection reads a collection's schema.
+func (c *Client) DescribeCollection(ctx context.Context, name string) (Collection, error) {
+	var out struct {
+		Class    string `json:"class"`
+		Inverted struct {
+			BM25 struct {
+				K1 float64 `json:"k1"`
+				B  float64 `json:"b"`
+			} `json:"bm25"`
+		} `json:"invertedIndexConfig"`
+		Sharding struct {
+			DesiredCount int `json:"desiredCount"`
+		} `json:"shardingConfig"`
+		Replication struct {
+			Factor int `json:"factor"`
+		} `json:"replicationConfig"`
+	}
+	if err := c.do(ctx, "describe collection "+name, http.MethodGet, "/v1/schema/"+url.PathEscape(name), nil, &out); err != nil {
+		return Collection{}, err
+	}
+	if out.Class == "" {
+		return Collection{}, fmt.Errorf("describe collection %s: %w", name, ErrNotFound)
+	}
+	return Collection{Name: out.Class, Shards: out.Sharding.DesiredCount, Replicas: out.Replication.Factor,
+		K1: out.Inverted.BM25.K1, B: out.Inverted.BM25.B}, nil
+}

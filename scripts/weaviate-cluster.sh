@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Starts or stops a local Weaviate cluster on loopback for autorag's Weaviate
+# backend (users and tests). Usage:
+#
+#   scripts/weaviate-cluster.sh up [3|1]   start 3 nodes (default) or 1 node
+#   scripts/weaviate-cluster.sh down       stop the nodes this script started
+#   scripts/weaviate-cluster.sh status     print each node's pid and readiness
+#   scripts/weaviate-cluster.sh kill N     kill -9 node N (fault tests)
+#   scripts/weaviate-cluster.sh start N    restart node N with its data
+#
+# The pinned server is built once into $(go env GOPATH)/bin. Each node gets its
+# own loopback address (127.0.0.11..13) with the same cluster ports, because
+# Raft derives a peer's address from its gossip address plus the local
+# RAFT_PORT (docs: FINDINGS, Weaviate); gRPC and profiling ports differ per node
+# since they bind every interface. Data and logs live under
+# $WEAVIATE_DIR (default .weaviate/ in the repository), which this script owns.
+# The REST endpoint of node 1 is printed on success (export it as
+# AUTORAG_WEAVIATE_URL).
+set -euo pipefail
+
+VERSION=v1.35.2
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+DIR="${WEAVIATE_DIR:-$ROOT/.weaviate}"
+REST_PORT="${WEAVIATE_REST_PORT:-18080}"
+READY_TIMEOUT="${WEAVIATE_READY_TIMEOUT:-240}"
+GOSSIP_PORT=17946
+DATA_PORT=17947
+RAFT_PORT=18300
+RAFT_RPC_PORT=18301
+
+server_bin() {
+	local bin
+	bin="$(go env GOPATH)/bin/weaviate-server"
+	if [ ! -x "$bin" ]; then
+		echo "building weaviate-server $VERSION (several minutes)..." >&2
+		go install "github.com/weaviate/weaviate/cmd/weaviate-server@$VERSION" >&2
+	fi
+	echo "$bin"
+}
+
+addr() { echo "127.0.0.1$1"; }
+
+# start_node N NODES: starts node N of a NODES-node cluster in the background.
+start_node() {
+	local n=$1 nodes=$2 bin a join="" peers="node1:$RAFT_PORT" expect=1
+	bin="$(server_bin)"
+	a="$(addr "$n")"
+	if [ "$nodes" -eq 3 ]; then
+		peers="node1:$RAFT_PORT,node2:$RAFT_PORT,node3:$RAFT_PORT"
+		expect=3
+		[ "$n" -ne 1 ] && join="$(addr 1):$GOSSIP_PORT"
+	fi
+	mkdir -p "$DIR/node$n"
+	env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
+		PERSISTENCE_DATA_PATH="$DIR/node$n/data" \
+		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+		DEFAULT_VECTORIZER_MODULE=none \
+		ENABLE_MODULES= \
+		DISABLE_TELEMETRY=true \
+		AUTOSCHEMA_ENABLED=false \
+		USE_BLOCKMAX_WAND="${WEAVIATE_BLOCKMAX_WAND:-false}" \
+		LOG_LEVEL=info \
+		QUERY_DEFAULTS_LIMIT=100 \
+		CLUSTER_HOSTNAME="node$n" \
+		CLUSTER_BIND_ADDR="$a" \
+		CLUSTER_ADVERTISE_ADDR="$a" \
+		CLUSTER_GOSSIP_BIND_PORT=$GOSSIP_PORT \
+		CLUSTER_DATA_BIND_PORT=$((DATA_PORT + 10 * (n - 1))) \
+		CLUSTER_JOIN="$join" \
+		RAFT_PORT=$RAFT_PORT \
+		RAFT_INTERNAL_RPC_PORT=$RAFT_RPC_PORT \
+		RAFT_BOOTSTRAP_EXPECT=$expect \
+		RAFT_JOIN="$peers" \
+		GRPC_PORT=$((15050 + 10 * n)) \
+		GO_PROFILING_PORT=$((16060 + 10 * n)) \
+		setsid "$bin" --host "$a" --port "$REST_PORT" --scheme http \
+		>>"$DIR/node$n/log" 2>&1 </dev/null &
+	echo $! >"$DIR/node$n/pid"
+	echo "$nodes" >"$DIR/nodes"
+}
+
+ready() { curl -fsS -o /dev/null --max-time 2 "http://$(addr "$1"):$REST_PORT/v1/.well-known/ready" 2>/dev/null; }
+
+wait_ready() {
+	local n=$1 deadline=$((SECONDS + READY_TIMEOUT))
+	until ready "$n"; do
+		if ! alive "$n"; then
+			echo "node$n exited; last log lines:" >&2
+			tail -n 20 "$DIR/node$n/log" >&2
+			return 1
+		fi
+		if [ $SECONDS -ge $deadline ]; then
+			echo "node$n not ready after ${READY_TIMEOUT}s; log: $DIR/node$n/log" >&2
+			tail -n 20 "$DIR/node$n/log" >&2
+			return 1
+		fi
+		sleep 1
+	done
+}
+
+alive() { [ -f "$DIR/node$1/pid" ] && kill -0 "$(cat "$DIR/node$1/pid")" 2>/dev/null; }
+
+node_count() { cat "$DIR/nodes" 2>/dev/null || echo 3; }
+
+up() {
+	local nodes=${1:-3} n
+	case "$nodes" in 1 | 3) ;; *) echo "nodes must be 1 or 3" >&2; exit 2 ;; esac
+	server_bin >/dev/null
+	mkdir -p "$DIR"
+	for n in $(seq 1 "$nodes"); do
+		if alive "$n"; then continue; fi
+		start_node "$n" "$nodes"
+		[ "$n" -eq 1 ] && [ "$nodes" -eq 3 ] && sleep 3
+	done
+	for n in $(seq 1 "$nodes"); do wait_ready "$n"; done
+	echo "http://$(addr 1):$REST_PORT"
+}
+
+stop_node() {
+	local n=$1 pid i
+	alive "$n" || { rm -f "$DIR/node$n/pid"; return 0; }
+	pid="$(cat "$DIR/node$n/pid")"
+	kill "$pid" 2>/dev/null || true
+	for i in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+	kill -9 "$pid" 2>/dev/null || true
+	rm -f "$DIR/node$n/pid"
+}
+
+down() {
+	local n
+	for n in 3 2 1; do stop_node "$n"; done
+	if [ "${1:-}" = "--wipe" ]; then rm -rf "$DIR"; fi
+}
+
+case "${1:-}" in
+up) up "${2:-3}" ;;
+down) down "${2:-}" ;;
+status)
+	for n in $(seq 1 "$(node_count)"); do
+		if alive "$n"; then s=alive; else s=stopped; fi
+		if ready "$n" 2>/dev/null; then r=ready; else r=unready; fi
+		echo "node$n $(addr "$n"):$REST_PORT $s $r"
+	done
+	;;
+kill)
+	alive "$2" && kill -9 "$(cat "$DIR/node$2/pid")"
+	rm -f "$DIR/node$2/pid"
+	;;
+start)
+	start_node "$2" "$(node_count)"
+	wait_ready "$2"
+	;;
+*)
+	echo "usage: $0 up [3|1] | down [--wipe] | status | kill N | start N" >&2
+	exit 2
+	;;
+esac
