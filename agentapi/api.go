@@ -59,6 +59,9 @@ type SearchRequest struct {
 	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
 	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
 	Explain bool   `json:"explain,omitempty" jsonschema:"say how each result's score came about"`
+	// Filters and Type are `query --filter` and `--type`.
+	Filters []string `json:"filters,omitempty" jsonschema:"only files whose metadata has every key=value (author=Ada, tag=ops, from=..., a frontmatter field)"`
+	Type    string   `json:"type,omitempty" jsonschema:"only files of this type: doc, code, pdf, office, email or html"`
 }
 
 // maxK bounds a request's k.
@@ -79,7 +82,12 @@ func (r SearchRequest) options() (engine.QueryOptions, error) {
 		k = 10
 	}
 	perFile := max(r.PerFile, 1)
-	return engine.QueryOptions{Text: r.Query, K: k, PerFile: perFile, PathGlob: r.Path, Mode: r.Mode, Explain: r.Explain}, nil
+	o := engine.QueryOptions{Text: r.Query, K: k, PerFile: perFile, PathGlob: r.Path, Mode: r.Mode, Explain: r.Explain,
+		Filters: r.Filters, Type: r.Type}
+	if err := engine.CheckFilters(o); err != nil {
+		return engine.QueryOptions{}, usagef("%v", err)
+	}
+	return o, nil
 }
 
 // Search answers r from the committed generation: the envelope of

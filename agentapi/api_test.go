@@ -222,3 +222,23 @@ func mustEngine(t *testing.T, root string) *engine.Engine {
 	}
 	return e
 }
+
+// TestSearchFilters: the metadata filters and the type reach the engine,
+// and bad ones are usage errors.
+func TestSearchFilters(t *testing.T) {
+	a := newAPI(t)
+	out, err := a.Search(t.Context(), SearchRequest{Query: "heron", K: 10, Filters: []string{"tag=birds"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 1 || out.Results[0].Path != "a.md" {
+		t.Errorf("tag=birds: %+v", out.Results)
+	}
+	out, err = a.Search(t.Context(), SearchRequest{Query: "heron", K: 10, Type: "code"})
+	if err != nil || len(out.Results) != 1 || out.Results[0].Path != "b/code.go" {
+		t.Errorf("type=code: %v %+v", err, out)
+	}
+	if _, err := a.Search(t.Context(), SearchRequest{Query: "heron", Type: "video"}); err == nil {
+		t.Errorf("type=video accepted")
+	}
+}

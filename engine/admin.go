@@ -68,7 +68,7 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 	// writes nothing, anywhere.
 	store := mirror.OpenStoreReadOnly(e.Layout.ObjectsDir())
 	defer store.Close()
-	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, mirror.ScanOptions{MaxFileSize: e.Settings.MaxFileSize})
+	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, e.scanOptions(nil, false))
 	if err != nil {
 		return "", fmt.Errorf("status: scan: %w", err)
 	}

@@ -28,12 +28,13 @@ import (
 // Fields of a chunk document. Only the body is indexed; text and meta are
 // stored for the results a query prints.
 const (
-	fieldBody = "b" // title, section and text, analyzed; no stored value, no term vectors
-	fieldText = "t" // the chunk text, stored only
-	fieldMeta = "m" // start line, end line, section, title, stored only
-	stampKey  = "autorag.generation"
-	bleveDir  = "bleve"
-	metaSep   = "\x1f"
+	fieldBody  = "b" // title, section and text, analyzed; no stored value, no term vectors
+	fieldText  = "t" // the chunk text, stored only
+	fieldMeta  = "m" // start line, end line, section, title, page, stored only
+	fieldFacet = "f" // a file's filter terms ("type=pdf", "author=ada"), indexed on its first chunk only
+	stampKey   = "autorag.generation"
+	bleveDir   = "bleve"
+	metaSep    = "\x1f"
 )
 
 // errStamp reports a generation whose bleve index does not carry its own
@@ -49,8 +50,10 @@ type chunkDoc struct {
 	StartLine int
 	EndLine   int
 	Text      string
-	tokens    int // analyzed body length, known after the batch
-	fileIdx   int // index of the file's record in the builder
+	Page      int      // 1-based page of a PDF chunk; 0 otherwise
+	Facets    []string // filter terms of the file; on its first chunk only
+	tokens    int      // analyzed body length, known after the batch
+	fileIdx   int      // index of the file's record in the builder
 }
 
 // chunkID is the document ID of a chunk: the source path and its ordinal.
@@ -79,8 +82,11 @@ func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
 	d := document.NewDocument(chunkID(c.Path, c.Ord))
 	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.Analyzer())
-	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title}, metaSep)
+	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page)}, metaSep)
 	d.AddField(body)
+	if len(c.Facets) > 0 {
+		d.AddField(facetField(c.Facets))
+	}
 	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
 	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))
 	return d, body

@@ -9,7 +9,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
-	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -159,15 +158,7 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 			return nil, err
 		}
 	}
-	pieces := chunk.Split(chunkKind(doc.Lang), doc.Text, b.e.Settings.Chunk)
-	docs := make([]*chunkDoc, len(pieces))
-	for i, p := range pieces {
-		docs[i] = &chunkDoc{
-			Path: en.Path, Ord: i, Title: doc.Title, Section: p.Section,
-			StartLine: p.StartLine + doc.LineOffset, EndLine: p.EndLine + doc.LineOffset,
-			Text: p.Text,
-		}
-	}
+	docs := splitDoc(en.Path, doc, b.e.Settings.Chunk)
 	return docs, nil
 }
 

@@ -10,7 +10,13 @@ import (
 // within one path segment, `**` crosses segments, `[...]` is a class. A
 // glob without `/` matches the file name in any directory; a glob ending in
 // `/` matches everything below that directory.
-type pathFilter struct{ re *regexp.Regexp }
+//
+// paths, when not nil, further limits results to those files (the files a
+// metadata filter selected; see filter.go).
+type pathFilter struct {
+	re    *regexp.Regexp
+	paths map[string]bool
+}
 
 func newPathFilter(glob string) (*pathFilter, error) {
 	if glob == "" {
@@ -63,4 +69,6 @@ func globToRegexp(g string) string {
 	return sb.String()
 }
 
-func (f *pathFilter) match(path string) bool { return f == nil || f.re.MatchString(path) }
+func (f *pathFilter) match(path string) bool {
+	return f == nil || (f.re == nil || f.re.MatchString(path)) && (f.paths == nil || f.paths[path])
+}

@@ -37,11 +37,13 @@ func readCommitted(path string) (*fingerprint.Sidecar, error) {
 // QueryOptions describe one search.
 type QueryOptions struct {
 	Text     string
-	K        int    // results to return; default 10
-	PerFile  int    // results per source file; default 1
-	PathGlob string // only paths matching this glob
-	Mode     string // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
-	Explain  bool   // fill Result.Explain
+	K        int      // results to return; default 10
+	PerFile  int      // results per source file; default 1
+	PathGlob string   // only paths matching this glob
+	Filters  []string // only files with every one of these key=value fields (see filter.go)
+	Type     string   // only files of this type: doc, code, pdf, office, email, html
+	Mode     string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
+	Explain  bool     // fill Result.Explain
 }
 
 // Query modes.
@@ -68,6 +70,7 @@ type Result struct {
 	Lines   [2]int  `json:"lines"`
 	Section string  `json:"section"`
 	Title   string  `json:"title"`
+	Page    int     `json:"page,omitempty"` // PDF page, 1-based
 	Score   float64 `json:"score"`
 	Scores  Scores  `json:"scores"`
 	Explain string  `json:"explain,omitempty"`
@@ -205,6 +208,10 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 
 func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
 	sc := g.Sidecar
+	facets, err := filterTerms(o)
+	if err != nil {
+		return nil, err
+	}
 	mode, err := e.resolveMode(sc, o.Mode)
 	if err != nil {
 		return nil, err
@@ -215,6 +222,9 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	}
 	defer r.Close()
 	s := &searcher{r: r, model: e.model(sc)}
+	if filter, err = s.withFacets(ctx, filter, facets); err != nil {
+		return nil, err
+	}
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
 	// In hybrid mode the two lists are computed at once: BM25 scoring runs
@@ -633,11 +643,14 @@ func (s *searcher) load(id, path string, ord int) (Result, error) {
 		case fieldText:
 			res.Text = string(f.Value())
 		case fieldMeta:
-			parts := strings.SplitN(string(f.Value()), metaSep, 4)
-			if len(parts) == 4 {
+			parts := strings.SplitN(string(f.Value()), metaSep, 5)
+			if len(parts) >= 4 {
 				res.Lines[0], _ = strconv.Atoi(parts[0])
 				res.Lines[1], _ = strconv.Atoi(parts[1])
 				res.Section, res.Title = parts[2], parts[3]
+			}
+			if len(parts) == 5 {
+				res.Page, _ = strconv.Atoi(parts[4])
 			}
 		}
 	})

@@ -154,7 +154,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if len(man.Entries) == 0 || sc == nil {
 		paths = nil // a targeted refresh needs a committed base; walk instead
 	}
-	so := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	so := e.scanOptions(paths, o.Rebuild)
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
 		so.OnRead = parseProgress(o.Progress)
@@ -166,6 +166,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err := store.Sync(); err != nil {
 		return nil, fmt.Errorf("sync mirror: %w", err)
 	}
+	e.saveFailures(scan, res)
 	res.fromScan(scan)
 	clock.mark("scan")
 	if err := failpoint.Hit("after-mirror"); err != nil {

@@ -6,13 +6,12 @@ import (
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/embed"
-	"github.com/autorag/autorag/mirror"
 )
 
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 1
+const IndexSemanticsVersion = 2
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -67,10 +66,12 @@ func (s Settings) Validate() error {
 //semguard:begin fingerprint-settings
 
 // fingerprinted returns the settings strings that go into the fingerprint:
-// everything that shapes what an artifact stores.
+// everything that shapes what an artifact stores. Parser versions are not
+// among them: each file's parser name@version is part of its text hash, so
+// a parser upgrade changes the fingerprint through exactly the files it
+// re-parsed, and the next refresh updates only those.
 func (s Settings) fingerprinted() map[string]string {
 	return map[string]string{
-		"parsers":  mirror.ParsersVersion,
 		"chunker":  s.Chunk.Normalize().String(),
 		"analyzer": analyze.Version,
 		"embedder": s.embedderID(),

@@ -170,7 +170,7 @@ func TestListTools(t *testing.T) {
 		slicesSort(props[name])
 	}
 	want := map[string][]string{
-		"search":  {"explain", "k", "mode", "path", "per_file", "query"},
+		"search":  {"explain", "filters", "k", "mode", "path", "per_file", "query", "type"},
 		"refresh": {"paths"},
 		"read":    {"end", "path", "start"},
 	}

@@ -99,3 +99,29 @@ func BenchmarkLoadManifest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseFormats measures parse throughput (MB/s of source bytes)
+// per format on the real files of testdata/formats. The PDF parser is
+// warmed first: its one-time start-up is not part of the figure.
+func BenchmarkParseFormats(b *testing.B) {
+	files := []string{"report-libreoffice.pdf", "report-ghostscript.pdf", "report-gropdf.pdf",
+		"report-libreoffice.docx", "slides-libreoffice.pptx", "budget-libreoffice.xlsx",
+		"report-pandoc.html", "site-chrome.html", "report-mail.eml", "sent-mutt.mbox", "text-shiftjis.txt"}
+	for _, name := range files {
+		raw, err := os.ReadFile(filepath.Join("testdata/formats", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Parse(name, raw); err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := Parse(name, raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

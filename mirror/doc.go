@@ -2,8 +2,9 @@
 // the manifest that says which copy belongs to which file.
 //
 // It owns walking the root (ignore files, symlink rules), change detection,
-// the parsers that turn raw bytes into a Doc, the content-addressed Store of
-// encoded Docs and the Manifest. The engine consumes a ScanResult: the
+// the choice of the parser that turns raw bytes into a Doc (registry.go; the
+// parsers themselves live in mirror/parse and its sub-packages), the
+// content-addressed Store of encoded Docs and the Manifest. The engine consumes a ScanResult: the
 // manifest's (Path, TextHash) pairs feed the fingerprint, and Store.Get
 // returns the text to chunk.
 //
@@ -28,17 +29,38 @@
 //     Store still holds its text, that TextHash is reused without parsing.
 //  4. Otherwise the file is parsed (Parsed) and its Doc put in the Store.
 //
-// Files that cannot be read, are binary, or are larger than the limit are
-// left out of the manifest and listed in ScanResult.Failed, so a later scan
-// looks at them again (binary ones cost only an 8 KiB read each time).
+// Files that cannot be read, are binary, are larger than the limit, or that
+// their parser rejects (encrypted, damaged, over a parse limit, timed out)
+// are left out of the manifest and listed in ScanResult.Failed with the
+// reason, so a later scan looks at them again (binary ones cost only an
+// 8 KiB read each time). Files with an extension no parser handles are not
+// candidates at all; once a parser handles them they have no entry, so the
+// next scan reads them like new files.
+//
+// # Parsers
+//
+// The file name picks the parser (lang.go, registry.go): text, markdown and
+// code are decoded here (parse.Text: encodings, NFC); HTML, PDF, DOCX, PPTX,
+// XLSX, EML and mbox go through parse.Run with their mirror/parse
+// sub-package under parse.Limits (a deadline, a text cap, a decompression
+// cap). The parser's name@version is each Entry's Parser and part of each
+// object, hence of its TextHash: an entry whose parser differs from the one
+// the file name now selects is read again (step 1 above does not apply),
+// so a version bump re-parses exactly the files that parser handles.
+//
+// A Doc may carry Fields (metadata: frontmatter scalars, document
+// properties, e-mail headers) and Parts: ranges of lines with their own
+// section label, page number and chunker kind (PDF pages, slides, sheets,
+// e-mail messages and attachments).
 //
 // # Store objects
 //
-// A mirror object is Doc.Encode(): a "ARMD" magic, a version byte, then the
-// Doc's fields as varint-length-prefixed strings and varints (see object.go).
-// Its name, the TextHash, is the BLAKE3-256 of those bytes, so metadata
-// (title, tags, parser) is part of a text's identity, and Get verifies the
-// hash of what it reads.
+// A mirror object is Doc.Encode(): a "ARMD" magic, a version byte (2), then
+// the Doc's fields, metadata fields and parts as varint-length-prefixed
+// strings and varints (see object.go). Its name, the TextHash, is the
+// BLAKE3-256 of those bytes, so metadata (title, tags, fields, parts,
+// parser) is part of a text's identity, and Get verifies the hash of what
+// it reads. Objects of version 1 fail to decode and are re-parsed.
 //
 // Objects live in append-only pack files directly in objects/, named
 // pack-<16 hex>.pack (layout in pack.go): a "ARPK" header, then records

@@ -37,7 +37,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzDecodeDoc(f *testing.F) {
-	f.Add((&Doc{Parser: "markdown@1", Title: "T", Tags: []string{"a"}, Lang: "markdown", LineOffset: 3, Text: "x"}).Encode())
+	f.Add((&Doc{Parser: "markdown@2", Title: "T", Tags: []string{"a"}, Lang: "markdown", LineOffset: 3, Text: "x"}).Encode())
 	f.Add([]byte("ARMD\x01\x00\x00\x00\x00\x00\x00"))
 	f.Add([]byte("ARMD\x01\xff\xff\xff\xff\x0f"))
 	f.Fuzz(func(t *testing.T, b []byte) {

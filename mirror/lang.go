@@ -5,37 +5,18 @@ import (
 	"strings"
 )
 
-// Parser names and versions. A parser's version is part of every Entry and of
-// the index fingerprint, so bumping one re-parses every file it handles.
-//
-// Bump a version when the Doc it produces for some input changes: different
-// normalization, different Title/Tags/Lang/LineOffset extraction, different
-// Text. Do not bump for refactors that leave every output byte-identical
-// (the fuzz and table tests pin the outputs). Adding a new extension to an
-// existing parser does not need a bump: those files had a different parser
-// (or none) before, so their entries change anyway.
-const (
-	textParser     = "text@1"
-	markdownParser = "markdown@1"
-	codeParser     = "code@1"
-
-	// ParsersVersion names every parser with its version; it goes into the
-	// index fingerprint.
-	ParsersVersion = textParser + " " + markdownParser + " " + codeParser
-)
-
 // kind is what the file name says about a source: which parser reads it and
 // in which language.
 type kind struct {
-	parser string
+	parser string // name@version
 	lang   string
 }
 
 // ParserFor returns the parser name@version that Parse would use for path,
 // and ok=false for well-known binary extensions (images, archives, objects,
-// media, fonts, PDFs, office files), which Scan skips without reading. Any
-// other unknown extension is plain text: binary content is rejected by Parse
-// on its bytes, not by its name.
+// media, fonts, legacy office formats), which Scan skips without reading.
+// Any other unknown extension is plain text: binary content is rejected by
+// Parse on its bytes, not by its name.
 func ParserFor(path string) (parser string, ok bool) {
 	k, ok := classify(path)
 	return k.parser, ok
@@ -51,11 +32,14 @@ func classify(p string) (kind, bool) {
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		ext = strings.ToLower(base[i+1:])
 	}
-	switch {
-	case isBinaryExt(ext):
+	if isBinaryExt(ext) {
 		return kind{}, false
-	case ext == "md" || ext == "markdown" || ext == "mdx":
+	}
+	if ext == "md" || ext == "markdown" || ext == "mdx" {
 		return kind{markdownParser, "markdown"}, true
+	}
+	if f, ok := formatByExt[ext]; ok {
+		return kind{f.parser.Name(), f.lang}, true
 	}
 	if lang := langByExt(ext); lang != "" {
 		return kind{codeParser, lang}, true
@@ -134,8 +118,6 @@ func langByExtMore(ext string) string {
 	switch ext {
 	case "xml", "xsd", "xsl", "svg":
 		return "xml"
-	case "html", "htm", "xhtml":
-		return "html"
 	case "css", "scss", "sass", "less":
 		return "css"
 	case "vue":
@@ -184,13 +166,13 @@ func langByExtMore(ext string) string {
 	return ""
 }
 
-// isBinaryExt reports extensions whose files are binary in practice (or need
-// a parser this package does not have yet: pdf, office documents).
+// isBinaryExt reports extensions whose files are binary in practice, or in a
+// format no parser here reads (legacy and OpenDocument office files).
 func isBinaryExt(ext string) bool {
 	switch ext {
 	case "png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp", "ico", "icns",
 		"psd", "heic", "avif", "svgz", "xcf",
-		"pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "odt", "ods", "odp", "epub",
+		"doc", "xls", "ppt", "odt", "ods", "odp", "epub",
 		"zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "tar", "lz4", "br", "lzma",
 		"exe", "dll", "so", "dylib", "o", "a", "lib", "obj", "class", "jar", "war", "ear",
 		"pyc", "pyo", "whl", "egg", "wasm", "bin", "iso", "img", "dmg", "deb", "rpm", "apk",

@@ -12,7 +12,7 @@ import (
 
 func sampleManifest(n int) *Manifest {
 	m := &Manifest{Entries: make([]Entry, n)}
-	parsers := []string{"text@1", "markdown@1", "code@1"}
+	parsers := []string{"text@2", "markdown@2", "code@2"}
 	for i := range m.Entries {
 		m.Entries[i] = Entry{
 			Path:     fmt.Sprintf("dir%03d/sub/file%05d.txt", i/100, i),

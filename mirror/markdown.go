@@ -5,8 +5,11 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/autorag/autorag/mirror/parse"
 )
 
 // maxFrontmatter bounds the YAML handed to the decoder; a longer block is
@@ -19,7 +22,7 @@ func parseMarkdown(text string) *Doc {
 	d := &Doc{Parser: markdownParser, Lang: "markdown", Text: text}
 	if fm, body, lines, ok := splitFrontmatter(text); ok {
 		d.Text, d.LineOffset = body, lines
-		d.Title, d.Tags = frontmatterMeta(fm)
+		d.Title, d.Tags, d.Fields = frontmatterMeta(fm)
 	}
 	if d.Title == "" {
 		d.Title = firstHeading(d.Text)
@@ -53,22 +56,29 @@ func splitFrontmatter(text string) (fm, body string, lines int, ok bool) {
 	return "", text, 0, false
 }
 
-// frontmatterMeta reads title and tags from YAML frontmatter. Malformed or
-// oversized YAML yields nothing; it is never an error.
-func frontmatterMeta(fm string) (title string, tags []string) {
+// Bounds of the fields kept from frontmatter.
+const (
+	maxFields     = 64
+	maxFieldValue = 256 // bytes
+)
+
+// frontmatterMeta reads title, tags and the top-level scalar fields from
+// YAML frontmatter. Malformed or oversized YAML yields nothing; it is never
+// an error.
+func frontmatterMeta(fm string) (title string, tags []string, fields []Field) {
 	if len(fm) > maxFrontmatter || strings.TrimSpace(fm) == "" {
-		return "", nil
+		return "", nil, nil
 	}
 	defer func() {
 		// yaml.v3 has panicked on hostile input before; a source file must
 		// never take the scan down.
 		if recover() != nil {
-			title, tags = "", nil
+			title, tags, fields = "", nil, nil
 		}
 	}()
 	var m map[string]any
 	if err := yaml.Unmarshal([]byte(fm), &m); err != nil {
-		return "", nil
+		return "", nil, nil
 	}
 	// Keys are matched case-insensitively and visited in sorted order so
 	// that map iteration order never leaks into the Doc (and its hash).
@@ -81,18 +91,28 @@ func frontmatterMeta(fm string) (title string, tags []string) {
 		}
 	}
 	for _, k := range keys {
+		v := scalarString(m[k])
 		if title == "" && strings.EqualFold(k, "title") {
-			title = scalarString(m[k])
+			title = v
+		}
+		isTags := strings.EqualFold(k, "tags") || strings.EqualFold(k, "keywords")
+		if v != "" && !isTags && len(v) <= maxFieldValue && len(fields) < maxFields {
+			fields = append(fields, Field{Key: k, Value: v})
 		}
 	}
-	return title, dedupe(tags)
+	return title, dedupe(tags), parse.SortFields(fields)
 }
 
 // scalarString renders a YAML scalar on one line; collections yield "".
 func scalarString(v any) string {
-	switch v.(type) {
+	switch t := v.(type) {
 	case nil, map[string]any, []any:
 		return ""
+	case time.Time:
+		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+			return t.Format(time.DateOnly)
+		}
+		return t.Format(time.RFC3339)
 	}
 	return strings.Join(strings.Fields(fmt.Sprint(v)), " ")
 }

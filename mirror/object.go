@@ -17,13 +17,15 @@ import (
 //	len Lang     Lang bytes
 //	count Tags   { len tag  tag bytes }...
 //	LineOffset
+//	count Fields { len key  key bytes  len value  value bytes }...
+//	count Parts  { line  len section  section bytes  page  len kind  kind bytes }...
 //	len Text     Text bytes
 //
 // Nothing may follow Text. Bump objectVersion when the layout changes; old
 // objects then fail to decode and are re-parsed from their sources.
 const (
 	objectMagic   = "ARMD"
-	objectVersion = 1
+	objectVersion = 2
 )
 
 // ErrCorrupt marks stored data (a manifest or a mirror object) that fails its
@@ -39,6 +41,12 @@ func (d *Doc) Encode() []byte {
 	for _, t := range d.Tags {
 		n += binary.MaxVarintLen64 + len(t)
 	}
+	for _, f := range d.Fields {
+		n += 2*binary.MaxVarintLen64 + len(f.Key) + len(f.Value)
+	}
+	for _, p := range d.Parts {
+		n += 4*binary.MaxVarintLen64 + len(p.Section) + len(p.Kind)
+	}
 	b := make([]byte, 0, n)
 	b = append(b, objectMagic...)
 	b = append(b, objectVersion)
@@ -50,6 +58,17 @@ func (d *Doc) Encode() []byte {
 		b = appendString(b, t)
 	}
 	b = binary.AppendUvarint(b, uint64(d.LineOffset))
+	b = binary.AppendUvarint(b, uint64(len(d.Fields)))
+	for _, f := range d.Fields {
+		b = appendString(appendString(b, f.Key), f.Value)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Parts)))
+	for _, p := range d.Parts {
+		b = binary.AppendUvarint(b, uint64(p.Line))
+		b = appendString(b, p.Section)
+		b = binary.AppendUvarint(b, uint64(p.Page))
+		b = appendString(b, p.Kind)
+	}
 	return appendString(b, d.Text)
 }
 
@@ -79,6 +98,8 @@ func DecodeDoc(b []byte) (*Doc, error) {
 		r.fail("line offset out of range")
 	}
 	d.LineOffset = int(off)
+	d.Fields = decodeFields(&r)
+	d.Parts = decodeParts(&r)
 	d.Text = r.string()
 	if r.err == nil && r.remaining() != 0 {
 		r.fail("trailing bytes")
@@ -87,6 +108,38 @@ func DecodeDoc(b []byte) (*Doc, error) {
 		return nil, fmt.Errorf("decode mirror object: %s: %w", r.err, ErrCorrupt)
 	}
 	return d, nil
+}
+
+// decodeFields reads the fields of an object; nil when there are none.
+func decodeFields(r *reader) []Field {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	fs := make([]Field, n)
+	for i := range fs {
+		fs[i] = Field{Key: r.string(), Value: r.string()}
+	}
+	return fs
+}
+
+// decodeParts reads the parts of an object; nil when there are none. Line
+// and page numbers must fit in an int32.
+func decodeParts(r *reader) []Part {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	ps := make([]Part, n)
+	for i := range ps {
+		line, sec := r.uvarint(), r.string()
+		page, kind := r.uvarint(), r.string()
+		if line > math.MaxInt32 || page > math.MaxInt32 {
+			r.fail("part out of range")
+		}
+		ps[i] = Part{Line: int(line), Section: sec, Page: int(page), Kind: kind}
+	}
+	return ps
 }
 
 func appendString(b []byte, s string) []byte {

@@ -1,114 +1,89 @@
 package mirror
 
 import (
-	"bytes"
-	"errors"
+	"context"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/unicode/norm"
+	"github.com/autorag/autorag/mirror/parse"
 )
 
 // ErrBinary is returned by Parse for content that is not text: a NUL byte in
-// the first sniffLen bytes, or a well-known binary extension.
-var ErrBinary = errors.New("binary file")
+// the first 8 KiB (of a file that is not UTF-16), or a well-known binary
+// extension.
+var ErrBinary = parse.ErrBinary
 
 // sniffLen is how much of a file is checked for NUL bytes.
-const sniffLen = 8 << 10
+const sniffLen = parse.SniffLen
+
+// Field and Part are a Doc's metadata fields and line ranges (see package
+// parse).
+type (
+	Field = parse.Field
+	Part  = parse.Part
+)
 
 // Doc is the normalized, parsed form of one source file.
 type Doc struct {
-	Parser     string   // name@version: "text@1", "markdown@1", "code@1"
-	Title      string   // markdown: frontmatter title, else first "# " heading; else ""
-	Tags       []string // markdown frontmatter tags/keywords (string or list), else nil
-	Lang       string   // "markdown", "text", or a code language ("go", "python", ...)
+	Parser     string   // name@version: "text@2", "markdown@2", "code@2", "pdf@1", ...
+	Title      string   // markdown: frontmatter title, else first "# " heading; documents: their title; else ""
+	Tags       []string // markdown frontmatter tags/keywords (string or list), document keywords, else nil
+	Lang       string   // "markdown", "text", a code language ("go", ...) or a format ("pdf", "html", "email", ...)
 	LineOffset int      // source lines before Text begins: source line = LineOffset + line in Text
 	Text       string   // NFC, valid UTF-8, "\n" line ends, no BOM
+	Fields     []Field  // metadata (frontmatter scalars, document properties, e-mail headers), sorted by key
+	Parts      []Part   // line ranges with their own section, page and chunker kind; nil for one part
 }
 
 //semguard:begin parse
 
 // Parse turns the raw bytes of the file at path into a Doc, choosing the
-// parser by file name (see ParserFor). Text is decoded (UTF-8, or UTF-16 with
-// a byte order mark), its BOM stripped, invalid bytes replaced by U+FFFD one
-// for one, CRLF and lone CR turned into "\n", and NFC-normalized. Content
-// with a NUL byte in the first 8 KiB yields an error wrapping ErrBinary.
+// parser by file name (see ParserFor), with the default limits.
 func Parse(path string, raw []byte) (*Doc, error) {
+	return ParseContext(context.Background(), path, raw, parse.Limits{})
+}
+
+// ParseContext is Parse under ctx and the given limits (zero fields take
+// parse.DefaultLimits). Text, markdown and code are decoded (UTF-8 with or
+// without BOM, UTF-16, legacy encodings; see parse.Decode), CRLF and lone
+// CR turned into "\n", and NFC-normalized; a NUL byte in the first 8 KiB
+// yields an error wrapping ErrBinary. Document formats go through their
+// parser under parse.Run (deadline, panic recovery).
+func ParseContext(ctx context.Context, path string, raw []byte, lim parse.Limits) (*Doc, error) {
 	k, ok := classify(path)
 	if !ok {
 		return nil, fmt.Errorf("parse %s: %w", path, ErrBinary)
 	}
-	text, err := normalize(raw)
+	if p, isFormat := byName(k.parser); isFormat {
+		pd, err := parse.Run(ctx, p, &parse.Input{Path: path, Data: raw, Limits: lim, Nested: nested})
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", path, err)
+		}
+		return fromParse(k, pd), nil
+	}
+	text, enc, err := parse.Text(raw)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
+	var d *Doc
 	if k.parser == markdownParser {
-		return parseMarkdown(text), nil
+		d = parseMarkdown(text)
+	} else {
+		d = &Doc{Parser: k.parser, Lang: k.lang, Text: text}
 	}
-	return &Doc{Parser: k.parser, Lang: k.lang, Text: text}, nil
+	if enc != "utf-8" {
+		d.Fields = parse.SortFields(append(d.Fields, Field{Key: "encoding", Value: enc}))
+	}
+	return d, nil
+}
+
+// fromParse turns a parser's Doc into a mirror Doc.
+func fromParse(k kind, pd *parse.Doc) *Doc {
+	d := &Doc{Parser: k.parser, Title: parse.OneLine(pd.Title), Tags: dedupe(pd.Tags), Lang: k.lang,
+		LineOffset: pd.LineOffset, Text: pd.Text, Fields: parse.SortFields(pd.Fields), Parts: pd.Parts}
+	if pd.Lang != "" {
+		d.Lang = pd.Lang
+	}
+	return d
 }
 
 //semguard:end parse
-
-// normalize applies the text normalization shared by every parser.
-func normalize(raw []byte) (string, error) {
-	b, err := decodeUTF16(raw)
-	if err != nil {
-		return "", err
-	}
-	b = bytes.TrimPrefix(b, []byte("\uFEFF"))
-	if bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
-		return "", ErrBinary
-	}
-	return norm.NFC.String(cleanUTF8(b)), nil
-}
-
-// decodeUTF16 converts UTF-16 text that starts with a byte order mark to
-// UTF-8; anything else is returned as is. (Without a BOM UTF-16 text is full
-// of NUL bytes and is rejected as binary.)
-func decodeUTF16(raw []byte) ([]byte, error) {
-	if !bytes.HasPrefix(raw, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(raw, []byte{0xFE, 0xFF}) {
-		return raw, nil
-	}
-	dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
-	out, err := dec.Bytes(raw)
-	if err != nil {
-		return nil, fmt.Errorf("decode utf-16: %w", err)
-	}
-	return out, nil
-}
-
-// cleanUTF8 returns b as a string with every invalid byte replaced by U+FFFD
-// and every CRLF or lone CR replaced by LF.
-func cleanUTF8(b []byte) string {
-	if utf8.Valid(b) && bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
-	}
-	var sb strings.Builder
-	sb.Grow(len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '\r':
-			sb.WriteByte('\n')
-			i++
-			if i < len(b) && b[i] == '\n' {
-				i++
-			}
-		case c < utf8.RuneSelf:
-			sb.WriteByte(c)
-			i++
-		default:
-			r, n := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && n == 1 {
-				sb.WriteRune(utf8.RuneError)
-			} else {
-				sb.Write(b[i : i+n])
-			}
-			i += n
-		}
-	}
-	return sb.String()
-}

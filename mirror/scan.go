@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/mirror/parse"
 )
 
 // DefaultMaxFileSize is the largest source Scan reads when
@@ -39,6 +40,13 @@ type ScanOptions struct {
 	// size or mtime changed) is hashed and parsed, with the number read so
 	// far and the number to read; calls may come from several goroutines.
 	OnRead func(done, total int)
+	// Limits bound each parse of a document format (time, text produced,
+	// bytes decompressed); zero fields take parse.DefaultLimits.
+	Limits parse.Limits
+	// Failures are the parse failures remembered from earlier scans: a
+	// file listed with its current size, mtime and parser is reported
+	// failed again without being read. nil remembers nothing.
+	Failures *FailMemo
 }
 
 // Failure is a file left out of the manifest, with the reason: "binary",
@@ -60,6 +68,10 @@ type ScanResult struct {
 	Racy        int // hashed although size and mtime matched (Manifest.Racy)
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
+	// Failures is the parse-failure memo after this scan; FailuresChanged
+	// says it differs from ScanOptions.Failures (needs Save).
+	Failures        *FailMemo
+	FailuresChanged bool
 }
 
 // Scan brings prev up to date with the tree under root (change detection is
@@ -89,7 +101,8 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 		return nil, err
 	}
 	_ = failpoint.Hit("scan-after-walk")
-	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead}
+	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
+		memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
 	fresh, err := s.run(w.files, res)
 	if err == nil {
@@ -99,6 +112,8 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 		return nil, err
 	}
 	res.Manifest = &Manifest{Entries: mergeEntries(prev.Entries, fresh, cov)}
+	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
+	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
 	res.Changed = !slices.Equal(prev.Entries, res.Manifest.Entries)
 	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
 	return res, nil
@@ -106,11 +121,17 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 
 // scanner turns candidates into entries.
 type scanner struct {
-	ctx   context.Context
-	root  string
-	store *Store
-	prev  *Manifest
-	max   int64
+	ctx    context.Context
+	root   string
+	store  *Store
+	prev   *Manifest
+	max    int64
+	limits parse.Limits
+
+	memo     *FailMemo               // remembered parse failures
+	repeated map[string]ParseFailure // memo entries that still apply; filled before the workers start
+	mu       sync.Mutex              // guards fresh
+	fresh    map[string]ParseFailure // parse failures of this scan
 
 	onRead func(done, total int)
 	nread  atomic.Int64
@@ -148,6 +169,11 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 		if c.size > s.max {
 			res.Failed = append(res.Failed, Failure{Path: c.rel,
 				Reason: reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"})
+			continue
+		}
+		if f, ok := s.memo.lookup(c); ok {
+			res.Failed = append(res.Failed, Failure{Path: c.rel, Reason: f.Reason})
+			s.repeated[c.rel] = f
 			continue
 		}
 		if j, ok := lookup(c.rel); ok && s.statSkip(c, &prev[j]) {
@@ -301,13 +327,19 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 		o.entry.TextHash, o.ok = th, true
 		return nil
 	}
-	doc, err := Parse(c.rel, data)
+	doc, err := ParseContext(s.ctx, c.rel, data, s.limits)
 	if errors.Is(err, ErrBinary) {
 		o.fail = reasonBinary
 		return nil
 	}
 	if err != nil {
-		o.fail = err.Error()
+		if cerr := s.ctx.Err(); cerr != nil {
+			return cerr
+		}
+		o.fail = "parse: " + strings.TrimPrefix(err.Error(), "parse "+c.rel+": ")
+		s.mu.Lock()
+		s.fresh[c.rel] = ParseFailure{Size: c.size, MtimeNS: c.mtime, Parser: c.parser, Reason: o.fail}
+		s.mu.Unlock()
 		return nil
 	}
 	th, err := s.store.Put(doc)
@@ -362,15 +394,15 @@ func (s *scanner) read(c *candidate) ([]byte, error) {
 		return nil, fmt.Errorf("read: %s", errText(err))
 	}
 	defer f.Close()
-	return s.readFile(f, c.size)
+	return s.readFile(f, c.size, c.parser)
 }
 
 // readFile reads the open file f of the given size (as stat'ed) as read
-// does.
-func (s *scanner) readFile(f *os.File, size int64) ([]byte, error) {
+// does; parser is the file's parser (binary formats skip the NUL test).
+func (s *scanner) readFile(f *os.File, size int64, parser string) ([]byte, error) {
 	buf := make([]byte, 0, min(size, s.max)+1)
 	buf, err := readAtMost(f, buf, sniffLen)
-	if err == nil && looksBinary(buf) {
+	if err == nil && !binaryFormat(parser) && looksBinary(buf) {
 		return nil, ErrBinary
 	}
 	if err == nil && len(buf) == sniffLen {
@@ -404,12 +436,9 @@ func readAtMost(r io.Reader, buf []byte, n int) ([]byte, error) {
 }
 
 // looksBinary applies Parse's NUL test to the first bytes of a file.
-// UTF-16 text (with a BOM) is left for Parse to decode.
+// UTF-16 text (with or without a BOM) is left for Parse to decode.
 func looksBinary(head []byte) bool {
-	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
-		return false
-	}
-	return bytes.IndexByte(head, 0) >= 0
+	return bytes.IndexByte(head, 0) >= 0 && !parse.LooksUTF16(head)
 }
 
 // mergeEntries combines the previous entries that the scan did not cover

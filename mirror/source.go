@@ -45,7 +45,8 @@ func ReadSource(ctx context.Context, root, rel string, maxFileSize int64) (*Doc,
 		return nil, err
 	}
 	defer r.Close()
-	data, err := readRooted(r, target, maxFileSize)
+	parser, _ := ParserFor(rel)
+	data, err := readRooted(r, target, maxFileSize, parser)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +140,9 @@ func (w *walker) linkTarget(abs, rel string) (string, error) {
 }
 
 // readRooted reads name inside r, refusing anything but a regular file of
-// at most max bytes, and binary content by its first bytes.
-func readRooted(r *os.Root, name string, max int64) ([]byte, error) {
+// at most max bytes, and binary content by its first bytes unless parser
+// reads a binary format.
+func readRooted(r *os.Root, name string, max int64, parser string) ([]byte, error) {
 	f, err := r.Open(name)
 	if err != nil {
 		return nil, err
@@ -158,7 +160,7 @@ func readRooted(r *os.Root, name string, max int64) ([]byte, error) {
 		return nil, refused(rel, fmt.Sprintf("%s (%d bytes)", reasonTooLarge, fi.Size()))
 	}
 	s := &scanner{max: max}
-	data, err := s.readFile(f, fi.Size())
+	data, err := s.readFile(f, fi.Size(), parser)
 	if errors.Is(err, ErrBinary) {
 		return nil, refused(rel, reasonBinary)
 	}

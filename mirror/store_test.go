@@ -20,7 +20,7 @@ func testDoc(i, size int) *Doc {
 	for b.Len() < size {
 		fmt.Fprintf(&b, "line %d of document %d: the quick brown fox jumps over the lazy dog\n", b.Len(), i)
 	}
-	return &Doc{Parser: "markdown@1", Title: fmt.Sprintf("Doc %d", i), Lang: "markdown", Tags: []string{"t"}, Text: b.String()}
+	return &Doc{Parser: "markdown@2", Title: fmt.Sprintf("Doc %d", i), Lang: "markdown", Tags: []string{"t"}, Text: b.String()}
 }
 
 // putAll puts docs into s and returns their hashes.
@@ -107,7 +107,7 @@ func TestStorePutGet(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mirror", "objects")
 	s := OpenStore(dir)
 	defer s.Close()
-	d := &Doc{Parser: "text@1", Lang: "text", Text: "hello"}
+	d := &Doc{Parser: "text@2", Lang: "text", Text: "hello"}
 	h, err := s.Put(d)
 	if err != nil {
 		t.Fatal(err)

@@ -99,7 +99,11 @@ func printMarkdown(w io.Writer, query string, results []engine.Result) {
 		fmt.Fprintln(w, "\nNo results.")
 	}
 	for _, r := range results {
-		fmt.Fprintf(w, "\n## %d. %s (lines %d-%d)\n\n", r.Rank, r.Path, r.Lines[0], r.Lines[1])
+		if r.Page > 0 {
+			fmt.Fprintf(w, "\n## %d. %s (page %d)\n\n", r.Rank, r.Path, r.Page)
+		} else {
+			fmt.Fprintf(w, "\n## %d. %s (lines %d-%d)\n\n", r.Rank, r.Path, r.Lines[0], r.Lines[1])
+		}
 		if r.Section != "" {
 			fmt.Fprintf(w, "Section: %s\n\n", r.Section)
 		}
@@ -140,7 +144,7 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 	}
 	m := newMatcher(query)
 	for _, r := range results {
-		fmt.Fprintf(w, "%d. %s:%d-%d", r.Rank, r.Path, r.Lines[0], r.Lines[1])
+		fmt.Fprintf(w, "%d. %s", r.Rank, resultLocation(r))
 		if r.Section != "" {
 			fmt.Fprintf(w, "  § %s", r.Section)
 		}

@@ -19,6 +19,8 @@ type queryOptions struct {
 	explain bool
 	noCache bool
 	format  string
+	filters []string
+	docType string
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -39,6 +41,7 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
 	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
 	g.settings.addSearchFlags(cmd.Flags())
+	addFilterFlags(cmd, o)
 	return cmd
 }
 
@@ -62,7 +65,11 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if err != nil {
 		return err
 	}
-	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain}
+	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain,
+		Filters: o.filters, Type: o.docType}
+	if err := engine.CheckFilters(qo); err != nil {
+		return usagef("%v", err)
+	}
 	capBytes, err := queryCacheCap()
 	if err != nil {
 		return err

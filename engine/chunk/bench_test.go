@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -62,4 +63,31 @@ func TestBenchInputs(t *testing.T) {
 	}
 	checkChunks(t, mdText, Options{}, Split(KindMarkdown, mdText, Options{}))
 	checkChunks(t, code, Options{}, Split(KindCode, code, Options{}))
+}
+
+// BenchmarkSplitLang measures code chunking by language on this package's
+// own source read as generic code, Python and Rust (the heuristic's cost
+// per line), and on one of its files as Go (go/parser).
+func BenchmarkSplitLang(b *testing.B) {
+	var src strings.Builder
+	for _, f := range []string{"pack.go", "cut.go", "markdown.go", "code_heur.go"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src.Write(data)
+		src.WriteString("\n")
+	}
+	for _, lang := range []string{"", "go", "python", "rust"} {
+		text := src.String()
+		if lang == "go" {
+			text = text[:strings.Index(text[1:], "package chunk")+1]
+		}
+		b.Run("lang="+lang, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				SplitLang(KindCode, lang, text, Options{})
+			}
+		})
+	}
 }

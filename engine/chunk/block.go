@@ -8,6 +8,7 @@ type block struct {
 	sectionEnd int      // heading only: last line before the next heading
 	path       []string // markdown heading path
 	sig        string   // code: the block's signature
+	decl       bool     // code: sig names a declaration (go/parser or a language rule found it)
 }
 
 // heading reports whether b is a markdown heading line.
@@ -27,4 +28,15 @@ func paragraphs(l *lines) []block {
 		out = append(out, block{start: start, end: i})
 	}
 	return out
+}
+
+// shift moves a block found in a sub-range starting at line off back into
+// the whole text's line numbers.
+func (b block) shift(off int) block {
+	b.start += off
+	b.end += off
+	if b.sectionEnd != 0 {
+		b.sectionEnd += off
+	}
+	return b
 }

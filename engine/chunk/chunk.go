@@ -25,7 +25,14 @@ const (
 // line is longer than the size, a piece of that one line (StartLine ==
 // EndLine). Chunks are in document order and together cover every non-blank
 // line. Text of a chunk is a substring of text.
-func Split(kind, text string, o Options) []Chunk {
+func Split(kind, text string, o Options) []Chunk { return SplitLang(kind, "", text, o) }
+
+// SplitLang is Split for code in a known language ("go", "python", ...):
+// Go is cut at its declarations (go/parser), other languages at the
+// definitions a per-language heuristic finds, and each chunk's Section
+// names the declaration it starts with ("func (s *Store) Get",
+// "class Store > def get"). An unknown language is cut like Split's code.
+func SplitLang(kind, lang, text string, o Options) []Chunk {
 	o = o.Normalize()
 	l := newLines(text)
 	var blocks []block
@@ -33,7 +40,7 @@ func Split(kind, text string, o Options) []Chunk {
 	case KindMarkdown:
 		blocks = markdownBlocks(l)
 	case KindCode:
-		blocks = codeBlocks(l)
+		blocks = langBlocks(l, lang)
 	default:
 		blocks = paragraphs(l)
 	}

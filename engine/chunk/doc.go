@@ -12,7 +12,13 @@
 //     ---) are not recognised; they stay part of their paragraph.
 //   - code: top-level blocks. A non-blank line at column 0 right after a
 //     blank line starts a block, so a function keeps its doc comment and the
-//     blank lines inside its body.
+//     blank lines inside its body. With a known language (SplitLang): Go
+//     is cut at its top-level declarations as go/parser finds them (doc
+//     comments included; a file that does not parse falls back to the
+//     generic rule); Python, JavaScript/TypeScript, Rust, Java, Kotlin,
+//     C#, Scala, C and C++ also start a block at a definition (def, class,
+//     fn, impl, function, a method signature, ...) that follows a blank
+//     line, at any indentation, with the comments and decorators above it.
 //   - text: paragraphs.
 //
 // # Markdown sections
@@ -32,10 +38,12 @@
 // that spans the "Linux" and "macOS" subsections; "" before the first
 // heading. A heading with no text of its own ("# Guide" right above
 // "## Install") does not widen the path: that chunk is "Guide > Install".
-// For code it is the signature of the chunk's first block: its first
-// column-0 line that is not a comment, attribute or decorator, without a
-// trailing "{", cut to 120 runes ("func Parse(path string) error"). Plain
-// text has no sections.
+// For code it names the first declaration in the chunk: "func (s *Store)
+// Get", "type Store", "class Store > def get" (a member is prefixed by its
+// container, found by indentation), "impl Store > fn put"; without a known
+// declaration it is the first block's signature: its first column-0 line
+// that is not a comment, attribute or decorator, without a trailing "{",
+// cut to 120 runes. Plain text has no sections.
 //
 // # Oversized blocks
 //

@@ -101,3 +101,23 @@ func isBlank(s string) bool {
 	}
 	return true
 }
+
+// sub returns lines from..to-1 as their own lines value (0-based within it).
+func (l *lines) sub(from, to int) *lines {
+	if from >= to {
+		return newLines("")
+	}
+	return newLines(l.text[l.start[from]:l.end(to-1)])
+}
+
+// trim narrows the line range s..e to its first and last non-blank lines
+// (s > e when all are blank).
+func (l *lines) trim(s, e int) (int, int) {
+	for s <= e && l.blank[s] {
+		s++
+	}
+	for e >= s && l.blank[e] {
+		e--
+	}
+	return s, e
+}

@@ -81,9 +81,15 @@ func (p *packer) emit(blocks []block) {
 }
 
 // section labels a chunk: for markdown the heading path all its blocks share,
-// for code the signature of its first block.
+// for code the label of its first declaration (a block the language rules
+// named), else the signature of its first block.
 func (p *packer) section(blocks []block) string {
 	if !p.commonPath {
+		for _, b := range blocks {
+			if b.decl {
+				return b.sig
+			}
+		}
 		return blocks[0].sig
 	}
 	var path []string

@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/autorag/autorag/mirror"
+)
+
+// Query filters on metadata. Every file's first chunk carries its filter
+// terms in fieldFacet: "type=<doc|code|pdf|office|email|html>", "lang=...",
+// "title=...", one "key=value" per metadata field (frontmatter scalars,
+// document properties, e-mail headers) and "tag=..." per tag, lowercased.
+// A query with filters reads the postings of its terms to find the files
+// that have all of them, and both lists keep only those files' chunks.
+
+// Types are the values --type accepts.
+var Types = []string{mirror.TypeDoc, mirror.TypeCode, mirror.TypePDF, mirror.TypeOffice, mirror.TypeEmail, mirror.TypeHTML}
+
+// filterTerms validates o.Filters and o.Type and returns the terms a file
+// must have, sorted and without repeats.
+func filterTerms(o QueryOptions) ([]string, error) {
+	var terms []string
+	for _, f := range o.Filters {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			return nil, fmt.Errorf("%w: --filter %q: want key=value", ErrBadQuery, f)
+		}
+		terms = append(terms, filterTerm(k, v))
+	}
+	if o.Type != "" {
+		if !slices.Contains(Types, o.Type) {
+			return nil, fmt.Errorf("%w: --type %q: want one of %s", ErrBadQuery, o.Type, strings.Join(Types, ", "))
+		}
+		terms = append(terms, filterTerm("type", o.Type))
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms), nil
+}
+
+// CheckFilters reports filters or a type that a query would reject.
+func CheckFilters(o QueryOptions) error {
+	_, err := filterTerms(o)
+	return err
+}
+
+// filterKey is the filter part of a cached answer's key: the terms, which
+// equal filters share whatever their spelling.
+func filterKey(o QueryOptions) string {
+	terms, err := filterTerms(o)
+	if err != nil {
+		return "invalid"
+	}
+	return "filters=" + strings.Join(terms, "\x00")
+}
+
+// ErrBadQuery reports query options that cannot be answered (a usage error).
+var ErrBadQuery = fmt.Errorf("bad query")
+
+// withFacets narrows filter to the files that have every term: nil terms
+// leave it as it is.
+func (s *searcher) withFacets(ctx context.Context, filter *pathFilter, terms []string) (*pathFilter, error) {
+	if len(terms) == 0 {
+		return filter, nil
+	}
+	var allowed map[string]bool
+	for _, t := range terms {
+		files, err := s.filesWith(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if allowed != nil {
+			for p := range allowed {
+				if !files[p] {
+					delete(allowed, p)
+				}
+			}
+		} else {
+			allowed = files
+		}
+	}
+	out := &pathFilter{paths: allowed}
+	if filter != nil {
+		out.re = filter.re
+	}
+	return out, nil
+}
+
+// filesWith returns the paths of the files that carry filter term t.
+func (s *searcher) filesWith(ctx context.Context, t string) (map[string]bool, error) {
+	tfr, err := s.r.TermFieldReader(ctx, []byte(t), fieldFacet, false, false, false)
+	if err != nil {
+		return nil, fmt.Errorf("filter %q: %w", t, err)
+	}
+	defer tfr.Close()
+	out := map[string]bool{}
+	var tfd index.TermFieldDoc
+	for {
+		d, err := tfr.Next(&tfd)
+		if err != nil {
+			return nil, fmt.Errorf("filter %q: %w", t, err)
+		}
+		if d == nil {
+			return out, nil
+		}
+		id, err := s.r.ExternalID(d.ID)
+		if err != nil {
+			return nil, fmt.Errorf("filter %q: %w", t, err)
+		}
+		path, _ := splitChunkID(id)
+		out[path] = true
+	}
+}
+
+// facetField indexes a file's filter terms as whole tokens.
+func facetField(terms []string) *document.TextField {
+	return document.NewTextFieldCustom(fieldFacet, nil, []byte(strings.Join(terms, "\x00")), index.IndexField, termsAnalyzer{})
+}
+
+// termsAnalyzer yields one token per NUL-separated term, unchanged.
+type termsAnalyzer struct{}
+
+func (termsAnalyzer) Analyze(b []byte) analysis.TokenStream {
+	var ts analysis.TokenStream
+	pos, off := 1, 0
+	for _, t := range strings.Split(string(b), "\x00") {
+		if t != "" {
+			ts = append(ts, &analysis.Token{Term: []byte(t), Start: off, End: off + len(t), Position: pos, Type: analysis.AlphaNumeric})
+			pos++
+		}
+		off += len(t) + 1
+	}
+	return ts
+}

@@ -1,0 +1,68 @@
+package html
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/autorag/autorag/mirror/internal/parsetest"
+)
+
+func TestExtractDropsChromeKeepsStructure(t *testing.T) {
+	page := `<html><head><title>T &amp; co</title><meta name="author" content="Ada">
+<style>.x{}</style><script>var tracking = 1;</script></head><body>
+<nav>Home | Docs</nav><header>Site banner</header>
+<div role="navigation">Menu entries</div>
+<main><h1>Main heading</h1><p>First <b>para</b>graph.</p><h3>Sub</h3><ul><li>one</li><li>two</li></ul>
+<p hidden>secret</p><p># not a heading</p></main>
+<footer>Copyright</footer></body></html>`
+	d, err := Extract(context.Background(), []byte(page), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Main heading\n\nFirst paragraph.\n\n### Sub\n\n- one\n- two\n\n\\# not a heading\n\n"
+	if d.Text != want {
+		t.Errorf("text = %q\nwant   %q", d.Text, want)
+	}
+	if d.Title != "T & co" {
+		t.Errorf("title = %q", d.Title)
+	}
+	for _, gone := range []string{"tracking", "Home", "banner", "Menu", "secret", "Copyright"} {
+		if strings.Contains(d.Text, gone) {
+			t.Errorf("chrome %q kept: %q", gone, d.Text)
+		}
+	}
+	if len(d.Fields) != 1 || d.Fields[0].Value != "Ada" {
+		t.Errorf("fields = %+v", d.Fields)
+	}
+}
+
+func TestExtractWithoutMainKeepsBodyAndHeaderInside(t *testing.T) {
+	d, err := Extract(context.Background(), []byte("<body><h2>Hi</h2>text<br>more<table><tr><td>a</td><td>b</td></tr></table></body>"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "## Hi\n\ntext\nmore\na | b\n\n"; d.Text != want {
+		t.Errorf("text = %q, want %q", d.Text, want)
+	}
+	if d.Title != "" {
+		t.Errorf("title falls back to an h1 only, not an h2; got %q", d.Title)
+	}
+}
+
+func TestExtractMetaCharset(t *testing.T) {
+	d, err := Extract(context.Background(), []byte("<meta charset=\"iso-8859-1\"><p>caf\xe9</p>"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d.Text, "café") {
+		t.Errorf("text = %q", d.Text)
+	}
+}
+
+func FuzzHTML(f *testing.F) {
+	f.Add([]byte("<html><title>x</title><main><h1>a</h1><pre>b\n c</pre></main>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parsetest.Parse(t, Parser{}, "f.html", data)
+	})
+}
