@@ -34,8 +34,8 @@ func (e *Engine) QuerySettings() string {
 // generation sc names depends on, plus the caller's extra parts (its
 // namespace, the binary, an epoch). A new query option must be added here.
 func AnswerKey(sc *fingerprint.Sidecar, o QueryOptions, settings string, extra ...string) [32]byte {
-	parts := append(append(make([]string, 0, len(extra)+9), extra...), sc.Fingerprint, sc.Generation, normalizeQuery(o.Text), o.Mode,
-		strconv.Itoa(o.K), strconv.Itoa(o.PerFile), o.PathGlob, strconv.FormatBool(o.Explain), settings)
+	parts := append(append(make([]string, 0, len(extra)+10), extra...), sc.Fingerprint, sc.Generation, normalizeQuery(o.Text), o.Mode,
+		strconv.Itoa(o.K), strconv.Itoa(o.PerFile), o.PathGlob, strconv.FormatBool(o.Explain), strconv.FormatBool(o.NoCollapse), settings)
 	return cache.QueryKey(parts...)
 }
 

@@ -31,6 +31,7 @@ const (
 	fieldBody = "b" // title, section and text, analyzed; no stored value, no term vectors
 	fieldText = "t" // the chunk text, stored only
 	fieldMeta = "m" // start line, end line, section, title, stored only
+	fieldLang = "l" // the language the body was analyzed in (multilingual analysis only)
 	stampKey  = "autorag.generation"
 	bleveDir  = "bleve"
 	metaSep   = "\x1f"
@@ -49,8 +50,9 @@ type chunkDoc struct {
 	StartLine int
 	EndLine   int
 	Text      string
-	tokens    int // analyzed body length, known after the batch
-	fileIdx   int // index of the file's record in the builder
+	Lang      string // analysis language (analyze.Languages); "" = English, no lang field
+	tokens    int    // analyzed body length, known after the batch
+	fileIdx   int    // index of the file's record in the builder
 }
 
 // chunkID is the document ID of a chunk: the source path and its ordinal.
@@ -72,15 +74,25 @@ type emptyAnalyzer struct{}
 
 func (emptyAnalyzer) Analyze([]byte) analysis.TokenStream { return nil }
 
+// keywordAnalyzer yields its whole input as one term.
+type keywordAnalyzer struct{}
+
+func (keywordAnalyzer) Analyze(b []byte) analysis.TokenStream {
+	return analysis.TokenStream{{Term: b, Start: 0, End: len(b), Position: 1, Type: analysis.AlphaNumeric}}
+}
+
 // body is what a chunk is searched by: its title, section and text. BM25
 // indexes it and the embedder turns it into the chunk's vector.
 func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
 
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
 	d := document.NewDocument(chunkID(c.Path, c.Ord))
-	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.Analyzer())
+	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.ForLanguage(c.Lang))
 	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title}, metaSep)
 	d.AddField(body)
+	if c.Lang != "" {
+		d.AddField(document.NewTextFieldCustom(fieldLang, nil, []byte(c.Lang), index.IndexField, keywordAnalyzer{}))
+	}
 	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
 	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))
 	return d, body

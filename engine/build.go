@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/autorag/autorag/engine/analyze"
 	"os"
 	"path/filepath"
 	"sync"
@@ -159,13 +160,24 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 			return nil, err
 		}
 	}
-	pieces := chunk.Split(chunkKind(doc.Lang), doc.Text, b.e.Settings.Chunk)
+	kind := chunkKind(doc.Lang)
+	pieces := chunk.Split(kind, doc.Text, b.e.Settings.Chunk)
 	docs := make([]*chunkDoc, len(pieces))
+	fileLang := "" // English, without a language field
+	if b.e.Settings.multilingual() {
+		fileLang = analyze.English // code is analyzed as English
+		if kind != "code" {
+			fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
+		}
+	}
 	for i, p := range pieces {
 		docs[i] = &chunkDoc{
 			Path: en.Path, Ord: i, Title: doc.Title, Section: p.Section,
 			StartLine: p.StartLine + doc.LineOffset, EndLine: p.EndLine + doc.LineOffset,
-			Text: p.Text,
+			Text: p.Text, Lang: fileLang,
+		}
+		if fileLang != "" && kind != "code" {
+			docs[i].Lang = analyze.DetectOr(docs[i].body(), fileLang)
 		}
 	}
 	return docs, nil

@@ -9,6 +9,9 @@ import (
 const (
 	FusionRRF    = "rrf"    // reciprocal rank fusion: Σ w / (k + rank)
 	FusionConvex = "convex" // α·bm25/max(bm25) + (1−α)·minmax(dense)
+	// FusionAdaptive is convex fusion whose dense weight, per query, is
+	// (1−α) times the agreement of the two lists (adaptive.go).
+	FusionAdaptive = "adaptive"
 )
 
 // Fusion says how the BM25 and the vector list are combined. The right
@@ -22,14 +25,27 @@ type Fusion struct {
 	Alpha  float64 `json:"alpha,omitempty"` // convex: weight of BM25
 	WBM25  float64 `json:"w_bm25,omitempty"`
 	WDense float64 `json:"w_dense,omitempty"`
+	// Floor drops, in hybrid mode, chunks only the vector list found whose
+	// similarity is below it (no better than chance for the embedder);
+	// 0 keeps them all.
+	Floor float64 `json:"floor,omitempty"`
 }
 
 // String is the canonical form; it goes into the query-cache key.
 func (f Fusion) String() string {
-	if f.Method == FusionRRF {
-		return fmt.Sprintf("rrf k=%g w=%g:%g", f.K, f.WBM25, f.WDense)
+	var s string
+	switch f.Method {
+	case FusionRRF:
+		s = fmt.Sprintf("rrf k=%g w=%g:%g", f.K, f.WBM25, f.WDense)
+	case FusionAdaptive:
+		s = fmt.Sprintf("adaptive alpha=%g", f.Alpha)
+	default:
+		s = fmt.Sprintf("convex alpha=%g", f.Alpha)
 	}
-	return fmt.Sprintf("convex alpha=%g", f.Alpha)
+	if f.Floor != 0 {
+		s += fmt.Sprintf(" floor=%g", f.Floor)
+	}
+	return s
 }
 
 // Validate reports a fusion that cannot work.
@@ -39,12 +55,15 @@ func (f Fusion) Validate() error {
 		if f.K <= 0 || f.WBM25 < 0 || f.WDense < 0 {
 			return fmt.Errorf("rrf needs k > 0 and weights >= 0 (got k=%g w=%g:%g)", f.K, f.WBM25, f.WDense)
 		}
-	case FusionConvex:
+	case FusionConvex, FusionAdaptive:
 		if f.Alpha < 0 || f.Alpha > 1 {
-			return fmt.Errorf("convex fusion needs 0 <= alpha <= 1 (got %g)", f.Alpha)
+			return fmt.Errorf("%s fusion needs 0 <= alpha <= 1 (got %g)", f.Method, f.Alpha)
 		}
 	default:
-		return fmt.Errorf("unknown fusion method %q (want rrf or convex)", f.Method)
+		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)
+	}
+	if f.Floor < -1 || f.Floor > 1 {
+		return fmt.Errorf("the vector floor is a cosine similarity in [-1,1] (got %g)", f.Floor)
 	}
 	return nil
 }
@@ -60,7 +79,9 @@ type fused struct {
 	id                  string
 	score               float64
 	bm25, dense         float64
-	bm25Rank, denseRank int // 1-based; 0 = not in that list
+	bm25Rank, denseRank int     // 1-based; 0 = not in that list
+	wDense              float64 // adaptive: this query's dense weight
+	agree               int     // adaptive: chunks in both top agreeDepth
 }
 
 // fuse combines two ranked lists (best first). It is pure and
@@ -88,6 +109,8 @@ func fuse(f Fusion, bm25, dense []listHit) []fused {
 	switch f.Method {
 	case FusionRRF:
 		scoreRRF(f, order)
+	case FusionAdaptive:
+		scoreAdaptive(f, order, bm25, dense)
 	default:
 		scoreConvex(f, order, bm25, dense)
 	}

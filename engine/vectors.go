@@ -56,8 +56,9 @@ func DefaultFusion(id embed.Identity) Fusion {
 
 // The default settings of each fusion method (see DefaultFusion).
 var (
-	DefaultConvex = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultRRF    = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8}
+	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
 // fusion is the fusion hybrid queries use: the configured one, else the
