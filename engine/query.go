@@ -88,6 +88,9 @@ type QueryResult struct {
 	// Dropped counts the chunks only the vector list found, with a
 	// similarity below the fusion's floor, that hybrid mode left out.
 	Dropped int
+	// Explain, with QueryOptions.Explain, says what the query did as a
+	// whole: the fusion, and what the floor dropped.
+	Explain string
 	TookMS  float64
 }
 
@@ -251,7 +254,11 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	}
 	f := e.fusion()
 	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
-	ranking, dropped := rank(mode, f, bmList, deList)
+	floor := 0.0
+	if mode == ModeHybrid {
+		floor = e.floor(f, o.Text, bmList)
+	}
+	ranking, dropped := rank(mode, f, queryWeight(f, o.Text), floor, bmList, deList)
 	results, collapsed, err := s.materialize(ranking, pg)
 	// In bm25 mode the list holds just enough chunks for k files; when
 	// collapsing used some of them up, score deeper.
@@ -261,7 +268,7 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 		if bmList, err = s.bm25List(ctx, terms, filter, mode, want, 2*len(results)+k+collapsed, perFile); err != nil || len(bmList) == n {
 			break
 		}
-		ranking, _ = rank(mode, f, bmList, nil)
+		ranking, _ = rank(mode, f, 1, 0, bmList, nil)
 		results, collapsed, err = s.materialize(ranking, pg)
 	}
 	if err != nil {
@@ -270,6 +277,9 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results, Dropped: dropped}
 	if mode == ModeHybrid {
 		res.Fusion = f.String()
+	}
+	if o.Explain {
+		res.Explain = explainQuery(mode, f, floor, dropped, len(terms))
 	}
 	return res, nil
 }
@@ -286,15 +296,16 @@ func defaults(o QueryOptions) (k, perFile int) {
 }
 
 // rank turns the lists into one ranking for the mode; in hybrid mode it
-// also returns how many vector-only chunks fell below the floor.
-func rank(mode string, f Fusion, bm, de []listHit) ([]fused, int) {
+// also returns how many vector-only chunks fell below the floor. q is the
+// query's dense weight factor (adaptive fusion).
+func rank(mode string, f Fusion, q, floor float64, bm, de []listHit) ([]fused, int) {
 	switch mode {
 	case ModeBM25:
 		return single(bm, true), 0
 	case ModeVector:
 		return single(de, false), 0
 	}
-	return dropBelowFloor(f, fuse(f, bm, de))
+	return dropBelowFloor(floor, fuseQ(f, q, bm, de))
 }
 
 func single(l []listHit, isBM25 bool) []fused {

@@ -93,15 +93,21 @@ func (x fused) explain(mode string, f Fusion) string {
 	case ModeVector:
 		return "vector: " + list("vector", x.denseRank, x.dense)
 	}
-	if f.Method == FusionAdaptive {
-		return x.explainAdaptive(f, list)
-	}
-	if f.Method == FusionRRF {
-		return fmt.Sprintf("%s: %s (weight %.3g), %s (weight %.3g) -> %.5f", f, list("bm25", x.bm25Rank, x.bm25), f.WBM25,
+	var s string
+	switch f.Method {
+	case FusionAdaptive:
+		s = x.explainAdaptive(f, list)
+	case FusionRRF:
+		s = fmt.Sprintf("%s: %s (weight %.3g), %s (weight %.3g) -> %.5f", f, list("bm25", x.bm25Rank, x.bm25), f.WBM25,
 			list("vector", x.denseRank, x.dense), f.WDense, x.score)
+	default:
+		s = fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f", f,
+			list("bm25", x.bm25Rank, x.bm25), f.Alpha, list("vector", x.denseRank, x.dense), 1-f.Alpha, x.score)
 	}
-	return fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f", f,
-		list("bm25", x.bm25Rank, x.bm25), f.Alpha, list("vector", x.denseRank, x.dense), 1-f.Alpha, x.score)
+	if x.bm25Rank == 0 && f.Floor != 0 {
+		s += fmt.Sprintf("; vector-only, kept: similarity %.4f above the floor", x.dense)
+	}
+	return s
 }
 
 // load reads the stored fields of a chunk through the searcher's reader

@@ -16,6 +16,10 @@
 // result scores 0 (pytrec_eval would skip a query missing from the run,
 // which can only raise its means).
 //
+// Results whose passage is identical collapse into one (engine.Result.AlsoIn)
+// unless Options.NoCollapse: the run lists the documents of a collapsed
+// result's also_in right after it, since the user is shown them there.
+//
 // Latency is the time of each query through an open generation (Engine.Search),
 // the part of `autorag query` that ranking changes affect.
 package eval

@@ -124,12 +124,16 @@ func runMode(ctx context.Context, eng *engine.Engine, g *engine.Generation, ds *
 		hits := make([]RunHit, 0, len(res.Results))
 		ids := make([]string, 0, len(res.Results))
 		for _, r := range res.Results {
-			id, ok := paths[r.Path]
-			if !ok {
-				return nil, fmt.Errorf("query %s: result %s is no corpus document", q.ID, r.Path)
+			// A collapsed result stands for every place its passage is
+			// in: the documents of its also_in follow it in the run.
+			for _, p := range append([]string{r.Path}, alsoInPaths(r)...) {
+				id, ok := paths[p]
+				if !ok {
+					return nil, fmt.Errorf("query %s: result %s is no corpus document", q.ID, p)
+				}
+				hits = append(hits, RunHit{Doc: id, Score: r.Score})
+				ids = append(ids, id)
 			}
-			hits = append(hits, RunHit{Doc: id, Score: r.Score})
-			ids = append(ids, id)
 		}
 		if len(hits) == 0 {
 			mr.Empty++
@@ -140,6 +144,14 @@ func runMode(ctx context.Context, eng *engine.Engine, g *engine.Generation, ds *
 	mr.Scores = Score(ds.Qrels, runs)
 	mr.Latency = latency(took)
 	return mr, nil
+}
+
+func alsoInPaths(r engine.Result) []string {
+	out := make([]string, len(r.AlsoIn))
+	for i, l := range r.AlsoIn {
+		out[i] = l.Path
+	}
+	return out
 }
 
 // Latency summarizes query times in milliseconds.

@@ -12,13 +12,14 @@ import (
 )
 
 type queryOptions struct {
-	k       int
-	perFile int
-	path    string
-	mode    string
-	explain bool
-	noCache bool
-	format  string
+	k          int
+	perFile    int
+	path       string
+	mode       string
+	explain    bool
+	noCache    bool
+	noCollapse bool
+	format     string
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -39,6 +40,7 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
 	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
 	g.settings.addSearchFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&o.noCollapse, "no-collapse", false, "list results with identical text separately instead of as \"also in\" the best-ranked one")
 	return cmd
 }
 
@@ -62,7 +64,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if err != nil {
 		return err
 	}
-	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain}
+	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain, NoCollapse: o.noCollapse}
 	capBytes, err := queryCacheCap()
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ const English = "en"
 // the detected language). It goes into the index fingerprint in place of
 // Version when chunks are analyzed in their own language; change it with
 // any change to the detector, a language's chain or the language list.
-const MultiVersion = "analyze@2 detect(stop-words,min2)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx"
+const MultiVersion = "analyze@2 detect(stop-words,min3,share0.05,no1letter)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx"
 
 // language is one language other than English: its Snowball stemmer and
 // its Snowball stop list (as bleve ships it).
@@ -130,28 +130,33 @@ const detectWords = 400
 // with a few Latin words, or a list of names, has few.
 const minShare = 0.05
 
+// minScore is the least score a detected language needs in a document: a
+// Go function naming a variable "mu" twice scores 2 for Turkish.
+const minScore = 3
+
 // Detect guesses the language of text from its stop words: each word that
 // is a stop word of some languages adds 1/n to each of those n languages
-// (so words shared by many languages, such as "a" or "de", weigh little),
-// and the language with the highest score wins if it scores at least 2
-// and minShare per word read (ties go to English, then to the order of Languages); otherwise, and for
-// text with no stop words at all (code, tables, identifiers), the answer
-// is English. Ukrainian (і, ї, є, ґ) is not taken for Russian: it has no
+// (so words shared by many languages, such as "de", weigh little), and the
+// language with the highest score wins if it scores at least minScore and
+// minShare per word read (ties go to English, then to the order of
+// Languages); otherwise, and for text with few stop words (code, tables,
+// identifiers), the answer is English. Ukrainian (і, ї, є, ґ) is not taken for Russian: it has no
 // chain of its own and goes to the English chain, which leaves Cyrillic
-// words unstemmed. Only the first detectWords words are read.
-func Detect(text string) string { return detect(text, English, 2) }
+// words unstemmed. One-letter words are not counted (in code and lists
+// they are names and markers). Only the first detectWords words are read.
+func Detect(text string) string { return detect(text, English, minScore) }
 
 // DetectQuery is Detect for a query, which is short: one stop word that
 // only one language lists is evidence enough. It returns "" when there is
-// none (TermsIn then has to try every language).
+// none.
 func DetectQuery(text string) string { return detect(text, "", 1) }
 
-// DetectOr is Detect with another answer when the evidence is too weak
-// (no language scores 2): a short chunk of a German file, a heading and a
-// code block, is analyzed as the file was.
-func DetectOr(text, fallback string) string { return detect(text, fallback, 2) }
+// DetectOr is Detect with another answer when the evidence is too weak (no
+// language scores minScore): a short chunk of a German file, a heading and
+// a code block, is analyzed as the file was.
+func DetectOr(text, fallback string) string { return detect(text, fallback, minScore) }
 
-func detect(text, fallback string, minScore float64) string {
+func detect(text, fallback string, least float64) string {
 	t := langs()
 	var score [len(others) + 1]float64
 	var buf [32]byte
@@ -194,7 +199,9 @@ func detect(text, fallback string, minScore float64) string {
 			n += utf8.EncodeRune(buf[n:], c)
 		}
 		words++
-		if long {
+		if long || n == 1 {
+			// One-letter stop words ("a", "e", "y", "o", "c") are more
+			// often variables, list markers and initials than words.
 			continue
 		}
 		if m := t.masks[string(buf[:n])]; m != 0 {
@@ -214,7 +221,7 @@ func detect(text, fallback string, minScore float64) string {
 		}
 	}
 	switch {
-	case score[best] < minScore || score[best] < minShare*float64(words):
+	case score[best] < least || score[best] < minShare*float64(words):
 		return fallback
 	case best == 0:
 		return English
