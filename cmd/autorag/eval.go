@@ -46,7 +46,7 @@ func newEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.runs, "run", "", "write a TREC run file per mode into this directory")
 	f.StringVar(&o.analyzer, "analyzer", "", "text analysis: auto (each chunk in its detected language, the default) or english")
 	f.BoolVar(&o.noCollapse, "no-collapse", false, "do not collapse results with identical text")
-	f.Float64Var(&o.floor, "floor", -2, "hybrid: drop vector-only results with a similarity below this (0 = keep all; default: the fusion's)")
+	f.Float64Var(&o.floor, "floor", -2, "hybrid: drop vector-only results with a similarity below this (0 = keep them all; default: the fusion's)")
 	return cmd
 }
 
@@ -84,6 +84,9 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 			s.Fusion = engine.DefaultFusion(s.Embedder.Identity())
 		}
 		s.Fusion.Floor = o.floor
+		if o.floor == 0 {
+			s.Fusion.FloorUnknown = 0
+		}
 	}
 	modes := []string{engine.ModeBM25}
 	if s.Embedder != nil {
