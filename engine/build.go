@@ -163,24 +163,38 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 	kind := chunkKind(doc.Lang)
 	pieces := chunk.Split(kind, doc.Text, b.e.Settings.Chunk)
 	docs := make([]*chunkDoc, len(pieces))
-	fileLang := "" // English, without a language field
-	if b.e.Settings.multilingual() {
-		fileLang = analyze.English // code is analyzed as English
-		if kind != "code" {
-			fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
-		}
-	}
 	for i, p := range pieces {
 		docs[i] = &chunkDoc{
 			Path: en.Path, Ord: i, Title: doc.Title, Section: p.Section,
 			StartLine: p.StartLine + doc.LineOffset, EndLine: p.EndLine + doc.LineOffset,
-			Text: p.Text, Lang: fileLang,
-		}
-		if fileLang != "" && kind != "code" {
-			docs[i].Lang = analyze.DetectOr(docs[i].body(), fileLang)
+			Text: p.Text,
 		}
 	}
+	if b.e.Settings.multilingual() {
+		setLanguages(docs, kind, doc)
+	}
 	return docs, nil
+}
+
+// setLanguages sets each chunk's analysis language: English for code;
+// for prose the chunk's own detected language, or, when the chunk says too
+// little (a heading and a code block), the file's, detected only then.
+func setLanguages(docs []*chunkDoc, kind string, doc *mirror.Doc) {
+	fileLang := ""
+	for _, d := range docs {
+		if kind == "code" {
+			d.Lang = analyze.English
+			continue
+		}
+		l, sure := analyze.Guess(d.body())
+		if !sure {
+			if fileLang == "" {
+				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
+			}
+			l = fileLang
+		}
+		d.Lang = l
+	}
 }
 
 // reparse reads a source whose mirror object is missing and checks that it

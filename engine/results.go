@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	index "github.com/blevesearch/bleve_index_api"
-	"github.com/zeebo/blake3"
 )
 
 // Location is where else a collapsed result's passage appears.
@@ -32,7 +31,7 @@ type page struct {
 // It also returns how many results it collapsed.
 func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 	seen := map[string]int{}
-	byText := map[[32]byte]int{} // chunk text → index in out
+	var byText map[string]int // chunk text → index in out
 	out := []Result{}
 	collapsed := 0
 	for _, x := range ranking {
@@ -48,13 +47,15 @@ func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 			return nil, 0, err
 		}
 		if p.collapse {
-			sum := blake3.Sum256([]byte(res.Text))
-			if i, dup := byText[sum]; dup {
+			if i, dup := byText[res.Text]; dup {
 				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Lines: res.Lines})
 				collapsed++
 				continue
 			}
-			byText[sum] = len(out)
+			if byText == nil {
+				byText = make(map[string]int, p.k)
+			}
+			byText[res.Text] = len(out)
 		}
 		seen[path]++
 		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()

@@ -47,7 +47,7 @@ const English = "en"
 // the detected language). It goes into the index fingerprint in place of
 // Version when chunks are analyzed in their own language; change it with
 // any change to the detector, a language's chain or the language list.
-const MultiVersion = "analyze@2 detect(stop-words,min3,share0.05,no1letter)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx"
+const MultiVersion = "analyze@2 detect(stop-words,120words,min3,share0.05,no1letter)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx"
 
 // language is one language other than English: its Snowball stemmer and
 // its Snowball stop list (as bleve ships it).
@@ -123,7 +123,7 @@ func ForLanguage(code string) analysis.Analyzer {
 }
 
 // detectWords is how many words of a text Detect looks at.
-const detectWords = 400
+const detectWords = 120
 
 // minShare is the least score, per word read, a detected language needs:
 // prose has a stop word in every three words or so, while a Chinese page
@@ -155,6 +155,16 @@ func DetectQuery(text string) string { return detect(text, "", 1) }
 // language scores minScore): a short chunk of a German file, a heading and
 // a code block, is analyzed as the file was.
 func DetectOr(text, fallback string) string { return detect(text, fallback, minScore) }
+
+// Guess is Detect that also says whether the evidence was strong enough;
+// when it was not, code is English.
+func Guess(text string) (code string, sure bool) {
+	code = detect(text, "", minScore)
+	if code == "" {
+		return English, false
+	}
+	return code, true
+}
 
 func detect(text, fallback string, least float64) string {
 	t := langs()
