@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -139,5 +140,33 @@ func TestNonsenseGetsNothing(t *testing.T) {
 	}
 	if got := paths(query(t, e, QueryOptions{Text: "qwxz vbnm plugh", Mode: ModeVector})); len(got) != 2 {
 		t.Errorf("vector mode: %v, want both files", got)
+	}
+}
+
+// TestEnglishQueryOnTranslatedTree: in a tree of translations, an English
+// question's function words must not become terms of the other languages'
+// chunks (which quote English anchors such as {#what-is-a-span}): each
+// chunk scores "what is a span" exactly as it scores "span".
+func TestEnglishQueryOnTranslatedTree(t *testing.T) {
+	files := map[string]string{
+		"en/spans.md": "# Spans\n\nA span represents a unit of work or operation. Spans are the building blocks of traces.\n",
+		"ro/spans.md": "# Ce este un span? {#what-is-a-span}\n\nUn span reprezintă o unitate de lucru sau o operație și este elementul de bază al urmelor din sistem.\n",
+		"es/spans.md": "# ¿Qué es un span? {#what-is-a-span}\n\nUn span representa una unidad de trabajo u operación y es el componente básico de las trazas del sistema.\n",
+	}
+	e := newHybridEngine(t, files, nil)
+	mustRefresh(t, e)
+	score := func(q string) map[string]float64 {
+		out := map[string]float64{}
+		for _, r := range query(t, e, QueryOptions{Text: q, Mode: ModeBM25}).Results {
+			out[r.Path] = r.Score
+		}
+		return out
+	}
+	full, bare := score("what is a span"), score("span")
+	if len(full) != 3 || !maps.Equal(full, bare) {
+		t.Errorf("scores of \"what is a span\" %v, of \"span\" %v: want the same three", full, bare)
+	}
+	if got := paths(query(t, e, QueryOptions{Text: "¿qué representa un span en las trazas?", Mode: ModeBM25})); len(got) == 0 || got[0] != "es/spans.md" {
+		t.Errorf("Spanish question: %v, want es/spans.md first", got)
 	}
 }

@@ -29,8 +29,10 @@ func (q queryTerm) has(lang int) bool { return q.langs&(1<<lang) != 0 }
 // analysis, and no language's terms leak into another's chunks. This beat
 // both the union of every language's terms over all chunks and the query's
 // own detected language on XQuAD-de, and cannot misread an English query
-// as French (docs/QUALITY.md). Without multilingual analysis, or when the
-// generation holds one language, the terms score everywhere.
+// as French (docs/QUALITY.md). Every chain drops the English stop words,
+// so that "what" and "is" of an English query do not become rare, heavily
+// weighted terms among Romanian chunks. Without multilingual analysis, or
+// when the generation holds one language, the terms score everywhere.
 func (s *searcher) queryTerms(ctx context.Context, g *Generation, text string) ([]queryTerm, error) {
 	if g.Sidecar.Settings["analyzer"] != analyze.MultiVersion {
 		return everywhere(analyze.Terms(text)), nil

@@ -47,10 +47,11 @@ const English = "en"
 // the detected language). It goes into the index fingerprint in place of
 // Version when chunks are analyzed in their own language; change it with
 // any change to the detector, a language's chain or the language list.
-const MultiVersion = "analyze@2 detect(stop-words,120words,min3,share0.05,no1letter)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx"
+const MultiVersion = "analyze@2 detect(stop-words,120words,min3,share0.05,no1letter)+" + Version + "+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv,tr)+stop_xx+stop_en"
 
 // language is one language other than English: its Snowball stemmer and
-// its Snowball stop list (as bleve ships it).
+// its Snowball stop list (as bleve ships it), to which the English stop
+// words are added.
 type language struct {
 	code string
 	stop []byte
@@ -94,7 +95,8 @@ type langTable struct {
 
 var langs = sync.OnceValue(func() *langTable {
 	t := &langTable{analyzers: map[string]*analyzer{English: shared().(*analyzer)}, masks: map[string]uint16{}}
-	for w := range englishStopWords() {
+	english := englishStopWords()
+	for w := range english {
 		t.masks[w] |= 1
 	}
 	for i, l := range others {
@@ -102,10 +104,17 @@ var langs = sync.OnceValue(func() *langTable {
 		if err := m.LoadBytes(l.stop); err != nil { // a byte slice: cannot fail
 			panic("analyze: bleve's " + l.code + " stop list: " + err.Error())
 		}
-		t.analyzers[l.code] = &analyzer{stop: newStopWords(m), snowball: l.stem}
 		for w := range m {
 			t.masks[w] |= 1 << (i + 1)
 		}
+		// English function words are stop words in every chain: technical
+		// text in any language quotes English, and a query in English is
+		// analyzed in every language the index holds, where "what" or "is"
+		// would otherwise be rare, heavily weighted terms.
+		for w := range english {
+			m[w] = true
+		}
+		t.analyzers[l.code] = &analyzer{stop: newStopWords(m), snowball: l.stem}
 	}
 	return t
 })
@@ -266,3 +275,4 @@ func TermsIn(text string, codes []string) []string {
 	}
 	return out
 }
+
