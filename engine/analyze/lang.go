@@ -275,4 +275,3 @@ func TermsIn(text string, codes []string) []string {
 	}
 	return out
 }
-
