@@ -43,7 +43,7 @@ func (s Settings) embedderID() string {
 // DefaultFusion is the fusion measured best for an embedder. With the
 // built-in static embedder BM25 carries the ranking and the dense list
 // adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
-// and for queries not in English, vector-only hits below similarity 0.15
+// and quartered for queries not in English, vector-only hits below 0.15
 // dropped, 0.25 for a query the embedder knows no word of) scored at least
 // BM25's nDCG@10 on every set of ../shared/eval and led on the dev splits
 // (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
@@ -59,7 +59,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.5, Foreign: 0.5, Floor: 0.15, FloorUnknown: 0.25}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.5, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
