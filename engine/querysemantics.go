@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-9f9809d27c613281830a84da778da044"
+const QuerySemantics = "q-0221f7273e32a02d3658bdc3180c2a71"
