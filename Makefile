@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli reliability fuzz check clean semguard-update weaviate-up weaviate-down
+.PHONY: build test demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -57,6 +57,12 @@ weaviate-up:
 weaviate-down:
 	scripts/weaviate-cluster.sh down
 
+# Retrieval quality on the BEIR sets of ../shared/eval (docs/QUALITY.md):
+# every set x mode x setting through `autorag eval`; writes quality.md.
+EVAL_DIR ?= ../shared/eval
+eval: build
+	bench/eval/quality.sh $(EVAL_DIR) | tee quality.md
+
 check:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	$(GO) vet ./...
@@ -64,4 +70,4 @@ check:
 	$(GO) mod tidy && git diff --exit-code go.mod go.sum
 
 clean:
-	rm -rf bin $(DEMO) bench.txt bench.md
+	rm -rf bin $(DEMO) bench.txt bench.md quality.md

@@ -32,6 +32,7 @@ const (
 	fieldText  = "t" // the chunk text, stored only
 	fieldMeta  = "m" // start line, end line, section, title, page, stored only
 	fieldFacet = "f" // a file's filter terms ("type=pdf", "author=ada"), indexed on its first chunk only
+	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
 	stampKey   = "autorag.generation"
 	bleveDir   = "bleve"
 	metaSep    = "\x1f"
@@ -52,6 +53,8 @@ type chunkDoc struct {
 	Text      string
 	Page      int      // 1-based page of a PDF chunk; 0 otherwise
 	Facets    []string // filter terms of the file; on its first chunk only
+	Lang      string   // analysis language (analyze.Languages); "" = English, no lang field
+	kind      string   // the chunker kind of its part (chunk.KindCode, ...); not stored
 	tokens    int      // analyzed body length, known after the batch
 	fileIdx   int      // index of the file's record in the builder
 }
@@ -75,17 +78,27 @@ type emptyAnalyzer struct{}
 
 func (emptyAnalyzer) Analyze([]byte) analysis.TokenStream { return nil }
 
+// keywordAnalyzer yields its whole input as one term.
+type keywordAnalyzer struct{}
+
+func (keywordAnalyzer) Analyze(b []byte) analysis.TokenStream {
+	return analysis.TokenStream{{Term: b, Start: 0, End: len(b), Position: 1, Type: analysis.AlphaNumeric}}
+}
+
 // body is what a chunk is searched by: its title, section and text. BM25
 // indexes it and the embedder turns it into the chunk's vector.
 func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
 
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
 	d := document.NewDocument(chunkID(c.Path, c.Ord))
-	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.Analyzer())
+	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.ForLanguage(c.Lang))
 	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page)}, metaSep)
 	d.AddField(body)
 	if len(c.Facets) > 0 {
 		d.AddField(facetField(c.Facets))
+	}
+	if c.Lang != "" {
+		d.AddField(document.NewTextFieldCustom(fieldLang, nil, []byte(c.Lang), index.IndexField, keywordAnalyzer{}))
 	}
 	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
 	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))

@@ -9,6 +9,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -159,7 +161,31 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 		}
 	}
 	docs := splitDoc(en.Path, doc, b.e.Settings.Chunk)
+	if b.e.Settings.multilingual() {
+		setLanguages(docs, doc)
+	}
 	return docs, nil
+}
+
+// setLanguages sets each chunk's analysis language: English for code;
+// for prose the chunk's own detected language, or, when the chunk says too
+// little (a heading and a code block), the file's, detected only then.
+func setLanguages(docs []*chunkDoc, doc *mirror.Doc) {
+	fileLang := ""
+	for _, d := range docs {
+		if d.kind == chunk.KindCode {
+			d.Lang = analyze.English
+			continue
+		}
+		l, sure := analyze.Guess(d.body())
+		if !sure {
+			if fileLang == "" {
+				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
+			}
+			l = fileLang
+		}
+		d.Lang = l
+	}
 }
 
 // reparse reads a source whose mirror object is missing and checks that it

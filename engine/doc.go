@@ -63,4 +63,18 @@
 // the norm) with exact collection statistics (chunk count and total tokens)
 // kept per generation in the sidecar, so an incrementally updated index
 // scores exactly like a fresh build.
+//
+// With multilingual analysis (Settings.Analyzer, the default) each chunk
+// also has a language field, and a query's terms are scored per language
+// (querylang.go): each language's analysis of the query scores that
+// language's chunks, with an idf over them alone.
+//
+// # From lists to results
+//
+// Hybrid mode fuses the BM25 and the vector list (fusion.go; adaptive.go:
+// the default for the built-in embedder weighs the vector list by what it
+// can know, and drops vector-only hits no better than chance). Results
+// whose chunk text is identical collapse into the best-ranked one, which
+// lists the others in AlsoIn (results.go); QueryOptions.NoCollapse keeps
+// them apart.
 package engine

@@ -62,7 +62,7 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 			docs = append(docs, &chunkDoc{
 				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page,
 				StartLine: c.StartLine + p.Line + doc.LineOffset, EndLine: c.EndLine + p.Line + doc.LineOffset,
-				Text: c.Text,
+				Text: c.Text, kind: p.Kind,
 			})
 		}
 	}

@@ -33,7 +33,7 @@ func formatsEngine(t *testing.T) *Engine {
 	return e
 }
 
-func query(t *testing.T, e *Engine, o QueryOptions) *QueryResult {
+func queryTop10(t *testing.T, e *Engine, o QueryOptions) *QueryResult {
 	t.Helper()
 	o.K = 10
 	res, err := e.Query(context.Background(), o)
@@ -45,7 +45,7 @@ func query(t *testing.T, e *Engine, o QueryOptions) *QueryResult {
 
 func TestPDFResultsCarryTheirPage(t *testing.T) {
 	e := formatsEngine(t)
-	res := query(t, e, QueryOptions{Text: "certificate expired replication paused six hours", Mode: ModeBM25, PerFile: 3})
+	res := queryTop10(t, e, QueryOptions{Text: "certificate expired replication paused six hours", Mode: ModeBM25, PerFile: 3})
 	var pages []int
 	for _, r := range res.Results {
 		if r.Path == "docs/report-libreoffice.pdf" {
@@ -81,14 +81,14 @@ func TestQueryTypeAndFilters(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.o.Text, c.o.Mode = text, ModeBM25
-		got := paths(query(t, e, c.o))
+		got := paths(queryTop10(t, e, c.o))
 		slices.Sort(got)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%+v: %v, want %v", c.o, got, c.want)
 		}
 	}
 	// Filters apply to the vector list too.
-	got := paths(query(t, e, QueryOptions{Text: text, Mode: ModeVector, Type: "pdf"}))
+	got := paths(queryTop10(t, e, QueryOptions{Text: text, Mode: ModeVector, Type: "pdf"}))
 	if len(got) != 1 || got[0] != "docs/report-libreoffice.pdf" {
 		t.Errorf("vector mode with --type pdf: %v", got)
 	}
@@ -102,11 +102,11 @@ func TestQueryTypeAndFilters(t *testing.T) {
 
 func TestSectionsOfOfficeAndCode(t *testing.T) {
 	e := formatsEngine(t)
-	res := query(t, e, QueryOptions{Text: "Rotate replication certificate", Mode: ModeBM25, Type: "code"})
+	res := queryTop10(t, e, QueryOptions{Text: "Rotate replication certificate", Mode: ModeBM25, Type: "code"})
 	if len(res.Results) != 1 || res.Results[0].Section != "func (s *Store) Rotate" {
 		t.Errorf("code section: %+v", res.Results)
 	}
-	res = query(t, e, QueryOptions{Text: "replication bandwidth", Mode: ModeBM25, Type: "office", Filters: []string{"lang=xlsx"}})
+	res = queryTop10(t, e, QueryOptions{Text: "replication bandwidth", Mode: ModeBM25, Type: "office", Filters: []string{"lang=xlsx"}})
 	if len(res.Results) != 1 || res.Results[0].Section != "Sheet: budget" {
 		t.Errorf("sheet section: %+v", res.Results)
 	}

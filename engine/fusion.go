@@ -9,6 +9,9 @@ import (
 const (
 	FusionRRF    = "rrf"    // reciprocal rank fusion: Σ w / (k + rank)
 	FusionConvex = "convex" // α·bm25/max(bm25) + (1−α)·minmax(dense)
+	// FusionAdaptive is convex fusion whose dense weight is lowered for
+	// queries in other languages than English and for code (adaptive.go).
+	FusionAdaptive = "adaptive"
 )
 
 // Fusion says how the BM25 and the vector list are combined. The right
@@ -22,14 +25,37 @@ type Fusion struct {
 	Alpha  float64 `json:"alpha,omitempty"` // convex: weight of BM25
 	WBM25  float64 `json:"w_bm25,omitempty"`
 	WDense float64 `json:"w_dense,omitempty"`
+	// Code and Foreign (adaptive) scale the dense weight of code chunks
+	// and of queries not in English.
+	Code    float64 `json:"code,omitempty"`
+	Foreign float64 `json:"foreign,omitempty"`
+	// Floor drops, in hybrid mode, chunks only the vector list found whose
+	// similarity is below it (no better than chance for the embedder);
+	// 0 keeps them all.
+	Floor float64 `json:"floor,omitempty"`
+	// FloorUnknown replaces Floor when it is higher, BM25 matched nothing
+	// and the embedder knows none of the query's words (embed.Coverer).
+	FloorUnknown float64 `json:"floor_unknown,omitempty"`
 }
 
 // String is the canonical form; it goes into the query-cache key.
 func (f Fusion) String() string {
-	if f.Method == FusionRRF {
-		return fmt.Sprintf("rrf k=%g w=%g:%g", f.K, f.WBM25, f.WDense)
+	var s string
+	switch f.Method {
+	case FusionRRF:
+		s = fmt.Sprintf("rrf k=%g w=%g:%g", f.K, f.WBM25, f.WDense)
+	case FusionAdaptive:
+		s = fmt.Sprintf("adaptive alpha=%g code=%g foreign=%g", f.Alpha, f.Code, f.Foreign)
+	default:
+		s = fmt.Sprintf("convex alpha=%g", f.Alpha)
 	}
-	return fmt.Sprintf("convex alpha=%g", f.Alpha)
+	if f.Floor != 0 || f.FloorUnknown != 0 {
+		s += fmt.Sprintf(" floor=%g", f.Floor)
+	}
+	if f.FloorUnknown != 0 {
+		s += fmt.Sprintf(" floor_unknown=%g", f.FloorUnknown)
+	}
+	return s
 }
 
 // Validate reports a fusion that cannot work.
@@ -39,12 +65,18 @@ func (f Fusion) Validate() error {
 		if f.K <= 0 || f.WBM25 < 0 || f.WDense < 0 {
 			return fmt.Errorf("rrf needs k > 0 and weights >= 0 (got k=%g w=%g:%g)", f.K, f.WBM25, f.WDense)
 		}
-	case FusionConvex:
+	case FusionConvex, FusionAdaptive:
 		if f.Alpha < 0 || f.Alpha > 1 {
-			return fmt.Errorf("convex fusion needs 0 <= alpha <= 1 (got %g)", f.Alpha)
+			return fmt.Errorf("%s fusion needs 0 <= alpha <= 1 (got %g)", f.Method, f.Alpha)
+		}
+		if f.Method == FusionAdaptive && (f.Code < 0 || f.Code > 1 || f.Foreign < 0 || f.Foreign > 1) {
+			return fmt.Errorf("adaptive fusion needs code and foreign factors in [0,1] (got %g, %g)", f.Code, f.Foreign)
 		}
 	default:
-		return fmt.Errorf("unknown fusion method %q (want rrf or convex)", f.Method)
+		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)
+	}
+	if f.Floor < -1 || f.Floor > 1 || f.FloorUnknown < -1 || f.FloorUnknown > 1 {
+		return fmt.Errorf("vector floors are cosine similarities in [-1,1] (got %g, %g)", f.Floor, f.FloorUnknown)
 	}
 	return nil
 }
@@ -60,12 +92,16 @@ type fused struct {
 	id                  string
 	score               float64
 	bm25, dense         float64
-	bm25Rank, denseRank int // 1-based; 0 = not in that list
+	bm25Rank, denseRank int     // 1-based; 0 = not in that list
+	wDense              float64 // adaptive: the dense weight of this chunk
 }
 
 // fuse combines two ranked lists (best first). It is pure and
 // deterministic: ties break on chunk ID (path, then ordinal).
-func fuse(f Fusion, bm25, dense []listHit) []fused {
+func fuse(f Fusion, bm25, dense []listHit) []fused { return fuseQ(f, 1, bm25, dense) }
+
+// fuseQ is fuse with the query's dense weight factor of adaptive fusion.
+func fuseQ(f Fusion, q float64, bm25, dense []listHit) []fused {
 	byID := map[string]*fused{}
 	var order []*fused
 	get := func(id string) *fused {
@@ -88,6 +124,8 @@ func fuse(f Fusion, bm25, dense []listHit) []fused {
 	switch f.Method {
 	case FusionRRF:
 		scoreRRF(f, order)
+	case FusionAdaptive:
+		scoreAdaptive(f, order, bm25, dense, q)
 	default:
 		scoreConvex(f, order, bm25, dense)
 	}

@@ -220,9 +220,11 @@ func mustRefresh(t *testing.T, e *Engine) *RefreshResult {
 	return r
 }
 
+// mustQuery runs a query with collapsing off: these tests copy files and
+// check that each copy is found in its own right.
 func mustQuery(t *testing.T, e *Engine, mode, text string) *QueryResult {
 	t.Helper()
-	q, err := e.Query(t.Context(), QueryOptions{Text: text, Mode: mode})
+	q, err := e.Query(t.Context(), QueryOptions{Text: text, Mode: mode, NoCollapse: true})
 	if err != nil {
 		t.Fatalf("query %q in mode %q: %v", text, mode, err)
 	}

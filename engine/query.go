@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -44,6 +42,9 @@ type QueryOptions struct {
 	Type     string   // only files of this type: doc, code, pdf, office, email, html
 	Mode     string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
 	Explain  bool     // fill Result.Explain
+	// NoCollapse keeps results whose chunk text is identical apart; by
+	// default they collapse into the best-ranked one (Result.AlsoIn).
+	NoCollapse bool
 }
 
 // Query modes.
@@ -75,6 +76,9 @@ type Result struct {
 	Scores  Scores  `json:"scores"`
 	Explain string  `json:"explain,omitempty"`
 	Text    string  `json:"text"`
+	// AlsoIn lists the other places the same passage (identical chunk
+	// text) was found, best-ranked first; they are not results of their own.
+	AlsoIn []Location `json:"also_in,omitempty"`
 }
 
 // QueryResult is the answer to a query.
@@ -84,7 +88,13 @@ type QueryResult struct {
 	Mode        string
 	Fusion      string // the fusion used in hybrid mode
 	Results     []Result
-	TookMS      float64
+	// Dropped counts the chunks only the vector list found, with a
+	// similarity below the fusion's floor, that hybrid mode left out.
+	Dropped int
+	// Explain, with QueryOptions.Explain, says what the query did as a
+	// whole: the fusion, and what the floor dropped.
+	Explain string
+	TookMS  float64
 }
 
 // Query answers o from the committed generation. It never takes the
@@ -160,6 +170,10 @@ type Generation struct {
 	Sidecar *fingerprint.Sidecar
 	idx     bleve.Index
 	vec     *vector.Index
+
+	langOnce sync.Once // languages, read on first use
+	langs    *genLangs
+	langErr  error
 }
 
 // OpenGeneration opens the generation sc names, read-only. Its vectors are
@@ -235,8 +249,11 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if mode != ModeBM25 {
 		wg.Go(func() { deList, deErr = e.denseList(ctx, g, o.Text, filter, want) })
 	}
+	var terms []queryTerm
 	if mode != ModeVector {
-		bmList, bmErr = s.bm25List(ctx, analyze.Terms(o.Text), filter, mode, want, k, perFile)
+		if terms, bmErr = s.queryTerms(ctx, g, o.Text); bmErr == nil {
+			bmList, bmErr = s.bm25List(ctx, terms, filter, mode, want, k, perFile)
+		}
 	}
 	wg.Wait()
 	if bmErr != nil {
@@ -246,14 +263,33 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 		return nil, deErr
 	}
 	f := e.fusion()
-	ranking := rank(mode, f, bmList, deList)
-	results, err := s.materialize(ranking, k, perFile, o.Explain, mode, f)
+	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
+	floor := 0.0
+	if mode == ModeHybrid {
+		floor = e.floor(f, o.Text, bmList)
+	}
+	ranking, dropped := rank(mode, f, queryWeight(f, o.Text), floor, bmList, deList)
+	results, collapsed, err := s.materialize(ranking, pg)
+	// In bm25 mode the list holds just enough chunks for k files; when
+	// collapsing used some of them up, score deeper.
+	for mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
+		n := len(bmList)
+		pg.k = k
+		if bmList, err = s.bm25List(ctx, terms, filter, mode, want, 2*len(results)+k+collapsed, perFile); err != nil || len(bmList) == n {
+			break
+		}
+		ranking, _ = rank(mode, f, 1, 0, bmList, nil)
+		results, collapsed, err = s.materialize(ranking, pg)
+	}
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results}
+	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results, Dropped: dropped}
 	if mode == ModeHybrid {
 		res.Fusion = f.String()
+	}
+	if o.Explain {
+		res.Explain = explainQuery(mode, f, floor, dropped, len(terms))
 	}
 	return res, nil
 }
@@ -269,15 +305,17 @@ func defaults(o QueryOptions) (k, perFile int) {
 	return k, perFile
 }
 
-// rank turns the lists into one ranking for the mode.
-func rank(mode string, f Fusion, bm, de []listHit) []fused {
+// rank turns the lists into one ranking for the mode; in hybrid mode it
+// also returns how many vector-only chunks fell below the floor. q is the
+// query's dense weight factor (adaptive fusion).
+func rank(mode string, f Fusion, q, floor float64, bm, de []listHit) ([]fused, int) {
 	switch mode {
 	case ModeBM25:
-		return single(bm, true)
+		return single(bm, true), 0
 	case ModeVector:
-		return single(de, false)
+		return single(de, false), 0
 	}
-	return fuse(f, bm, de)
+	return dropBelowFloor(floor, fuseQ(f, q, bm, de))
 }
 
 func single(l []listHit, isBM25 bool) []fused {
@@ -311,9 +349,11 @@ type hit struct {
 
 // searcher answers one query from one reader of a generation.
 type searcher struct {
-	r     index.IndexReader
-	model bm25
-	ids   map[uint64]string // external IDs resolved so far
+	r        index.IndexReader
+	model    bm25
+	ids      map[uint64]string // external IDs resolved so far
+	langs    *genLangs         // the generation's analysis languages (querylang.go)
+	postings []posting         // scoreTermIn's buffer
 }
 
 // externalID returns the chunk ID of internal document n.
@@ -349,7 +389,7 @@ func openReader(idx bleve.Index) (index.IndexReader, error) {
 // takes to fill k files with perFile chunks each. Only a prefix of the
 // ranking is ordered (and has its external IDs resolved); it doubles when
 // the filter or the per-file limit use it up.
-func (s *searcher) bm25List(ctx context.Context, terms []string, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, error) {
+func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, error) {
 	hits, err := s.bm25(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -396,7 +436,7 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 // bm25 scores every chunk that holds a query term, unordered. Scores
 // accumulate in a slice indexed by bleve's internal document number (dense
 // per index), not a map: a broad query touches most chunks.
-func (s *searcher) bm25(ctx context.Context, terms []string) ([]hit, error) {
+func (s *searcher) bm25(ctx context.Context, terms []queryTerm) ([]hit, error) {
 	// Internal numbers run up to about the chunk count (more after deletes
 	// that are not merged away yet; the accumulator grows then).
 	acc := &accumulator{scores: make([]float64, int(s.model.n)+1024)}
@@ -496,10 +536,13 @@ func selectTop(h []hit, m int) {
 	h[minAt], h[m-1] = h[m-1], h[minAt]
 }
 
-func (s *searcher) scoreTerm(ctx context.Context, term string, acc *accumulator) error {
-	tfr, err := s.r.TermFieldReader(ctx, []byte(term), fieldBody, true, true, false)
+func (s *searcher) scoreTerm(ctx context.Context, qt queryTerm, acc *accumulator) error {
+	if qt.langs != allLangs {
+		return s.scoreTermIn(ctx, qt, acc)
+	}
+	tfr, err := s.r.TermFieldReader(ctx, []byte(qt.term), fieldBody, true, true, false)
 	if err != nil {
-		return fmt.Errorf("postings of %q: %w", term, err)
+		return fmt.Errorf("postings of %q: %w", qt.term, err)
 	}
 	defer tfr.Close()
 	idf := s.model.idf(tfr.Count())
@@ -510,7 +553,7 @@ func (s *searcher) scoreTerm(ctx context.Context, term string, acc *accumulator)
 		}
 		d, err := tfr.Next(&tfd)
 		if err != nil {
-			return fmt.Errorf("postings of %q: %w", term, err)
+			return fmt.Errorf("postings of %q: %w", qt.term, err)
 		}
 		if d == nil {
 			return nil
@@ -566,93 +609,4 @@ func lessChunkID(a, b string) bool {
 		return pa < pb
 	}
 	return oa < ob
-}
-
-// materialize walks the ranking, applies the per-file limit and loads the
-// stored fields of the results it keeps.
-func (s *searcher) materialize(ranking []fused, k, perFile int, explain bool, mode string, f Fusion) ([]Result, error) {
-	seen := map[string]int{}
-	out := []Result{}
-	for _, x := range ranking {
-		if len(out) == k {
-			break
-		}
-		path, ord := splitChunkID(x.id)
-		if seen[path] >= perFile {
-			continue
-		}
-		seen[path]++
-		res, err := s.load(x.id, path, ord)
-		if err != nil {
-			return nil, err
-		}
-		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()
-		if explain {
-			res.Explain = x.explain(mode, f)
-		}
-		out = append(out, res)
-	}
-	return out, nil
-}
-
-func (x fused) scores() Scores {
-	var s Scores
-	if x.bm25Rank > 0 {
-		b, r := x.bm25, x.bm25Rank
-		s.BM25, s.BM25Rank = &b, &r
-	}
-	if x.denseRank > 0 {
-		d, r := x.dense, x.denseRank
-		s.Vector, s.VectorRank = &d, &r
-	}
-	return s
-}
-
-// explain says how a result's score came about.
-func (x fused) explain(mode string, f Fusion) string {
-	list := func(name string, rank int, score float64) string {
-		if rank == 0 {
-			return name + " absent"
-		}
-		return fmt.Sprintf("%s rank %d score %.4f", name, rank, score)
-	}
-	switch mode {
-	case ModeBM25:
-		return "bm25: " + list("bm25", x.bm25Rank, x.bm25)
-	case ModeVector:
-		return "vector: " + list("vector", x.denseRank, x.dense)
-	}
-	if f.Method == FusionRRF {
-		return fmt.Sprintf("%s: %s (weight %.3g), %s (weight %.3g) -> %.5f", f, list("bm25", x.bm25Rank, x.bm25), f.WBM25,
-			list("vector", x.denseRank, x.dense), f.WDense, x.score)
-	}
-	return fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f", f,
-		list("bm25", x.bm25Rank, x.bm25), f.Alpha, list("vector", x.denseRank, x.dense), 1-f.Alpha, x.score)
-}
-
-// load reads the stored fields of a chunk through the searcher's reader
-// (bleve.Index.Document would open and close a reader of its own).
-func (s *searcher) load(id, path string, ord int) (Result, error) {
-	doc, err := s.r.Document(id)
-	if err != nil || doc == nil {
-		return Result{}, fmt.Errorf("load chunk %s#%d: %v", path, ord, err)
-	}
-	res := Result{Path: path, Chunk: ord}
-	doc.VisitFields(func(f index.Field) {
-		switch f.Name() {
-		case fieldText:
-			res.Text = string(f.Value())
-		case fieldMeta:
-			parts := strings.SplitN(string(f.Value()), metaSep, 5)
-			if len(parts) >= 4 {
-				res.Lines[0], _ = strconv.Atoi(parts[0])
-				res.Lines[1], _ = strconv.Atoi(parts[1])
-				res.Section, res.Title = parts[2], parts[3]
-			}
-			if len(parts) == 5 {
-				res.Page, _ = strconv.Atoi(parts[4])
-			}
-		}
-	})
-	return res, nil
 }

@@ -11,7 +11,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 2
+const IndexSemanticsVersion = 3
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -27,6 +27,10 @@ type Settings struct {
 	Chunk       chunk.Options
 	MaxFileSize int64
 	K1, B       float64
+	// Analyzer is the text analysis of prose chunks: AnalyzerAuto (the
+	// default, "" too) analyzes each in its detected language,
+	// AnalyzerEnglish all with the English chain. It is fingerprinted.
+	Analyzer string
 
 	// Embedder computes chunk and query vectors; nil builds a BM25-only
 	// index. Its identity is fingerprinted.
@@ -57,6 +61,11 @@ func (s Settings) Validate() error {
 	if s.MaxFileSize < 0 {
 		return fmt.Errorf("max file size must not be negative: %d", s.MaxFileSize)
 	}
+	switch s.Analyzer {
+	case "", AnalyzerAuto, AnalyzerEnglish:
+	default:
+		return fmt.Errorf("unknown analyzer %q (want %s or %s)", s.Analyzer, AnalyzerAuto, AnalyzerEnglish)
+	}
 	if s.Fusion.Method != "" {
 		return s.Fusion.Validate()
 	}
@@ -73,10 +82,29 @@ func (s Settings) Validate() error {
 func (s Settings) fingerprinted() map[string]string {
 	return map[string]string{
 		"chunker":  s.Chunk.Normalize().String(),
-		"analyzer": analyze.Version,
+		"analyzer": s.analyzerID(),
 		"embedder": s.embedderID(),
 		"maxfile":  fmt.Sprint(s.MaxFileSize),
 	}
+}
+
+// Analyzers (Settings.Analyzer).
+const (
+	AnalyzerAuto    = "auto"
+	AnalyzerEnglish = "english"
+)
+
+// multilingual reports whether prose chunks are analyzed in their own
+// language.
+func (s Settings) multilingual() bool { return s.Analyzer != AnalyzerEnglish }
+
+// analyzerID is the fingerprinted name of the analysis: the chain's
+// version, which a query reads back from the sidecar (querylang.go).
+func (s Settings) analyzerID() string {
+	if s.multilingual() {
+		return analyze.MultiVersion
+	}
+	return analyze.Version
 }
 
 //semguard:end fingerprint-settings

@@ -42,22 +42,25 @@ func (s Settings) embedderID() string {
 
 // DefaultFusion is the fusion measured best for an embedder. With the
 // built-in static embedder BM25 carries the ranking and the dense list
-// adjusts it: convex fusion with α = 0.8 led on the NFCorpus dev split
-// (α 0.7-0.8: 0.3137-0.3144 nDCG@10, 0.95: 0.3082, BM25 alone 0.2984;
-// equal-weight RRF 0.2665), and scores 0.3359 on test against BM25's 0.3280
-// (go run ./bench/eval -modes engine). An API embedder is strong enough for
-// reciprocal rank fusion at equal weights.
+// adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
+// and quartered for queries not in English, vector-only hits below 0.15
+// dropped, 0.25 for a query the embedder knows no word of) scored at least
+// BM25's nDCG@10 on every set of ../shared/eval and led on the dev splits
+// (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
+// code (CoSQA). An API embedder is strong enough for reciprocal rank
+// fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	if id.Provider == "local" {
-		return DefaultConvex
+		return DefaultAdaptive
 	}
 	return DefaultRRF
 }
 
 // The default settings of each fusion method (see DefaultFusion).
 var (
-	DefaultConvex = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultRRF    = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.5, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25}
+	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
 // fusion is the fusion hybrid queries use: the configured one, else the

@@ -24,6 +24,9 @@ type Query struct {
 	Cached      bool            `json:"cached"`
 	TookMS      float64         `json:"took_ms"`
 	Results     []engine.Result `json:"results"`
+	// Explain (--explain) says what the query did as a whole, e.g. how many
+	// vector-only results the floor dropped.
+	Explain string `json:"explain,omitempty"`
 	// Stale is set by the servers (autorag mcp, autorag serve) only: true
 	// when the sources changed since the committed index, as of
 	// StaleCheckedAt.
@@ -38,7 +41,7 @@ func NewQuery(text string, k int, res *engine.QueryResult) *Query {
 		results = []engine.Result{}
 	}
 	return &Query{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: k,
-		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: results}
+		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: results, Explain: res.Explain}
 }
 
 // Refresh is what a refresh did. A busy refresh has only ok (false),

@@ -43,7 +43,7 @@ var Project = Config{
 		// Fusion.
 		"engine.Settings.Fusion", "engine.Fusion", "engine.DefaultFusion", "engine.fuse",
 		// Query analysis and options.
-		"engine/analyze.Terms", "engine.QueryOptions",
+		"engine/analyze.Terms", "engine/analyze.TermsIn", "engine/analyze.DetectQuery", "engine.QueryOptions",
 		// Result shaping.
 		"engine.(*searcher).materialize", "engine.Result", "engine.QueryResult",
 	},
@@ -54,5 +54,6 @@ var Project = Config{
 		"cmd/autorag.runQuery",
 		// Called through interfaces: the analyzer (bleve), the embedders.
 		"engine/analyze.(*analyzer).Analyze", "engine/embed/local.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
+		"engine/embed/local.(*Embedder).Coverage", // embed.Coverer, the hybrid floor
 	},
 }

@@ -46,9 +46,11 @@ func fusionFrom(d draft, emb embed.Embedder) (engine.Fusion, error) {
 		f = engine.DefaultConvex
 	case engine.FusionRRF:
 		f = engine.DefaultRRF
+	case engine.FusionAdaptive:
+		f = engine.DefaultAdaptive
 	case "":
 	default:
-		return f, usagef("unknown fusion %q: use --fusion convex or --fusion rrf (or leave it unset for the embedder's default)", d.fusion)
+		return f, usagef("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", d.fusion)
 	}
 	if d.alpha != nil {
 		if f.Method == engine.FusionRRF {

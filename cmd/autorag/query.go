@@ -12,15 +12,16 @@ import (
 )
 
 type queryOptions struct {
-	k       int
-	perFile int
-	path    string
-	mode    string
-	explain bool
-	noCache bool
-	format  string
-	filters []string
-	docType string
+	k          int
+	perFile    int
+	path       string
+	mode       string
+	explain    bool
+	noCache    bool
+	noCollapse bool
+	format     string
+	filters    []string
+	docType    string
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -42,6 +43,7 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
 	g.settings.addSearchFlags(cmd.Flags())
 	addFilterFlags(cmd, o)
+	cmd.Flags().BoolVar(&o.noCollapse, "no-collapse", false, "list results with identical text separately instead of as \"also in\" the best-ranked one")
 	return cmd
 }
 
@@ -66,7 +68,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		return err
 	}
 	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain,
-		Filters: o.filters, Type: o.docType}
+		NoCollapse: o.noCollapse, Filters: o.filters, Type: o.docType}
 	if err := engine.CheckFilters(qo); err != nil {
 		return usagef("%v", err)
 	}

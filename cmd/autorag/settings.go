@@ -91,10 +91,10 @@ var settingTable = []setting{
 		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
-		def: "", usage: "hybrid fusion: convex or rrf (default: measured best for the embedder)",
+		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
 	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
-		def: "", usage: "convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
+		def: "", usage: "adaptive and convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
 		set: func(d *draft, v string) error {
 			var f float64
 			err := parseFloat(v, &f)

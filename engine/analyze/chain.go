@@ -5,6 +5,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/go-porterstemmer"
+	"github.com/blevesearch/snowballstem"
 )
 
 // analyzer is the analysis chain described in the package documentation,
@@ -19,6 +20,9 @@ import (
 // the term.
 type analyzer struct {
 	stop *stopWords
+	// snowball, when set, is the language's Snowball stemmer, used in place
+	// of Porter, and the English possessive step is skipped (lang.go).
+	snowball func(*snowballstem.Env) bool
 }
 
 var _ analysis.Analyzer = (*analyzer)(nil)
@@ -27,7 +31,7 @@ var _ analysis.Analyzer = (*analyzer)(nil)
 
 // Analyze implements analysis.Analyzer. It may modify input in place.
 func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
-	r := run{stop: a.stop, size: len(input)}
+	r := run{stop: a.stop, snowball: a.snowball, size: len(input)}
 	z := tokenizer{data: input}
 	pos, shift := 0, 0
 	for {
@@ -91,24 +95,33 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 
 // run is the state of one Analyze call.
 type run struct {
-	stop  *stopWords
-	size  int // input bytes, to size allocations
-	out   analysis.TokenStream
-	slab  []analysis.Token // unused tokens for out
-	arena []byte           // room for the bytes of identifier parts
-	spans []span
-	parts []analysis.Token
-	runes []rune // for stemming non-ASCII terms
+	stop     *stopWords
+	snowball func(*snowballstem.Env) bool
+	env      *snowballstem.Env
+	size     int // input bytes, to size allocations
+	out      analysis.TokenStream
+	slab     []analysis.Token // unused tokens for out
+	arena    []byte           // room for the bytes of identifier parts
+	spans    []span
+	parts    []analysis.Token
+	runes    []rune // for stemming non-ASCII terms
 }
 
 // emit runs the steps after identifier splitting on t and appends it to
 // the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
-	term := possessive(lower(t.Term))
+	term := lower(t.Term)
+	if r.snowball == nil {
+		term = possessive(term)
+	}
 	if r.stop.has(term) {
 		return
 	}
-	t.Term = r.stem(term)
+	if r.snowball != nil {
+		t.Term = r.stemSnowball(term)
+	} else {
+		t.Term = r.stem(term)
+	}
 	if len(r.slab) == 0 {
 		r.grow()
 	}
@@ -192,6 +205,22 @@ func (r *run) stem(term []byte) []byte {
 		n += utf8.EncodeRune(term[n:], c)
 	}
 	return term[:n]
+}
+
+// stemSnowball stems term with the language's Snowball stemmer, in place
+// when the stem is no longer than the term.
+func (r *run) stemSnowball(term []byte) []byte {
+	if r.env == nil {
+		r.env = snowballstem.NewEnv(string(term))
+	} else {
+		r.env.SetCurrent(string(term))
+	}
+	r.snowball(r.env)
+	stem := r.env.Current()
+	if len(stem) > len(term) {
+		return []byte(stem)
+	}
+	return term[:copy(term, stem)]
 }
 
 func isASCII(b []byte) bool {

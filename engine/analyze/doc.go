@@ -56,9 +56,29 @@
 // of the components run one after another, so the two can never disagree
 // on an index.
 //
+// # Other languages
+//
+// The chain above is the English one, and the one for code. A prose chunk
+// in another language is analyzed by the same chain with that language's
+// Snowball stop list and Snowball stemmer in place of steps 4 to 6 (no
+// possessive step): Danish, Dutch, Finnish, French, German, Hungarian,
+// Italian, Norwegian, Portuguese, Romanian, Russian, Spanish, Swedish and
+// Turkish (lang.go; stop lists as bleve ships them, stemmers from
+// github.com/blevesearch/snowballstem). CJK text keeps the tokenizer's
+// handling. Detect picks the language from the stop words a text uses
+// (a measured heuristic, no model: each stop word votes for the languages
+// that list it, shared words weigh less); text with too few stop words,
+// such as code, is English. The engine detects a file's language once and
+// each chunk's own where its evidence is strong, and records it in the
+// index; a query is analyzed in every language the index holds, each
+// language's terms scoring that language's chunks (engine/querylang.go).
+// MultiVersion names this analysis in the fingerprint.
+//
 // Nothing is built at package initialization: the analyzer (including the
-// stop word map) is built on the first call to Analyzer or Terms and shared;
-// it holds no mutable state and is safe for concurrent use.
+// stop word map) is built on the first call to Analyzer or Terms, and the
+// other languages' analyzers and the detector's stop word table on the
+// first call that needs them; they hold no mutable state and are safe for
+// concurrent use.
 //
 // Version names the chain and its settings and goes into the index
 // fingerprint. Change it with any change to what the chain emits: an index

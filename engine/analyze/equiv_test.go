@@ -186,6 +186,11 @@ func corpusFiles(t *testing.T) map[string][]byte {
 			if err != nil {
 				return err
 			}
+			if d.IsDir() && d.Name() == "node_modules" {
+				// testdata/mcpclient's npm packages (installed by .ci/run):
+				// thousands of files, not test corpus.
+				return filepath.SkipDir
+			}
 			if d.IsDir() || root == ".." && !strings.HasSuffix(path, ".go") {
 				return nil // under engine/, Go files only
 			}

@@ -67,3 +67,11 @@ type ignore struct{}
 func (ignore) Requests(int, int, int)         {}
 func (ignore) Retrying(time.Duration, string) {}
 func (ignore) Split(int)                      {}
+
+// Coverer is an embedder that can tell how much of a text it knows: the
+// share of its words with a learned vector (the built-in embedder gives
+// unknown words a spelling-based fallback). Hybrid fusion weighs the dense
+// list of a query by it.
+type Coverer interface {
+	Coverage(text string) float64
+}

@@ -153,11 +153,14 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // scratch is one goroutine's working memory.
 type scratch struct {
-	acc  [Dims]float32
-	oov  [Dims]float32
-	buf  []byte // the current token, lower case
-	cuts []int
-	alt  []byte // suffix-stripped forms and n-gram frames
+	acc [Dims]float32
+	// words found in the table (directly, as parts, accent-folded or
+	// suffix-stripped) and words given a fallback vector, for Coverage
+	known, unknown int
+	oov            [Dims]float32
+	buf            []byte // the current token, lower case
+	cuts           []int
+	alt            []byte // suffix-stripped forms and n-gram frames
 }
 
 func newScratch() *scratch {
@@ -240,6 +243,7 @@ func (e *Embedder) addToken(s *scratch) {
 
 // addRecord adds a table word's weighted vector.
 func (e *Embedder) addRecord(s *scratch, off int) {
+	s.known++
 	code, scale, q := e.tab.Vector(off)
 	w := e.weights[code] * scale
 	q = q[:Dims]
@@ -250,3 +254,18 @@ func (e *Embedder) addRecord(s *scratch, off int) {
 }
 
 //semguard:end local-embedder
+
+// Coverage is the share of text's words (identifier parts counted one by
+// one) that the table knows, 0 when it has none: the rest get n-gram
+// fallback vectors, which match only the same spelling. A query of words
+// the table does not know ("qwxz vbnm") has a vector that says nothing
+// about meaning; one in a language the table does not hold says little.
+func (e *Embedder) Coverage(text string) float64 {
+	s := newScratch()
+	var dst [Dims]float32
+	e.embed(s, text, dst[:])
+	if s.known+s.unknown == 0 {
+		return 0
+	}
+	return float64(s.known) / float64(s.known+s.unknown)
+}

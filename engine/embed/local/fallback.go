@@ -54,6 +54,7 @@ func (e *Embedder) addUnknown(s *scratch, word []byte) {
 			}
 		}
 	}
+	s.unknown++
 	if e.oov {
 		e.addGrams(s, word)
 	}

@@ -5,39 +5,38 @@ import (
 	"context"
 
 	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/eval"
 )
 
-// denseRanker ranks by exact cosine between e's vectors of the query and
-// of title + "\n" + text.
-func denseRanker(e *local.Embedder) ranker {
-	return func(ctx context.Context, ds *dataset, k int) (map[string][]string, error) {
-		texts := make([]string, len(ds.docs))
-		for i, d := range ds.docs {
-			texts[i] = d.Title + "\n" + d.Text
-		}
-		dv, err := e.Embed(ctx, texts)
-		if err != nil {
-			return nil, err
-		}
-		qtexts := make([]string, len(ds.queries))
-		for i, q := range ds.queries {
-			qtexts[i] = q.Text
-		}
-		qv, err := e.Embed(ctx, qtexts)
-		if err != nil {
-			return nil, err
-		}
-		runs := make(map[string][]string, len(ds.queries))
-		for i, q := range ds.queries {
-			top := topK(qv[i], dv, k)
-			ids := make([]string, len(top))
-			for j, t := range top {
-				ids[j] = ds.docs[t].ID
-			}
-			runs[q.ID] = ids
-		}
-		return runs, nil
+// denseRuns ranks the corpus by exact cosine between e's vectors of each
+// query and of title + "\n" + text: the top k document ids per query.
+func denseRuns(ctx context.Context, e *local.Embedder, ds *eval.Dataset, k int) (map[string][]string, error) {
+	texts := make([]string, len(ds.Docs))
+	for i, d := range ds.Docs {
+		texts[i] = d.Title + "\n" + d.Text
 	}
+	dv, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	qtexts := make([]string, len(ds.Queries))
+	for i, q := range ds.Queries {
+		qtexts[i] = q.Text
+	}
+	qv, err := e.Embed(ctx, qtexts)
+	if err != nil {
+		return nil, err
+	}
+	runs := make(map[string][]string, len(ds.Queries))
+	for i, q := range ds.Queries {
+		top := topK(qv[i], dv, k)
+		ids := make([]string, len(top))
+		for j, t := range top {
+			ids[j] = ds.Docs[t].ID
+		}
+		runs[q.ID] = ids
+	}
+	return runs, nil
 }
 
 // topK returns the indices of the k vectors with the highest dot product

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Reproduces the tables of docs/QUALITY.md: every set of the eval directory
+# x mode x setting through `autorag eval` (make eval). Indexes are kept in
+# $WORK between runs (one per set and analyzer), so a second run only
+# queries.
+#
+#   bench/eval/quality.sh [EVAL_DIR]        default ../shared/eval
+set -euo pipefail
+EVAL=${1:-../shared/eval}
+BIN=${BIN:-bin/autorag}
+WORK=${WORK:-${TMPDIR:-/tmp}/autorag-eval}
+
+run() { # set split ext analyzer label [flags...]
+	local set=$1 split=$2 ext=$3 analyzer=$4 label=$5
+	shift 5
+	echo "### $set ($split) — $label"
+	echo
+	"$BIN" eval "$EVAL/$set" -q=false --split "$split" --ext "$ext" --analyzer "$analyzer" \
+		--work "$WORK/$set-$analyzer" "$@" 2>/dev/null | sed 1,2d
+	echo
+}
+
+sets=("nfcorpus dev .md" "nfcorpus test .md" "cosqa-dev dev .py" "xquad-de test .md" "xquad-es test .md")
+for s in "${sets[@]}"; do
+	read -r set split ext <<<"$s"
+	run "$set" "$split" "$ext" auto "defaults (per-language analysis, adaptive fusion, floor, collapse)"
+	run "$set" "$split" "$ext" english "English analysis only (before)" --modes bm25
+	run "$set" "$split" "$ext" auto "convex fusion alpha 0.8, no floor (before)" --modes hybrid --fusion convex --fusion-alpha 0.8 --floor 0
+	run "$set" "$split" "$ext" auto "adaptive fusion, no floor" --modes hybrid --floor 0
+	run "$set" "$split" "$ext" auto "no collapse" --modes bm25,hybrid --no-collapse
+done
