@@ -173,16 +173,13 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 			}
 			fmt.Fprintf(w, "   %s\n", l)
 		}
-		if line := alsoIn(r.AlsoIn, st.verbose); line != "" {
-			fmt.Fprintf(w, "   %s\n", line)
-		}
 	}
 }
 
 // shownFields are the result fields the text and markdown formats lay out
 // themselves; any other field a result carries is printed by extras.
 var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
-	"title": true, "score": true, "scores": true, "explain": true, "text": true, "also_in": true}
+	"title": true, "score": true, "scores": true, "explain": true, "text": true}
 
 type extra struct{ name, value string }
 
@@ -238,29 +235,4 @@ func extraValue(raw json.RawMessage) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// alsoIn is the line that says where else a collapsed passage appears:
-// the count and the first few paths (all of them with --verbose).
-func alsoIn(locs []engine.Location, verbose bool) string {
-	if len(locs) == 0 {
-		return ""
-	}
-	files := "files"
-	if len(locs) == 1 {
-		files = "file"
-	}
-	shown := locs
-	if !verbose && len(shown) > 3 {
-		shown = shown[:3]
-	}
-	paths := make([]string, len(shown))
-	for i, l := range shown {
-		paths[i] = fmt.Sprintf("%s:%d-%d", l.Path, l.Lines[0], l.Lines[1])
-	}
-	more := ""
-	if len(shown) < len(locs) {
-		more = fmt.Sprintf(", and %d more", len(locs)-len(shown))
-	}
-	return fmt.Sprintf("(also in %d %s: %s%s)", len(locs), files, strings.Join(paths, ", "), more)
 }
