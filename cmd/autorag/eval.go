@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/zeebo/blake3"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/eval"
@@ -42,7 +43,7 @@ func newEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.split, "split", "test", "judgments to use: qrels/<split>.tsv")
 	f.StringVar(&o.modes, "modes", "", "comma-separated modes (default bm25, plus vector and hybrid with an embedder)")
 	f.StringVar(&o.ext, "ext", ".md", "extension of the materialized documents (.py for a Python code corpus)")
-	f.StringVar(&o.work, "work", "", "workspace directory, kept for the next run (default: a temporary one, removed)")
+	f.StringVar(&o.work, "work", "", "workspace directory, kept for the next run (default: one per set, extension and analyzer under $TMPDIR/autorag-eval)")
 	f.StringVar(&o.runs, "run", "", "write a TREC run file per mode into this directory")
 	f.StringVar(&o.analyzer, "analyzer", "", "text analysis: auto (each chunk in its detected language, the default) or english")
 	f.BoolVar(&o.noCollapse, "no-collapse", false, "do not collapse results with identical text")
@@ -60,10 +61,7 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	}
 	work := o.work
 	if work == "" {
-		if work, err = os.MkdirTemp("", "autorag-eval-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(work)
+		work = defaultWorkspace(dir, o)
 	}
 	l, err := engine.NewLayout(filepath.Join(work, "corpus"))
 	if err != nil {
@@ -122,4 +120,17 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 		return rep.WriteTable(g.stdout)
 	}
 	return nil
+}
+
+// defaultWorkspace is the workspace of a set when --work is not given: one
+// per set directory, extension and analyzer under $TMPDIR/autorag-eval, kept
+// so a second run of the same set only queries (the workspace rewrites only
+// the documents whose bytes differ, and the index refreshes incrementally).
+func defaultWorkspace(dir string, o *evalOptions) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	key := blake3.Sum256([]byte(abs + "\x00" + o.ext + "\x00" + o.analyzer))
+	return filepath.Join(os.TempDir(), "autorag-eval", fmt.Sprintf("%s-%x", filepath.Base(abs), key[:4]))
 }
