@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"time"
 )
@@ -152,21 +153,71 @@ func (c *Client) Nodes(ctx context.Context) ([]Node, error) {
 	return out.Nodes, err
 }
 
-// Health returns nil when every node is HEALTHY, an error wrapping
-// ErrDegraded naming the others, or the error of the request.
+// Health returns nil when every member of the cluster is HEALTHY, an error
+// wrapping ErrDegraded naming the others, or the error of the request. The
+// members are the Raft voters, not just the nodes /v1/nodes lists: a node
+// that memberlist has dropped (killed, or not yet rejoined after a restart)
+// is missing from that list, and Weaviate then resolves each shard's replica
+// set to the nodes it can reach and counts QUORUM among those, so a write
+// "succeeds" on one replica of two. Writers check Health around their
+// writes for that reason (see Pair).
 func (c *Client) Health(ctx context.Context) error {
 	nodes, err := c.Nodes(ctx)
 	if err != nil {
 		return err
 	}
+	voters, err := c.voters(ctx)
+	if err != nil {
+		return err
+	}
+	listed := map[string]bool{}
 	var bad []string
 	for _, n := range nodes {
+		listed[n.Name] = true
 		if n.Status != "HEALTHY" {
 			bad = append(bad, n.Name+" "+n.Status)
 		}
 	}
+	for _, v := range voters {
+		if !listed[v] {
+			bad = append(bad, v+" not a member")
+		}
+	}
 	if len(bad) > 0 {
+		sort.Strings(bad)
 		return &apiError{op: "health", kind: ErrDegraded, msg: strings.Join(bad, ", ")}
 	}
 	return nil
+}
+
+// voters returns the node ids of the Raft configuration the leader (or else
+// any node) reports in /v1/cluster/statistics.
+func (c *Client) voters(ctx context.Context) ([]string, error) {
+	var out struct {
+		Statistics []struct {
+			Raft struct {
+				State  string `json:"state"`
+				Config []struct {
+					ID string `json:"id"`
+				} `json:"latestConfiguration"`
+			} `json:"raft"`
+		} `json:"statistics"`
+	}
+	if err := c.do(ctx, "cluster statistics", http.MethodGet, "/v1/cluster/statistics", nil, &out); err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, st := range out.Statistics {
+		if len(st.Raft.Config) == 0 || (len(ids) > 0 && st.Raft.State != "Leader") {
+			continue
+		}
+		ids = ids[:0]
+		for _, m := range st.Raft.Config {
+			ids = append(ids, m.ID)
+		}
+		if st.Raft.State == "Leader" {
+			break
+		}
+	}
+	return ids, nil
 }

@@ -96,6 +96,15 @@ func TestFaultNodeDown(t *testing.T) {
 	if answered.Load() == 0 {
 		t.Fatal("no query answered while node 3 was down")
 	}
+	// An update started with a node down is refused before it writes:
+	// Weaviate would count QUORUM among the replicas it reaches and leave
+	// node 3's replicas behind the others.
+	if _, err := p.Commit(ctx, edit(base, 5, "down")); !errors.Is(err, ErrDegraded) {
+		t.Fatalf("update with node 3 down: %v; want ErrDegraded", err)
+	}
+	if got := contentsAt(t, c, p.Alias(), chunkIDs(base), "ONE"); !cmp.Equal(got, stateOf(base).lines()) {
+		t.Fatal("alias no longer serves the committed state after a refused update")
+	}
 
 	run("start", "3")
 

@@ -87,6 +87,9 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	if active == a || active == b {
 		return Report{}, fmt.Errorf("build epoch %s: %w: the alias serves it", epoch, ErrRefused)
 	}
+	if err := p.writable(ctx, "build"); err != nil {
+		return Report{}, err
+	}
 	for _, name := range []string{a, b} {
 		if err := p.c.DropCollection(ctx, name); err != nil {
 			return Report{}, err
@@ -99,6 +102,9 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 		}
 	}
 	if err := p.ensureJournal(ctx); err != nil {
+		return Report{}, err
+	}
+	if err := p.writable(ctx, "build "+epoch); err != nil {
 		return Report{}, err
 	}
 	if err := p.c.SetAlias(ctx, p.alias, a); err != nil {
@@ -128,6 +134,9 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if err := p.writable(ctx, "update"); err != nil {
+		return Report{}, err
+	}
 	repaired, err := p.recover(ctx, active, standby)
 	if err != nil {
 		return Report{}, fmt.Errorf("repair %s: %w", standby, err)
@@ -140,6 +149,9 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 		return Report{}, fmt.Errorf("apply to %s: %w", standby, err)
 	}
 	p.step("applied")
+	if err := p.writable(ctx, "apply to "+standby); err != nil {
+		return Report{}, err
+	}
 	if err := p.c.SwapAlias(ctx, p.alias, standby); err != nil {
 		return Report{}, err
 	}
@@ -148,10 +160,28 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	if err := p.apply(ctx, active, ch); err != nil {
 		return rep, fmt.Errorf("%w: replay on %s: %w", ErrReplayPending, active, err)
 	}
+	if err := p.writable(ctx, "replay on "+active); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
+	}
 	if err := p.writeJournal(ctx, nil); err != nil {
 		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
 	}
 	return rep, nil
+}
+
+// writable checks, before and after a pair's writes, that every member of
+// the cluster is healthy. Weaviate counts a write's consistency level among
+// the replicas it can reach, so with a node down a QUORUM write lands on one
+// replica of two and succeeds, and readers at ONE then see that shard's old
+// state beside other shards' new one. Checking before the first write and
+// again before the alias moves turns that into ErrDegraded: the update fails
+// with the committed state served, and the journal repairs the standby
+// collection on the next one.
+func (p *Pair) writable(ctx context.Context, what string) error {
+	if err := p.c.Health(ctx); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }
 
 func (p *Pair) apply(ctx context.Context, collection string, ch Change) error {
