@@ -119,15 +119,26 @@ func (r batchResults) messages() []string {
 }
 
 // objectErrors classifies per-object failures: when a node is not healthy,
-// or a replica does not know the shard yet (a collection just created:
-// "request not found"), they are the cluster's condition (ErrDegraded, worth
-// a retry); otherwise the objects were refused.
+// a replica does not know the shard yet (a collection just created:
+// "request not found", "could not find index"), or one did not answer the first phase of the
+// replicated write in time ("cannot reach enough replicas", aborted on every
+// replica), they are the cluster's condition (ErrDegraded, worth a retry);
+// otherwise the objects were refused.
 func (c *Client) objectErrors(ctx context.Context, op string, n int, msgs []string) error {
 	kind := ErrRefused
-	if strings.Contains(msgs[0], "request not found") || c.Health(ctx) != nil {
+	if transientObjectError(msgs[0]) || c.Health(ctx) != nil {
 		kind = ErrDegraded
 	}
 	return &apiError{op: op, kind: kind, msg: redact(short(fmt.Sprintf("%d of %d objects failed: %s", len(msgs), n, msgs[0])), c.key)}
+}
+
+func transientObjectError(msg string) bool {
+	for _, m := range []string{"request not found", "could not find index", "cannot reach enough replicas"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // retry runs f up to 1+retries times while its error is retryable, backing

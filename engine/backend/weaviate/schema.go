@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"time"
 )
 
 // Settings are the storage settings of a collection.
@@ -93,9 +94,52 @@ func classDef(name string, s Settings) map[string]any {
 }
 
 // CreateCollection creates an empty chunk collection.
+//
+// It returns once every replica of every shard exists on its node: the
+// schema change is committed through Raft before each node applies it, and
+// a write reaching a node that has not yet fails with "could not find index
+// for class".
 func (c *Client) CreateCollection(ctx context.Context, name string, s Settings) error {
 	s = s.withDefaults()
-	return c.do(ctx, "create collection "+name, http.MethodPost, "/v1/schema", classDef(name, s), nil)
+	if err := c.do(ctx, "create collection "+name, http.MethodPost, "/v1/schema", classDef(name, s), nil); err != nil {
+		return err
+	}
+	return c.waitShards(ctx, name, s.Shards*s.Replicas)
+}
+
+// shardsReadyTimeout bounds how long CreateCollection waits for the nodes to
+// apply a new collection.
+const shardsReadyTimeout = time.Minute
+
+// waitShards polls /v1/nodes/{name}?output=verbose until the nodes hold want
+// shard replicas of the collection between them.
+func (c *Client) waitShards(ctx context.Context, name string, want int) error {
+	ctx, cancel := context.WithTimeout(ctx, shardsReadyTimeout)
+	defer cancel()
+	path := "/v1/nodes/" + url.PathEscape(name) + "?output=verbose"
+	for {
+		var out struct {
+			Nodes []struct {
+				Shards []struct {
+					Name string `json:"name"`
+				} `json:"shards"`
+			} `json:"nodes"`
+		}
+		err := c.do(ctx, "shards of "+name, http.MethodGet, path, nil, &out)
+		got := 0
+		for _, n := range out.Nodes {
+			got += len(n.Shards)
+		}
+		if err == nil && got >= want {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return &apiError{op: "create collection " + name, kind: ErrDegraded,
+				msg: fmt.Sprintf("%d of %d shard replicas created after %v (%v)", got, want, shardsReadyTimeout, err)}
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // DropCollection deletes a collection and its objects; a missing one is not
