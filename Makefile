@@ -7,9 +7,14 @@ DEMO    ?= $(CURDIR)/.demo
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
 
-# The test command (README, CI): race detector over every package.
+# The test command (README, CI): race detector over every package. The
+# Weaviate backend's tests run after the others, alone: they kill and restart
+# cluster nodes, and three servers starved by the race-instrumented tests of
+# other packages on 2 cores drop out of the cluster for reasons no test chose.
+WEAVIATE_PKG := ./engine/backend/weaviate
 test:
-	$(GO) test -race -count=1 -timeout 40m ./...
+	$(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
+	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build

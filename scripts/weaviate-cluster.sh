@@ -98,6 +98,28 @@ wait_ready() {
 	done
 }
 
+# wait_whole NODES: waits until a live node lists NODES HEALTHY members. A
+# node answers ready before memberlist has it back in the cluster, and until
+# then Weaviate writes to the replicas it can reach (see engine/backend/weaviate
+# Health), so "up" and "start" return only once the cluster is whole.
+wait_whole() {
+	local nodes=$1 n deadline=$((SECONDS + READY_TIMEOUT)) got=0
+	while :; do
+		for n in $(seq 1 "$nodes"); do
+			alive "$n" || continue
+			got="$(curl -fsS --max-time 5 "http://$(addr "$n"):$REST_PORT/v1/nodes" 2>/dev/null |
+				grep -o '"status":"HEALTHY"' | wc -l)" || got=0
+			[ "$got" -eq "$nodes" ] && return 0
+			break
+		done
+		if [ $SECONDS -ge $deadline ]; then
+			echo "cluster not whole after ${READY_TIMEOUT}s ($got of $nodes nodes healthy)" >&2
+			return 1
+		fi
+		sleep 1
+	done
+}
+
 alive() { [ -f "$DIR/node$1/pid" ] && kill -0 "$(cat "$DIR/node$1/pid")" 2>/dev/null; }
 
 node_count() { cat "$DIR/nodes" 2>/dev/null || echo 3; }
@@ -113,6 +135,7 @@ up() {
 		[ "$n" -eq 1 ] && [ "$nodes" -eq 3 ] && sleep 3
 	done
 	for n in $(seq 1 "$nodes"); do wait_ready "$n"; done
+	wait_whole "$nodes"
 	echo "http://$(addr 1):$REST_PORT"
 }
 
@@ -149,6 +172,7 @@ kill)
 start)
 	start_node "$2" "$(node_count)"
 	wait_ready "$2"
+	wait_whole "$(node_count)"
 	;;
 *)
 	echo "usage: $0 up [3|1] | down [--wipe] | status | kill N | start N" >&2

@@ -33,12 +33,25 @@ func testCluster(t testing.TB) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A fault test before this one may have restarted nodes: wait until the
+	// cluster is whole again (every Raft member listed and HEALTHY) rather
+	// than start writing to a cluster that drops replicas.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := c.Ready(ctx); err != nil {
-		t.Fatalf("cluster at %s not ready: %v", u, err)
+	for {
+		err := c.Ready(ctx)
+		if err == nil {
+			err = c.Health(ctx)
+		}
+		if err == nil {
+			return c
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("cluster at %s not whole after 2 minutes: %v", u, err)
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
-	return c
 }
 
 // testSettings are 3 shards × 2 replicas on a 3-node cluster, 1 × 1 on one,
