@@ -12,7 +12,8 @@
 # own loopback address (127.0.0.11..13) with the same cluster ports, because
 # Raft derives a peer's address from its gossip address plus the local
 # RAFT_PORT (docs: FINDINGS, Weaviate); gRPC and profiling ports differ per node
-# since they bind every interface. Data and logs live under
+# since they bind every interface (WEAVIATE_PORT_OFFSET shifts them for a
+# second cluster). Data and logs live under
 # $WEAVIATE_DIR (default .weaviate/ in the repository), which this script owns.
 # The REST endpoint of node 1 is printed on success (export it as
 # AUTORAG_WEAVIATE_URL).
@@ -27,6 +28,7 @@ GOSSIP_PORT=17946
 DATA_PORT=17947
 RAFT_PORT=18300
 RAFT_RPC_PORT=18301
+OFF="${WEAVIATE_PORT_OFFSET:-0}"
 
 server_bin() {
 	local bin
@@ -38,7 +40,11 @@ server_bin() {
 	echo "$bin"
 }
 
-addr() { echo "127.0.0.1$1"; }
+# WEAVIATE_NET is the loopback prefix of the node addresses (node N listens on
+# ${WEAVIATE_NET}N): a second cluster on the same machine takes another, e.g.
+# WEAVIATE_NET=127.0.0.2 for 127.0.0.21..23.
+NET="${WEAVIATE_NET:-127.0.0.1}"
+addr() { echo "$NET$1"; }
 
 # start_node N NODES: starts node N of a NODES-node cluster in the background.
 start_node() {
@@ -65,14 +71,14 @@ start_node() {
 		CLUSTER_BIND_ADDR="$a" \
 		CLUSTER_ADVERTISE_ADDR="$a" \
 		CLUSTER_GOSSIP_BIND_PORT=$GOSSIP_PORT \
-		CLUSTER_DATA_BIND_PORT=$((DATA_PORT + 10 * (n - 1))) \
+		CLUSTER_DATA_BIND_PORT=$((DATA_PORT + OFF + 10 * (n - 1))) \
 		CLUSTER_JOIN="$join" \
 		RAFT_PORT=$RAFT_PORT \
 		RAFT_INTERNAL_RPC_PORT=$RAFT_RPC_PORT \
 		RAFT_BOOTSTRAP_EXPECT=$expect \
 		RAFT_JOIN="$peers" \
-		GRPC_PORT=$((15050 + 10 * n)) \
-		GO_PROFILING_PORT=$((16060 + 10 * n)) \
+		GRPC_PORT=$((15050 + OFF + 10 * n)) \
+		GO_PROFILING_PORT=$((16060 + OFF + 10 * n)) \
 		setsid "$bin" --host "$a" --port "$REST_PORT" --scheme http \
 		>>"$DIR/node$n/log" 2>&1 </dev/null &
 	echo $! >"$DIR/node$n/pid"
