@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,7 +54,21 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 
 //semguard:end pptx-parser
 
-var slideName = regexp.MustCompile(`^ppt/slides/slide(\d+)\.xml$`)
+// slideNumber is n for a part named ppt/slides/slideN.xml. (A string cut,
+// not a regexp: a package-level regexp is compiled at every process start.)
+func slideNumber(name string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, "ppt/slides/slide")
+	if digits, ok = strings.CutSuffix(digits, ".xml"); !ok || digits == "" {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil
+}
 
 // slideOrder lists the slide parts in presentation order (sldIdLst), or by
 // number when the presentation part does not say.
@@ -82,8 +95,7 @@ func (p *pkg) slideOrder() ([]string, error) {
 	}
 	var found []numbered
 	for name := range p.files {
-		if m := slideName.FindStringSubmatch(name); m != nil {
-			n, _ := strconv.Atoi(m[1])
+		if n, ok := slideNumber(name); ok {
 			found = append(found, numbered{n, name})
 		}
 	}
