@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,9 +16,10 @@ import (
 type PPTX struct{}
 
 // Name is the parser's name@version.
-func (PPTX) Name() string { return "pptx@1" }
+func (PPTX) Name() string { return "pptx@2" }
 
-// Parse extracts each slide's text as a part "Slide N: title".
+// Parse extracts each slide's text, then its speaker notes, as a part
+// "Slide N: title".
 func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 	p, err := openPkg(ctx, in)
 	if err != nil {
@@ -47,6 +47,17 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		for _, para := range paras {
 			b.Line(para)
 		}
+		notes, err := p.notes(name)
+		if err != nil {
+			return nil, err
+		}
+		if len(notes) > 0 {
+			b.Blank()
+			b.Line("Speaker notes:")
+			for _, para := range notes {
+				b.Line(para)
+			}
+		}
 		b.Blank()
 	}
 	return finish(d, b, in.Limits.MaxText)
@@ -54,10 +65,11 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 
 //semguard:end pptx-parser
 
-// slideNumber is n for a part named ppt/slides/slideN.xml. (A string cut,
-// not a regexp: a package-level regexp is compiled at every process start.)
-func slideNumber(name string) (int, bool) {
-	digits, ok := strings.CutPrefix(name, "ppt/slides/slide")
+// partNumber is n for a part named prefix + n + ".xml"
+// ("ppt/slides/slide3.xml"). (A string cut, not a regexp: a package-level
+// regexp is compiled at every process start.)
+func partNumber(name, prefix string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, prefix)
 	if digits, ok = strings.CutSuffix(digits, ".xml"); !ok || digits == "" {
 		return 0, false
 	}
@@ -89,20 +101,7 @@ func (p *pkg) slideOrder() ([]string, error) {
 	if err == nil && len(order) > 0 {
 		return order, nil
 	}
-	type numbered struct {
-		n    int
-		name string
-	}
-	var found []numbered
-	for name := range p.files {
-		if n, ok := slideNumber(name); ok {
-			found = append(found, numbered{n, name})
-		}
-	}
-	slices.SortFunc(found, func(a, b numbered) int { return a.n - b.n })
-	for _, f := range found {
-		order = append(order, f.name)
-	}
+	order = p.numbered("ppt/slides/slide")
 	if len(order) == 0 {
 		return nil, fmt.Errorf("%w: no slides", parse.ErrMalformed)
 	}
