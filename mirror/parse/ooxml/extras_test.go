@@ -77,3 +77,22 @@ func TestPPTXSpeakerNotes(t *testing.T) {
 		t.Errorf("slide 1 has no notes: %q", s1)
 	}
 }
+
+func TestPartNumber(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		ok   bool
+	}{
+		{"ppt/slides/slide12.xml", 12, true},
+		{"ppt/slides/slide.xml", 0, false},
+		{"ppt/slides/slide1a.xml", 0, false},
+		{"ppt/slides/slide3.xml.rels", 0, false},
+		{"3.xml", 0, false},
+		{"ppt/notesSlides/notesSlide3.xml", 0, false},
+	} {
+		if n, ok := partNumber(c.name, "ppt/slides/slide"); n != c.n || ok != c.ok {
+			t.Errorf("partNumber(%q) = %d, %v; want %d, %v", c.name, n, ok, c.n, c.ok)
+		}
+	}
+}

@@ -70,6 +70,9 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 // regexp is compiled at every process start.)
 func partNumber(name, prefix string) (int, bool) {
 	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
 	if digits, ok = strings.CutSuffix(digits, ".xml"); !ok || digits == "" {
 		return 0, false
 	}
