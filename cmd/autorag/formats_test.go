@@ -64,8 +64,9 @@ func TestCLIAttachmentLocation(t *testing.T) {
 	writeFile(t, root, "mail/report-mail.eml", string(b))
 	refreshJSON(t, root)
 	out := mustOK(t, "--root", root, "query", "replication paused for six hours").stdout
-	if !strings.HasPrefix(out, "1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2") {
-		t.Errorf("human output of an attachment hit:\n%s", out)
+	if !strings.HasPrefix(out, "1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2") ||
+		strings.Contains(out, `attachment: "`) {
+		t.Errorf("human output of an attachment hit (its location names the attachment, once):\n%s", out)
 	}
 	out = mustOK(t, "--root", root, "query", "--format", "markdown", "replication paused for six hours").stdout
 	if !strings.Contains(out, "## 1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2\n") {
