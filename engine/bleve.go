@@ -30,7 +30,7 @@ import (
 const (
 	fieldBody  = "b" // title, section and text, analyzed; no stored value, no term vectors
 	fieldText  = "t" // the chunk text, stored only
-	fieldMeta  = "m" // start line, end line, section, title, page, stored only
+	fieldMeta  = "m" // start line, end line, section, title, page, attachment, stored only
 	fieldFacet = "f" // a file's filter terms ("type=pdf", "author=ada"), indexed on its first chunk only
 	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
 	stampKey   = "autorag.generation"
@@ -52,6 +52,7 @@ type chunkDoc struct {
 	EndLine   int
 	Text      string
 	Page      int      // 1-based page of a PDF chunk; 0 otherwise
+	Attach    string   // file name of the e-mail attachment the chunk is from; "" otherwise
 	Facets    []string // filter terms of the file; on its first chunk only
 	Lang      string   // analysis language (analyze.Languages); "" = English, no lang field
 	kind      string   // the chunker kind of its part (chunk.KindCode, ...); not stored
@@ -92,7 +93,7 @@ func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
 	d := document.NewDocument(chunkID(c.Path, c.Ord))
 	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.ForLanguage(c.Lang))
-	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page)}, metaSep)
+	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, metaSep)
 	d.AddField(body)
 	if len(c.Facets) > 0 {
 		d.AddField(facetField(c.Facets))

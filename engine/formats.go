@@ -60,7 +60,7 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 		for _, c := range chunk.SplitLang(p.Kind, lang, text[from:to], o) {
 			section := metaSafe(joinSection(p.Section, c.Section))
 			docs = append(docs, &chunkDoc{
-				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page,
+				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page, Attach: metaSafe(p.Attachment),
 				StartLine: c.StartLine + p.Line + doc.LineOffset, EndLine: c.EndLine + p.Line + doc.LineOffset,
 				Text: c.Text, kind: p.Kind,
 			})
@@ -135,3 +135,19 @@ func filterTerm(key, value string) string {
 
 // metaSafe keeps the stored meta field's separator out of a label.
 func metaSafe(s string) string { return strings.ReplaceAll(s, metaSep, " ") }
+
+// mayAttach reports a path whose chunks may come from attachments (an
+// e-mail or a mailbox): entries of their own, known once a chunk is loaded.
+func mayAttach(path string) bool {
+	parser, _ := mirror.ParserFor(path)
+	return mirror.DocType(parser) == mirror.TypeEmail
+}
+
+// entryKey is what the per-file limit counts: the file, or one of its
+// attachments.
+func entryKey(path, attachment string) string {
+	if attachment == "" {
+		return path
+	}
+	return path + "\x00" + attachment
+}

@@ -65,17 +65,21 @@ type Scores struct {
 
 // Result is one passage.
 type Result struct {
-	Rank    int     `json:"rank"`
-	Path    string  `json:"path"`
-	Chunk   int     `json:"chunk"`
-	Lines   [2]int  `json:"lines"`
-	Section string  `json:"section"`
-	Title   string  `json:"title"`
-	Page    int     `json:"page,omitempty"` // PDF page, 1-based
-	Score   float64 `json:"score"`
-	Scores  Scores  `json:"scores"`
-	Explain string  `json:"explain,omitempty"`
-	Text    string  `json:"text"`
+	Rank    int    `json:"rank"`
+	Path    string `json:"path"`
+	Chunk   int    `json:"chunk"`
+	Lines   [2]int `json:"lines"`
+	Section string `json:"section"`
+	Title   string `json:"title"`
+	Page    int    `json:"page,omitempty"` // PDF page, 1-based
+	// Attachment names the e-mail attachment of Path the passage is from
+	// ("report.pdf"; Page is then the attachment's page): each attachment
+	// is an entry of its own, for the per-file limit too.
+	Attachment string  `json:"attachment,omitempty"`
+	Score      float64 `json:"score"`
+	Scores     Scores  `json:"scores"`
+	Explain    string  `json:"explain,omitempty"`
+	Text       string  `json:"text"`
 	// AlsoIn lists the other places the same passage (identical chunk
 	// text) was found, best-ranked first; they are not results of their own.
 	AlsoIn []Location `json:"also_in,omitempty"`

@@ -10,8 +10,9 @@ import (
 
 // Location is where else a collapsed result's passage appears.
 type Location struct {
-	Path  string `json:"path"`
-	Lines [2]int `json:"lines"`
+	Path       string `json:"path"`
+	Attachment string `json:"attachment,omitempty"`
+	Lines      [2]int `json:"lines"`
 }
 
 // page is the walk of a ranking into results: the per-file limit, the
@@ -39,16 +40,20 @@ func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 			break
 		}
 		path, ord := splitChunkID(x.id)
-		if seen[path] >= p.perFile {
+		if seen[path] >= p.perFile && !mayAttach(path) {
 			continue
 		}
 		res, err := s.load(x.id, path, ord)
 		if err != nil {
 			return nil, 0, err
 		}
+		key := entryKey(path, res.Attachment)
+		if seen[key] >= p.perFile {
+			continue
+		}
 		if p.collapse {
 			if i, dup := byText[res.Text]; dup {
-				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Lines: res.Lines})
+				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Attachment: res.Attachment, Lines: res.Lines})
 				collapsed++
 				continue
 			}
@@ -57,7 +62,7 @@ func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 			}
 			byText[res.Text] = len(out)
 		}
-		seen[path]++
+		seen[key]++
 		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()
 		if p.explain {
 			res.Explain = x.explain(p.mode, p.f)
@@ -124,14 +129,17 @@ func (s *searcher) load(id, path string, ord int) (Result, error) {
 		case fieldText:
 			res.Text = string(f.Value())
 		case fieldMeta:
-			parts := strings.SplitN(string(f.Value()), metaSep, 5)
+			parts := strings.SplitN(string(f.Value()), metaSep, 6)
 			if len(parts) >= 4 {
 				res.Lines[0], _ = strconv.Atoi(parts[0])
 				res.Lines[1], _ = strconv.Atoi(parts[1])
 				res.Section, res.Title = parts[2], parts[3]
 			}
-			if len(parts) == 5 {
+			if len(parts) >= 5 {
 				res.Page, _ = strconv.Atoi(parts[4])
+			}
+			if len(parts) == 6 {
+				res.Attachment = parts[5]
 			}
 		}
 	})

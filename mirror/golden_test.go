@@ -65,7 +65,11 @@ func renderDoc(d *Doc, err error) string {
 	for i, l := range lines {
 		for next < len(d.Parts) && d.Parts[next].Line == i {
 			p := d.Parts[next]
-			fmt.Fprintf(&sb, "=== part section=%q page=%d kind=%s\n", p.Section, p.Page, p.Kind)
+			fmt.Fprintf(&sb, "=== part section=%q page=%d kind=%s", p.Section, p.Page, p.Kind)
+			if p.Attachment != "" {
+				fmt.Fprintf(&sb, " attachment=%q", p.Attachment)
+			}
+			sb.WriteString("\n")
 			next++
 		}
 		if i == len(lines)-1 && l == "" {

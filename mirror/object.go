@@ -18,14 +18,15 @@ import (
 //	count Tags   { len tag  tag bytes }...
 //	LineOffset
 //	count Fields { len key  key bytes  len value  value bytes }...
-//	count Parts  { line  len section  section bytes  page  len kind  kind bytes }...
+//	count Parts  { line  len section  section bytes  page  len kind  kind bytes
+//	               len attachment  attachment bytes }...
 //	len Text     Text bytes
 //
 // Nothing may follow Text. Bump objectVersion when the layout changes; old
 // objects then fail to decode and are re-parsed from their sources.
 const (
 	objectMagic   = "ARMD"
-	objectVersion = 2
+	objectVersion = 3
 )
 
 // ErrCorrupt marks stored data (a manifest or a mirror object) that fails its
@@ -45,7 +46,7 @@ func (d *Doc) Encode() []byte {
 		n += 2*binary.MaxVarintLen64 + len(f.Key) + len(f.Value)
 	}
 	for _, p := range d.Parts {
-		n += 4*binary.MaxVarintLen64 + len(p.Section) + len(p.Kind)
+		n += 5*binary.MaxVarintLen64 + len(p.Section) + len(p.Kind) + len(p.Attachment)
 	}
 	b := make([]byte, 0, n)
 	b = append(b, objectMagic...)
@@ -68,6 +69,7 @@ func (d *Doc) Encode() []byte {
 		b = appendString(b, p.Section)
 		b = binary.AppendUvarint(b, uint64(p.Page))
 		b = appendString(b, p.Kind)
+		b = appendString(b, p.Attachment)
 	}
 	return appendString(b, d.Text)
 }
@@ -133,11 +135,11 @@ func decodeParts(r *reader) []Part {
 	ps := make([]Part, n)
 	for i := range ps {
 		line, sec := r.uvarint(), r.string()
-		page, kind := r.uvarint(), r.string()
+		page, kind, att := r.uvarint(), r.string(), r.string()
 		if line > math.MaxInt32 || page > math.MaxInt32 {
 			r.fail("part out of range")
 		}
-		ps[i] = Part{Line: int(line), Section: sec, Page: int(page), Kind: kind}
+		ps[i] = Part{Line: int(line), Section: sec, Page: int(page), Kind: kind, Attachment: att}
 	}
 	return ps
 }

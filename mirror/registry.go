@@ -2,7 +2,6 @@ package mirror
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/autorag/autorag/mirror/parse"
@@ -64,18 +63,6 @@ func byName(name string) (parse.Parser, bool) {
 	}
 	return nil, false
 }
-
-// ParsersVersion names every parser with its version, sorted.
-var ParsersVersion = func() string {
-	names := []string{textParser, markdownParser, codeParser}
-	for _, f := range formatByExt {
-		if !slices.Contains(names, f.parser.Name()) {
-			names = append(names, f.parser.Name())
-		}
-	}
-	slices.Sort(names)
-	return strings.Join(names, " ")
-}()
 
 // binaryFormat reports parsers whose input is not text, so the scanner must
 // not reject it for NUL bytes.

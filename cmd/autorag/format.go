@@ -102,7 +102,9 @@ func printMarkdown(w io.Writer, query string, results []engine.Result) {
 		fmt.Fprintln(w, "\nNo results.")
 	}
 	for _, r := range results {
-		if r.Page > 0 {
+		if r.Attachment != "" {
+			fmt.Fprintf(w, "\n## %d. %s\n\n", r.Rank, resultLocation(r))
+		} else if r.Page > 0 {
 			fmt.Fprintf(w, "\n## %d. %s (page %d)\n\n", r.Rank, r.Path, r.Page)
 		} else {
 			fmt.Fprintf(w, "\n## %d. %s (lines %d-%d)\n\n", r.Rank, r.Path, r.Lines[0], r.Lines[1])
@@ -179,7 +181,7 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 // shownFields are the result fields the text and markdown formats lay out
 // themselves; any other field a result carries is printed by extras.
 var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
-	"title": true, "score": true, "scores": true, "explain": true, "text": true}
+	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true}
 
 type extra struct{ name, value string }
 
@@ -218,8 +220,9 @@ func extraValue(raw json.RawMessage) string {
 		return strings.Join(list, ", ")
 	}
 	var locs []struct {
-		Path  *string `json:"path"`
-		Lines []int   `json:"lines"`
+		Path       *string `json:"path"`
+		Attachment string  `json:"attachment"`
+		Lines      []int   `json:"lines"`
 	}
 	if json.Unmarshal(raw, &locs) != nil || len(locs) == 0 {
 		return string(raw)
@@ -230,7 +233,9 @@ func extraValue(raw json.RawMessage) string {
 			return string(raw)
 		}
 		parts[i] = *l.Path
-		if len(l.Lines) == 2 {
+		if l.Attachment != "" {
+			parts[i] = attachmentLocation(*l.Path, l.Attachment)
+		} else if len(l.Lines) == 2 {
 			parts[i] += fmt.Sprintf(":%d-%d", l.Lines[0], l.Lines[1])
 		}
 	}

@@ -52,3 +52,29 @@ func TestCLIFormatsPagesAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// An e-mail attachment answers as an entry of its own: its location names
+// the mail, the attachment and, for a PDF, the page.
+func TestCLIAttachmentLocation(t *testing.T) {
+	root := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "mirror", "testdata", "formats", "report-mail.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "mail/report-mail.eml", string(b))
+	refreshJSON(t, root)
+	out := mustOK(t, "--root", root, "query", "replication paused for six hours").stdout
+	if !strings.HasPrefix(out, "1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2") ||
+		strings.Contains(out, `attachment: "`) {
+		t.Errorf("human output of an attachment hit (its location names the attachment, once):\n%s", out)
+	}
+	out = mustOK(t, "--root", root, "query", "--format", "markdown", "replication paused for six hours").stdout
+	if !strings.Contains(out, "## 1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2\n") {
+		t.Errorf("markdown output of an attachment hit:\n%s", out)
+	}
+	j := mustOK(t, "--root", root, "query", "--json", "replication paused for six hours").json(t)
+	top := j["results"].([]any)[0].(map[string]any)
+	if top["path"] != "mail/report-mail.eml" || top["attachment"] != "report-libreoffice.pdf" || top["page"] != float64(2) {
+		t.Errorf("json result: %v", top)
+	}
+}

@@ -17,10 +17,26 @@ func addFilterFlags(cmd *cobra.Command, o *queryOptions) {
 }
 
 // resultLocation is where a result is, for people: "docs/a.md:3-9", or
-// "report.pdf#page=2" for a PDF page.
+// "report.pdf#page=2" for a PDF page, or for an e-mail attachment
+// "mail.eml#attachment=report.pdf" with "&page=2" for its pages (the lines
+// of an attachment are not lines of the mail file, so they are left out).
 func resultLocation(r engine.Result) string {
-	if r.Page > 0 {
+	switch {
+	case r.Attachment != "" && r.Page > 0:
+		return fmt.Sprintf("%s&page=%d", attachmentLocation(r.Path, r.Attachment), r.Page)
+	case r.Attachment != "":
+		return attachmentLocation(r.Path, r.Attachment)
+	case r.Page > 0:
 		return fmt.Sprintf("%s#page=%d", r.Path, r.Page)
 	}
 	return fmt.Sprintf("%s:%d-%d", r.Path, r.Lines[0], r.Lines[1])
+}
+
+// fragmentEscaper keeps an attachment's name from breaking its location's
+// fragment: "%", "&" and "#" are percent-encoded.
+var fragmentEscaper = strings.NewReplacer("%", "%25", "&", "%26", "#", "%23")
+
+// attachmentLocation is "mail.eml#attachment=report.pdf".
+func attachmentLocation(path, attachment string) string {
+	return path + "#attachment=" + fragmentEscaper.Replace(attachment)
 }

@@ -108,8 +108,8 @@ func SortFields(fs []Field) []Field {
 
 // Append adds the text of d under the section label prefix: each of d's
 // parts (or d as one part of kind when it has none) becomes a part whose
-// section is "prefix > part section".
-func (b *Builder) Append(d *Doc, prefix, kind string) {
+// section is "prefix > part section" and whose Attachment is attachment.
+func (b *Builder) Append(d *Doc, prefix, attachment, kind string) {
 	lines := strings.Split(strings.TrimSuffix(d.Text, "\n"), "\n")
 	parts := d.Parts
 	if len(parts) == 0 {
@@ -125,6 +125,7 @@ func (b *Builder) Append(d *Doc, prefix, kind string) {
 			sec += " > " + p.Section
 		}
 		b.Part(sec, p.Page, p.Kind)
+		b.parts[len(b.parts)-1].Attachment = oneLine(attachment)
 		for _, l := range lines[min(p.Line, end):end] {
 			b.Line(l)
 		}

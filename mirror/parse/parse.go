@@ -29,6 +29,11 @@ type Part struct {
 	Section string // label of the part ("Slide 2: Root cause"); "" for none
 	Page    int    // 1-based page number; 0 when the format has no pages
 	Kind    string // chunker kind of the lines: "markdown", "text" or "code"
+	// Attachment is the file name of the e-mail attachment the lines come
+	// from ("report.pdf"); "" for the message itself and for other formats.
+	// An attachment is an entry of its own in results
+	// ("mail.eml#attachment=report.pdf").
+	Attachment string
 }
 
 // Doc is what a parser produces.

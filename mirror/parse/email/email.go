@@ -21,7 +21,7 @@ import (
 type EML struct{}
 
 // Name is the parser's name@version.
-func (EML) Name() string { return "eml@1" }
+func (EML) Name() string { return "eml@2" }
 
 // Parse reads one message.
 func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
@@ -43,7 +43,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 type Mbox struct{}
 
 // Name is the parser's name@version.
-func (Mbox) Name() string { return "mbox@1" }
+func (Mbox) Name() string { return "mbox@2" }
 
 // maxMessages bounds the messages read from one mbox.
 const maxMessages = 100000

@@ -251,6 +251,6 @@ func (m *message) write(b *parse.Builder, label string) {
 		if label != "" {
 			prefix = label + " > " + prefix
 		}
-		b.Append(a.doc, prefix, "text")
+		b.Append(a.doc, prefix, a.name, "text")
 	}
 }

@@ -1,7 +1,10 @@
 // Package ooxml extracts text and document properties from Office Open XML
 // files: DOCX (paragraphs, headings by paragraph style as markdown
-// headings, tables as " | " rows), PPTX (one part per slide in presentation
-// order, labelled "Slide N: title") and XLSX (one part per sheet in workbook
+// headings, tables as " | " rows; then a part "Headers and footers", each
+// distinct paragraph once without field results such as page numbers, and
+// a part "Footnotes and endnotes"), PPTX (one part per slide in
+// presentation order, labelled "Slide N: title", its speaker notes after
+// its text under "Speaker notes:") and XLSX (one part per sheet in workbook
 // order, labelled "Sheet: name", one line per row with cells separated by
 // " | ", shared and inline strings resolved). docProps/core.xml and app.xml
 // give the title, author, subject, keywords, dates and application.

@@ -16,9 +16,11 @@ import (
 type DOCX struct{}
 
 // Name is the parser's name@version.
-func (DOCX) Name() string { return "docx@1" }
+func (DOCX) Name() string { return "docx@2" }
 
-// Parse extracts the body text; headings become markdown headings.
+// Parse extracts the body text, headings as markdown headings, then the
+// text of the headers and footers and of the footnotes and endnotes, each
+// group a part of its own.
 func (DOCX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 	p, err := openPkg(ctx, in)
 	if err != nil {
@@ -36,6 +38,9 @@ func (DOCX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 	b.Part("", 0, "markdown")
 	w := &docxWalker{b: b, levels: levels}
 	if err := p.decode("word/document.xml", w.token); err != nil {
+		return nil, err
+	}
+	if err := p.docxExtras(b); err != nil {
 		return nil, err
 	}
 	return finish(d, b, in.Limits.MaxText)

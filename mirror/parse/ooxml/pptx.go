@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -18,9 +16,10 @@ import (
 type PPTX struct{}
 
 // Name is the parser's name@version.
-func (PPTX) Name() string { return "pptx@1" }
+func (PPTX) Name() string { return "pptx@2" }
 
-// Parse extracts each slide's text as a part "Slide N: title".
+// Parse extracts each slide's text, then its speaker notes, as a part
+// "Slide N: title".
 func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 	p, err := openPkg(ctx, in)
 	if err != nil {
@@ -48,6 +47,17 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		for _, para := range paras {
 			b.Line(para)
 		}
+		notes, err := p.notes(name)
+		if err != nil {
+			return nil, err
+		}
+		if len(notes) > 0 {
+			b.Blank()
+			b.Line("Speaker notes:")
+			for _, para := range notes {
+				b.Line(para)
+			}
+		}
 		b.Blank()
 	}
 	return finish(d, b, in.Limits.MaxText)
@@ -55,7 +65,25 @@ func (PPTX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 
 //semguard:end pptx-parser
 
-var slideName = regexp.MustCompile(`^ppt/slides/slide(\d+)\.xml$`)
+// partNumber is n for a part named prefix + n + ".xml"
+// ("ppt/slides/slide3.xml"). (A string cut, not a regexp: a package-level
+// regexp is compiled at every process start.)
+func partNumber(name, prefix string) (int, bool) {
+	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	if digits, ok = strings.CutSuffix(digits, ".xml"); !ok || digits == "" {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil
+}
 
 // slideOrder lists the slide parts in presentation order (sldIdLst), or by
 // number when the presentation part does not say.
@@ -76,21 +104,7 @@ func (p *pkg) slideOrder() ([]string, error) {
 	if err == nil && len(order) > 0 {
 		return order, nil
 	}
-	type numbered struct {
-		n    int
-		name string
-	}
-	var found []numbered
-	for name := range p.files {
-		if m := slideName.FindStringSubmatch(name); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			found = append(found, numbered{n, name})
-		}
-	}
-	slices.SortFunc(found, func(a, b numbered) int { return a.n - b.n })
-	for _, f := range found {
-		order = append(order, f.name)
-	}
+	order = p.numbered("ppt/slides/slide")
 	if len(order) == 0 {
 		return nil, fmt.Errorf("%w: no slides", parse.ErrMalformed)
 	}
