@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4d59a54936f32d0142f076f3f1305896"
+const QuerySemantics = "q-adca3c44486b61ae580483fdb9a7d5ca"
