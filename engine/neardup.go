@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"strings"
+	"hash/maphash"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,48 +15,88 @@ import (
 // each product version, with its version numbers and line breaks changed,
 // is one answer; "v2" (no dot) and any other difference in wording keep
 // passages apart.
-func collapseKey(text string) string {
-	var b strings.Builder
-	b.Grow(len(text))
+func collapseKey(text string) string { return string(appendCollapseKey(nil, text, -1)) }
+
+// versionMark stands for any version number in a key.
+const versionMark = "\x00version"
+
+// appendCollapseKey appends the collapseKey of text to dst, or its first
+// limit bytes when limit >= 0. Runs of ASCII that need no change are
+// copied whole.
+func appendCollapseKey(dst []byte, text string, limit int) []byte {
+	end := len(dst) + limit
+	if limit < 0 {
+		end = -1
+	}
 	space, wrote := false, false
-	prev := rune(' ') // what precedes text[i]: a version must start a word
+	prevWord := false // a version must start a word
 	for i := 0; i < len(text); {
-		c, w := rune(text[i]), 1
-		if c >= utf8.RuneSelf {
-			c, w = utf8.DecodeRuneInString(text[i:])
+		start := i
+		for i < len(text) {
+			c := text[i]
+			if c >= utf8.RuneSelf {
+				break
+			}
+			k := asciiClass[c]
+			if k == classSpace || k == classVersion && !prevWord {
+				break
+			}
+			prevWord = k != classPunct
+			i++
 		}
-		if isSpace(c) {
-			space, prev = true, c
+		if i > start {
+			if space && wrote {
+				dst = append(dst, ' ')
+			}
+			space, wrote = false, true
+			dst = append(dst, text[start:i]...)
+			if end >= 0 && len(dst) >= end {
+				return dst[:end]
+			}
+			continue
+		}
+		// text[i] is white space, a possible version or not ASCII.
+		r, w := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(text[i:])
+		}
+		if r < utf8.RuneSelf && asciiClass[r] == classSpace || r >= utf8.RuneSelf && unicode.IsSpace(r) {
+			space, prevWord = true, false
 			i += w
 			continue
 		}
 		if space && wrote {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		space, wrote = false, true
-		if !isWordRune(prev) {
+		if r < utf8.RuneSelf {
 			if n := versionAt(text[i:]); n > 0 {
-				b.WriteString("\x00version")
+				dst = append(dst, versionMark...)
 				i += n
-				prev = '0'
-				continue
+			} else {
+				dst = append(dst, text[i])
+				i++
 			}
+			prevWord = true
+			continue
 		}
-		if w == 1 {
-			b.WriteByte(byte(c))
-		} else {
-			b.WriteString(text[i : i+w])
-		}
-		prev = c
+		dst = append(dst, text[i:i+w]...)
+		prevWord = unicode.IsLetter(r) || unicode.IsDigit(r)
 		i += w
+		if end >= 0 && len(dst) >= end {
+			return dst[:end]
+		}
 	}
-	return b.String()
+	if end >= 0 && len(dst) > end {
+		return dst[:end]
+	}
+	return dst
 }
 
 // versionAt is the length of the version number s starts with, or 0.
 func versionAt(s string) int {
 	i := 0
-	if i < len(s) && (s[i] == 'v' || s[i] == 'V') {
+	if s[0] == 'v' || s[0] == 'V' {
 		i++
 	}
 	dots := 0
@@ -75,25 +115,77 @@ func versionAt(s string) int {
 		}
 		break
 	}
-	if dots == 0 {
-		return 0
-	}
-	if r, _ := utf8.DecodeRuneInString(s[i:]); i < len(s) && isWordRune(r) {
-		return 0 // "1.2.3rc1", "1.2abc": part of a longer word
+	if dots == 0 || i < len(s) && isWordStart(s[i:]) {
+		return 0 // "v2", "1.2.3rc1": no dot, or part of a longer word
 	}
 	return i
 }
 
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+func isWordStart(s string) bool {
+	if s[0] < utf8.RuneSelf {
+		return asciiClass[s[0]] != classSpace && asciiClass[s[0]] != classPunct
 	}
+	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || '\t' <= r && r <= '\r'
+// The classes of ASCII bytes for appendCollapseKey.
+const (
+	classWord    = iota // a letter (but v) or _
+	classVersion        // a digit or v: may start a version number
+	classPunct          // neither a word byte nor white space
+	classSpace
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case c == ' ' || '\t' <= c && c <= '\r':
+			t[c] = classSpace
+		case '0' <= c && c <= '9' || c == 'v' || c == 'V':
+			t[c] = classVersion
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			t[c] = classWord
+		default:
+			t[c] = classPunct
+		}
 	}
-	return unicode.IsSpace(r)
+	return t
+}()
+
+// collapser finds, among the results of one query, the one a passage
+// collapses into. It hashes the first prefixKey bytes of a passage's key
+// and compares whole keys only with the passages of the same hash: most
+// passages have no twin, and a chunk's key costs a pass over its text.
+type collapser struct {
+	seed  maphash.Seed
+	buf   []byte
+	byKey map[uint64][]int // hash of the key's prefix → indexes of results
+}
+
+// prefixKey is how much of a key is hashed.
+const prefixKey = 256
+
+// find returns the index in results of the result text collapses into,
+// or -1; add then records text as result i.
+func (c *collapser) find(text string, results []Result) int {
+	if c.byKey == nil {
+		c.seed, c.byKey = maphash.MakeSeed(), map[uint64][]int{}
+	}
+	c.buf = appendCollapseKey(c.buf[:0], text, prefixKey)
+	var key string
+	for _, i := range c.byKey[maphash.Bytes(c.seed, c.buf)] {
+		if key == "" {
+			key = collapseKey(text)
+		}
+		if collapseKey(results[i].Text) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *collapser) add(i int) {
+	h := maphash.Bytes(c.seed, c.buf)
+	c.byKey[h] = append(c.byKey[h], i)
 }

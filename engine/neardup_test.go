@@ -34,14 +34,27 @@ func TestCollapseKey(t *testing.T) {
 	}
 }
 
+// TestCollapseKeyPrefix: a limited key is the prefix of the whole one.
+func TestCollapseKeyPrefix(t *testing.T) {
+	text := "Download   release 1.4.2 and unpack the archive;\n\tthe collector binary starts with the default configuration. "
+	full := collapseKey(text)
+	for n := 0; n <= len(full)+3; n++ {
+		got := string(appendCollapseKey([]byte("x"), text, n))
+		if want := "x" + full[:min(n, len(full))]; got != want {
+			t.Fatalf("limit %d: %q, want %q", n, got, want)
+		}
+	}
+}
+
 func BenchmarkCollapseKey(b *testing.B) {
 	text := ""
 	for len(text) < 2400 {
 		text += "The collector 0.98.0 exports spans over OTLP; see docs/v1.2/setup for the\n   configuration of  receivers and processors. "
 	}
 	b.SetBytes(int64(len(text)))
+	var buf []byte
 	for b.Loop() {
-		collapseKey(text)
+		buf = appendCollapseKey(buf[:0], text, -1)
 	}
 }
 

@@ -32,7 +32,7 @@ type page struct {
 // It also returns how many results it collapsed.
 func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 	seen := map[string]int{}
-	var byText map[string]int // collapseKey of the chunk text → index in out
+	var twins collapser // results by collapseKey
 	out := []Result{}
 	collapsed := 0
 	for _, x := range ranking {
@@ -48,16 +48,12 @@ func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 			return nil, 0, err
 		}
 		if p.collapse {
-			key := collapseKey(res.Text)
-			if i, dup := byText[key]; dup {
+			if i := twins.find(res.Text, out); i >= 0 {
 				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Lines: res.Lines})
 				collapsed++
 				continue
 			}
-			if byText == nil {
-				byText = make(map[string]int, p.k)
-			}
-			byText[key] = len(out)
+			twins.add(len(out))
 		}
 		seen[path]++
 		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()
