@@ -31,6 +31,9 @@ func appendCollapseKey(dst []byte, text string, limit int) []byte {
 	space, wrote := false, false
 	prevWord := false // a version must start a word
 	for i := 0; i < len(text); {
+		if end >= 0 && len(dst) >= end {
+			return dst[:end]
+		}
 		start := i
 		for i < len(text) {
 			c := text[i]
@@ -49,10 +52,10 @@ func appendCollapseKey(dst []byte, text string, limit int) []byte {
 				dst = append(dst, ' ')
 			}
 			space, wrote = false, true
-			dst = append(dst, text[start:i]...)
-			if end >= 0 && len(dst) >= end {
-				return dst[:end]
+			if end >= 0 && len(dst)+i-start >= end {
+				return append(dst, text[start:start+end-len(dst)]...)
 			}
+			dst = append(dst, text[start:i]...)
 			continue
 		}
 		// text[i] is white space, a possible version or not ASCII.
@@ -83,9 +86,6 @@ func appendCollapseKey(dst []byte, text string, limit int) []byte {
 		dst = append(dst, text[i:i+w]...)
 		prevWord = unicode.IsLetter(r) || unicode.IsDigit(r)
 		i += w
-		if end >= 0 && len(dst) >= end {
-			return dst[:end]
-		}
 	}
 	if end >= 0 && len(dst) > end {
 		return dst[:end]
@@ -160,7 +160,9 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 type collapser struct {
 	seed  maphash.Seed
 	buf   []byte
-	byKey map[uint64][]int // hash of the key's prefix → indexes of results
+	hash  uint64         // of the prefix of the last find
+	first map[uint64]int // hash of a key's prefix → 1 + the last result with it
+	chain []int          // chain[i]: 1 + the result before i with the same hash, or 0
 }
 
 // prefixKey is how much of a key is hashed.
@@ -169,23 +171,30 @@ const prefixKey = 256
 // find returns the index in results of the result text collapses into,
 // or -1; add then records text as result i.
 func (c *collapser) find(text string, results []Result) int {
-	if c.byKey == nil {
-		c.seed, c.byKey = maphash.MakeSeed(), map[uint64][]int{}
+	if c.first == nil {
+		c.seed, c.first, c.chain = maphash.MakeSeed(), make(map[uint64]int, 16), make([]int, 0, 16)
+	}
+	if c.buf == nil {
+		c.buf = make([]byte, 0, prefixKey+len(versionMark))
 	}
 	c.buf = appendCollapseKey(c.buf[:0], text, prefixKey)
+	c.hash = maphash.Bytes(c.seed, c.buf)
 	var key string
-	for _, i := range c.byKey[maphash.Bytes(c.seed, c.buf)] {
+	for j := c.first[c.hash]; j > 0; j = c.chain[j-1] {
 		if key == "" {
 			key = collapseKey(text)
 		}
-		if collapseKey(results[i].Text) == key {
-			return i
+		if collapseKey(results[j-1].Text) == key {
+			return j - 1
 		}
 	}
 	return -1
 }
 
 func (c *collapser) add(i int) {
-	h := maphash.Bytes(c.seed, c.buf)
-	c.byKey[h] = append(c.byKey[h], i)
+	for len(c.chain) <= i {
+		c.chain = append(c.chain, 0)
+	}
+	c.chain[i] = c.first[c.hash]
+	c.first[c.hash] = i + 1
 }

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-3219e243d83479dc812fb9f5e19b0acb"
+const QuerySemantics = "q-9c1f3a4ff52e8542444d056128607fc1"
