@@ -74,7 +74,7 @@
 // Hybrid mode fuses the BM25 and the vector list (fusion.go; adaptive.go:
 // the default for the built-in embedder weighs the vector list by what it
 // can know, and drops vector-only hits no better than chance). Results
-// whose chunk text is identical collapse into the best-ranked one, which
-// lists the others in AlsoIn (results.go); QueryOptions.NoCollapse keeps
-// them apart.
+// whose chunk text is the same but for white space and version numbers
+// collapse into the best-ranked one, which lists the others in AlsoIn
+// (results.go, neardup.go); QueryOptions.NoCollapse keeps them apart.
 package engine

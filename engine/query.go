@@ -42,8 +42,9 @@ type QueryOptions struct {
 	Type     string   // only files of this type: doc, code, pdf, office, email, html
 	Mode     string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
 	Explain  bool     // fill Result.Explain
-	// NoCollapse keeps results whose chunk text is identical apart; by
-	// default they collapse into the best-ranked one (Result.AlsoIn).
+	// NoCollapse keeps results whose chunk text is the same (but for white
+	// space and version numbers) apart; by default they collapse into the
+	// best-ranked one (Result.AlsoIn).
 	NoCollapse bool
 }
 
@@ -80,8 +81,9 @@ type Result struct {
 	Scores     Scores  `json:"scores"`
 	Explain    string  `json:"explain,omitempty"`
 	Text       string  `json:"text"`
-	// AlsoIn lists the other places the same passage (identical chunk
-	// text) was found, best-ranked first; they are not results of their own.
+	// AlsoIn lists the other places the same passage (the same chunk text
+	// but for white space and version numbers) was found, best-ranked
+	// first; they are not results of their own.
 	AlsoIn []Location `json:"also_in,omitempty"`
 }
 

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-9ff6868c7aec7de9b06d473e9eeac492"
+const QuerySemantics = "q-b1d8febc0149b7014c4effd275045b08"

@@ -16,7 +16,7 @@ type Location struct {
 }
 
 // page is the walk of a ranking into results: the per-file limit, the
-// collapse of identical passages and the stored fields of what is kept.
+// collapse of near-identical passages and the stored fields of what is kept.
 type page struct {
 	k, perFile int
 	collapse   bool
@@ -26,13 +26,14 @@ type page struct {
 }
 
 // materialize walks the ranking, applies the per-file limit, collapses
-// results whose chunk text is identical into the best-ranked one (unless
+// results whose chunk text is the same but for white space and version
+// numbers (collapseKey) into the best-ranked one (unless
 // collapse is off: the others go into its AlsoIn, and do not count against
 // their file's limit) and loads the stored fields of the results it keeps.
 // It also returns how many results it collapsed.
 func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 	seen := map[string]int{}
-	var byText map[string]int // chunk text → index in out
+	var twins collapser // results by collapseKey
 	out := []Result{}
 	collapsed := 0
 	for _, x := range ranking {
@@ -52,15 +53,12 @@ func (s *searcher) materialize(ranking []fused, p page) ([]Result, int, error) {
 			continue
 		}
 		if p.collapse {
-			if i, dup := byText[res.Text]; dup {
+			if i := twins.find(res.Text, out); i >= 0 {
 				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Attachment: res.Attachment, Lines: res.Lines})
 				collapsed++
 				continue
 			}
-			if byText == nil {
-				byText = make(map[string]int, p.k)
-			}
-			byText[res.Text] = len(out)
+			twins.add(len(out))
 		}
 		seen[key]++
 		res.Rank, res.Score, res.Scores = len(out)+1, x.score, x.scores()

@@ -16,7 +16,8 @@
 // result scores 0 (pytrec_eval would skip a query missing from the run,
 // which can only raise its means).
 //
-// Results whose passage is identical collapse into one (engine.Result.AlsoIn)
+// Results whose passage is the same (but for white space and version
+// numbers) collapse into one (engine.Result.AlsoIn)
 // unless Options.NoCollapse: the run lists the documents of a collapsed
 // result's also_in right after it, since the user is shown them there.
 //

@@ -46,7 +46,7 @@ func newEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.work, "work", "", "workspace directory, kept for the next run (default: one per set, extension and analyzer under $TMPDIR/autorag-eval)")
 	f.StringVar(&o.runs, "run", "", "write a TREC run file per mode into this directory")
 	f.StringVar(&o.analyzer, "analyzer", "", "text analysis: auto (each chunk in its detected language, the default) or english")
-	f.BoolVar(&o.noCollapse, "no-collapse", false, "do not collapse results with identical text")
+	f.BoolVar(&o.noCollapse, "no-collapse", false, "do not collapse results with the same text (but for white space and version numbers)")
 	f.Float64Var(&o.floor, "floor", -2, "hybrid: drop vector-only results with a similarity below this (0 = keep them all; default: the fusion's)")
 	return cmd
 }

@@ -43,7 +43,7 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
 	g.settings.addSearchFlags(cmd.Flags())
 	addFilterFlags(cmd, o)
-	cmd.Flags().BoolVar(&o.noCollapse, "no-collapse", false, "list results with identical text separately instead of as \"also in\" the best-ranked one")
+	cmd.Flags().BoolVar(&o.noCollapse, "no-collapse", false, "list results with the same text (but for white space and version numbers) separately instead of as \"also in\" the best-ranked one")
 	return cmd
 }
 

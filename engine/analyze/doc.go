@@ -75,9 +75,13 @@
 // MultiVersion names this analysis in the fingerprint.
 //
 // Nothing is built at package initialization: the analyzer (including the
-// stop word map) is built on the first call to Analyzer or Terms, and the
-// other languages' analyzers and the detector's stop word table on the
-// first call that needs them; they hold no mutable state and are safe for
+// stop word map) is built on the first call to Analyzer or Terms, and each
+// other language's analyzer on the first call that needs that language, so
+// a query process builds the chains of the languages its index holds and
+// no others. The detector builds nothing: its stop word table (every
+// language's stop words and the languages listing each) is compiled in
+// (stoptable.go, generated from bleve's stop lists and checked against them
+// by TestStopTable). They hold no mutable state and are safe for
 // concurrent use.
 //
 // Version names the chain and its settings and goes into the index

@@ -87,37 +87,39 @@ func Languages() []string {
 	return out
 }
 
-// langTable is everything multilingual analysis needs, built on first use.
-type langTable struct {
-	analyzers map[string]*analyzer // by code, English included
-	masks     map[string]uint16    // stop word → the languages listing it
+// chains are the analyzers of the other languages, each built on the
+// first call that needs it: a query process analyzes a query in the
+// languages its index holds, not in all of them.
+var chains = func() (out [len(others)]func() *analyzer) {
+	for i := range others {
+		out[i] = sync.OnceValue(func() *analyzer { return newLanguageAnalyzer(others[i]) })
+	}
+	return out
+}()
+
+// newLanguageAnalyzer builds the chain of a language: its stop list, to
+// which the English stop words are added, and its Snowball stemmer.
+func newLanguageAnalyzer(l language) *analyzer {
+	m := languageStopWords(l)
+	// English function words are stop words in every chain: technical
+	// text in any language quotes English, and a query in English is
+	// analyzed in every language the index holds, where "what" or "is"
+	// would otherwise be rare, heavily weighted terms.
+	for w := range englishStopWords() {
+		m[w] = true
+	}
+	return &analyzer{stop: newStopWords(m), snowball: l.stem}
 }
 
-var langs = sync.OnceValue(func() *langTable {
-	t := &langTable{analyzers: map[string]*analyzer{English: shared().(*analyzer)}, masks: map[string]uint16{}}
-	english := englishStopWords()
-	for w := range english {
-		t.masks[w] |= 1
+// languageStopWords is bleve's stop list of a language, as bleve's token
+// map constructor reads it.
+func languageStopWords(l language) analysis.TokenMap {
+	m := analysis.NewTokenMap()
+	if err := m.LoadBytes(l.stop); err != nil { // a byte slice: cannot fail
+		panic("analyze: bleve's " + l.code + " stop list: " + err.Error())
 	}
-	for i, l := range others {
-		m := analysis.NewTokenMap()
-		if err := m.LoadBytes(l.stop); err != nil { // a byte slice: cannot fail
-			panic("analyze: bleve's " + l.code + " stop list: " + err.Error())
-		}
-		for w := range m {
-			t.masks[w] |= 1 << (i + 1)
-		}
-		// English function words are stop words in every chain: technical
-		// text in any language quotes English, and a query in English is
-		// analyzed in every language the index holds, where "what" or "is"
-		// would otherwise be rare, heavily weighted terms.
-		for w := range english {
-			m[w] = true
-		}
-		t.analyzers[l.code] = &analyzer{stop: newStopWords(m), snowball: l.stem}
-	}
-	return t
-})
+	return m
+}
 
 // ForLanguage returns the analyzer of a language code (Languages); an
 // unknown code gets the English one.
@@ -125,10 +127,41 @@ func ForLanguage(code string) analysis.Analyzer {
 	if code == English || code == "" {
 		return Analyzer()
 	}
-	if a, ok := langs().analyzers[code]; ok {
-		return a
+	for i, l := range others {
+		if l.code == code {
+			return chains[i]()
+		}
 	}
 	return Analyzer()
+}
+
+// stopMask is the set of languages listing word as a stop word (bit 0:
+// English, bit i+1: others[i]), from the table of stoptable.go, which is
+// compiled in: the detector builds nothing at run time. The table is open
+// addressing over stopHash with linear probing; comparing a string with
+// string(word) does not allocate.
+func stopMask(word []byte) uint16 {
+	if stopLengths[word[0]]&(1<<min(len(word), 63)) == 0 {
+		return 0
+	}
+	for h := stopHash(word); ; h++ {
+		i := stopSlots[h%uint32(len(stopSlots))]
+		if i == 0 {
+			return 0
+		}
+		if stopTableWords[i-1] == string(word) {
+			return stopTableMasks[i-1]
+		}
+	}
+}
+
+// stopHash is 32-bit FNV-1a.
+func stopHash(word []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range word {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
 }
 
 // detectWords is how many words of a text Detect looks at.
@@ -176,7 +209,6 @@ func Guess(text string) (code string, sure bool) {
 }
 
 func detect(text, fallback string, least float64) string {
-	t := langs()
 	var score [len(others) + 1]float64
 	var buf [32]byte
 	words, ukrainian := 0, false
@@ -223,7 +255,7 @@ func detect(text, fallback string, least float64) string {
 			// often variables, list markers and initials than words.
 			continue
 		}
-		if m := t.masks[string(buf[:n])]; m != 0 {
+		if m := stopMask(buf[:n]); m != 0 {
 			share := 1 / float64(bits.OnesCount16(m))
 			for ; m != 0; m &= m - 1 {
 				score[bits.TrailingZeros16(m)] += share

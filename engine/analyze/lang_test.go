@@ -1,6 +1,11 @@
 package analyze
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -91,5 +96,38 @@ func TestEnglishUnchanged(t *testing.T) {
 	}
 	if MultiVersion == Version || !strings.Contains(MultiVersion, Version) {
 		t.Errorf("MultiVersion %q must differ from and name Version %q", MultiVersion, Version)
+	}
+}
+
+// TestFirstDetectQueryBuildsNothing runs in a fresh process (the test
+// binary again) the first DetectQuery of the process, as every hybrid
+// query does, and counts its heap allocations: the detector reads a
+// compiled-in table, and no language's chain is built for it (building
+// them all cost about 3 ms a query process).
+func TestFirstDetectQueryBuildsNothing(t *testing.T) {
+	if os.Getenv("ANALYZE_FIRST_DETECT") == "1" {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := DetectQuery("Wie viele Punkte gab die Verteidigung ab?")
+		runtime.ReadMemStats(&after)
+		fmt.Printf("first-detect %s %d\n", got, after.Mallocs-before.Mallocs)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstDetectQueryBuildsNothing$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "ANALYZE_FIRST_DETECT=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	var lang string
+	var allocs int
+	if _, err := fmt.Sscanf(string(out[bytes.Index(out, []byte("first-detect")):]), "first-detect %s %d", &lang, &allocs); err != nil {
+		t.Fatalf("child output %q: %v", out, err)
+	}
+	if lang != "de" {
+		t.Errorf("first DetectQuery of a German question = %q, want de", lang)
+	}
+	if allocs > 10 {
+		t.Errorf("the first DetectQuery of a process made %d heap allocations, want at most 10: it builds tables", allocs)
 	}
 }
