@@ -50,7 +50,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	st.Indexed, st.Fingerprint, st.Generation = true, sc.Fingerprint, sc.Generation
 	st.Counts, st.Settings, st.LastRefresh = sc.Counts, sc.Settings, &sc.Refresh
 	e.assumeRecordedDims(sc)
-	cur, err := e.currentFingerprint(ctx)
+	cur, err := e.withRecordedBackend(sc).currentFingerprint(ctx)
 	if err != nil {
 		return nil, err
 	}

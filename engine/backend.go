@@ -2,12 +2,16 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Backend says where the searchable state of an index lives (storage.go).
 // The zero value is the local backend.
 type Backend struct {
-	// Name is BackendLocal ("" too) or BackendWeaviate.
+	// Name is BackendLocal or BackendWeaviate; "" means the one the
+	// committed index was built with (with its shards and replicas), else
+	// local.
 	Name string
 	// URL of a Weaviate node's REST endpoint, e.g. http://127.0.0.11:18080.
 	URL string
@@ -54,3 +58,16 @@ func (b Backend) id() string {
 }
 
 //semguard:end backend-id
+
+// withRecordedBackend is e with the backend the committed index sc was
+// built with, when e's settings name none: a refresh or status after
+// `refresh --backend weaviate` needs no flag to stay on Weaviate.
+func (e *Engine) withRecordedBackend(sc *fingerprint.Sidecar) *Engine {
+	if e.Settings.Backend.Name != "" || sc == nil || sc.Settings["backend"] == "" {
+		return e
+	}
+	cp := *e
+	cp.Settings.Backend.Name = backendOf(sc)
+	cp.Settings.Backend.Shards, cp.Settings.Backend.Replicas = recordedShape(sc.Settings["backend"])
+	return &cp
+}

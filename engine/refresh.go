@@ -136,6 +136,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err != nil {
 		return nil, err
 	}
+	e = e.withRecordedBackend(sc)
 	if err := e.removeGarbage(sc); err != nil {
 		return nil, err
 	}
