@@ -261,7 +261,10 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
-	base, prevTable := e.incrementalBase(ctx, st, o, sc, res)
+	base, prevTable, err := e.incrementalBase(ctx, st, o, sc, res)
+	if err != nil {
+		return nil, err
+	}
 	current := ""
 	if sc != nil {
 		current = sc.Generation
@@ -349,20 +352,24 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 
 // incrementalBase picks the generation to build on: the committed one when
 // it is intact and was built with the same settings; else none (rebuild).
-func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable) {
+// A remote backend that cannot be reached fails the refresh instead: a
+// rebuild could not reach it either.
+func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
-		return "", nil
+		return "", nil, nil
 	}
-	if err := st.check(ctx, sc); err != nil {
+	if err := st.check(ctx, sc); unavailable(err) {
+		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
+	} else if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-		return "", nil
+		return "", nil, nil
 	}
 	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
-		return "", nil
+		return "", nil, nil
 	}
-	return sc.Generation, t
+	return sc.Generation, t, nil
 }
 
 //semguard:begin sidecar-new
