@@ -126,3 +126,48 @@ func TestWeaviateBackendCLI(t *testing.T) {
 		t.Fatalf("query after reset: exit %d, want 2 (no index)\n%s", q.code, q.stderr)
 	}
 }
+
+// TestWeaviateKilledRefreshConverges kills a refresh on the Weaviate
+// backend with SIGKILL before and after the alias swap: before it, queries
+// still answer the committed state; in every case the next refresh
+// converges on the sources and index verify passes.
+func TestWeaviateKilledRefreshConverges(t *testing.T) {
+	url, shape := weaviateURL(t)
+	env := []string{"AUTORAG_WEAVIATE_URL=" + url}
+	for _, point := range []string{"mid-generation", "after-generation", "before-sidecar"} {
+		t.Run(point, func(t *testing.T) {
+			root := t.TempDir()
+			writeFile(t, root, "a.md", "# A\n\nThe heron fishes at dawn.\n")
+			writeFile(t, root, "b.md", "# B\n\nThe owl hunts at night.\n")
+			run := func(env []string, args ...string) result {
+				t.Helper()
+				return cli(t, env, append([]string{"--root", root}, args...)...)
+			}
+			t.Cleanup(func() { run(env, "index", "reset", "--yes") })
+			if r := run(env, append([]string{"refresh", "--backend", "weaviate"}, shape...)...); r.code != 0 {
+				t.Fatalf("first refresh: exit %d: %s", r.code, r.stderr)
+			}
+			writeFile(t, root, "b.md", "# B\n\nThe kestrel hovers over the meadow.\n")
+			if r := run(append([]string{"AUTORAG_FAILPOINT=" + point}, env...), "refresh"); r.code != -1 && r.code != 137 {
+				t.Fatalf("refresh killed at %s: exit %d: %s", point, r.code, r.stderr)
+			}
+			q := run(env, "query", "--json", "--mode", "bm25", "owl kestrel")
+			if q.code != 0 {
+				t.Fatalf("query after the kill: exit %d: %s", q.code, q.stderr)
+			}
+			if got := resultPaths(t, q); point != "before-sidecar" && !strings.Contains(q.stdout, "owl hunts") {
+				t.Fatalf("killed before the swap, the committed state must be served: %v\n%s", got, q.stdout)
+			}
+			if r := run(env, "refresh", "--json"); r.code != 0 {
+				t.Fatalf("refresh after the kill: exit %d: %s", r.code, r.stderr)
+			}
+			q = run(env, "query", "--json", "--mode", "bm25", "owl kestrel")
+			if q.code != 0 || !strings.Contains(q.stdout, "kestrel hovers") || strings.Contains(q.stdout, "owl hunts") {
+				t.Fatalf("after converging: exit %d\n%s", q.code, q.stdout)
+			}
+			if v := run(env, "index", "verify"); v.code != 0 {
+				t.Fatalf("index verify: exit %d: %s%s", v.code, v.stdout, v.stderr)
+			}
+		})
+	}
+}
