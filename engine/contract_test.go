@@ -236,7 +236,13 @@ func TestContractRebuildAndReset(t *testing.T) {
 		if r.Outcome != OutcomeRebuilt || r.Generation == first.Generation || r.Chunks != first.Chunks {
 			t.Fatalf("rebuild: %+v", r)
 		}
-		if after := h.query("the night", ModeHybrid); !slices.Equal(before, after) {
+		// Weaviate's BM25 statistics are per shard, so a rebuild may order
+		// near ties differently there: compare what was found.
+		after := h.query("the night", ModeHybrid)
+		if h.e.Settings.Backend.Name == BackendWeaviate {
+			before, after = sorted(before), sorted(after)
+		}
+		if !slices.Equal(before, after) {
 			t.Errorf("rebuild changed the answer: %v, then %v", before, after)
 		}
 		removed, err := h.e.Reset(h.ctx, 0, "test")
