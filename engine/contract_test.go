@@ -176,6 +176,18 @@ func TestContractRefreshNoopAndQuery(t *testing.T) {
 				t.Errorf("%s: heron fishes: %v", mode, got)
 			}
 		}
+		// Vector scores are cosine similarities, best first, on both
+		// backends.
+		q, err := h.e.Query(h.ctx, QueryOptions{Text: "heron fishes", Mode: ModeVector, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range q.Results {
+			if r.Scores.Vector == nil || *r.Scores.Vector <= 0 || *r.Scores.Vector > 1.0001 ||
+				i > 0 && *r.Scores.Vector > *q.Results[i-1].Scores.Vector {
+				t.Fatalf("vector result %d (%s): score %s, not a similarity in descending order", i, r.Path, fmtScore(r.Scores.Vector))
+			}
+		}
 		again := h.refresh(RefreshOptions{})
 		if again.Outcome != OutcomeUnchanged || again.Generation != r.Generation || again.ChunksEmbedded != 0 || again.ChunksIndexed != 0 {
 			t.Fatalf("no-op refresh did work: %+v", again)
@@ -439,4 +451,11 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+func fmtScore(f *float64) string {
+	if f == nil {
+		return "null"
+	}
+	return fmt.Sprint(*f)
 }
