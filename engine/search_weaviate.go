@@ -57,7 +57,11 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 	var bmErr, deErr error
 	var wg sync.WaitGroup
 	if mode != ModeBM25 {
-		wg.Go(func() { deList, deErr = w.vectorList(ctx, e, o.Text, filter, depth, want) })
+		vdepth := want // as deep as the local dense list
+		if filter != nil {
+			vdepth *= 20
+		}
+		wg.Go(func() { deList, deErr = w.vectorList(ctx, e, o.Text, filter, vdepth, want) })
 	}
 	nterms := 0
 	if mode != ModeVector {
