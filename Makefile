@@ -11,9 +11,13 @@ build:
 # Weaviate backend's tests run after the others, alone: they kill and restart
 # cluster nodes, and three servers starved by the race-instrumented tests of
 # other packages on 2 cores drop out of the cluster for reasons no test chose.
+# The Weaviate runs of the engine's contract tests and the CLI's Weaviate
+# tests go with them, before the package's (which kill nodes).
 WEAVIATE_PKG := ./engine/backend/weaviate
+WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
 test:
-	$(GO) test -race -count=1 -timeout 40m $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
+	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
+	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag
 	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.

@@ -50,7 +50,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	st.Indexed, st.Fingerprint, st.Generation = true, sc.Fingerprint, sc.Generation
 	st.Counts, st.Settings, st.LastRefresh = sc.Counts, sc.Settings, &sc.Refresh
 	e.assumeRecordedDims(sc)
-	cur, err := e.currentFingerprint(ctx)
+	cur, err := e.withRecordedBackend(sc).currentFingerprint(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 			return nil, err
 		}
 		_ = failpoint.Hit("verify-after-sidecar")
-		if problems, err = e.verifyGeneration(sc); err != nil || len(problems) == 0 {
+		if problems, err = e.verifyGeneration(ctx, sc); err != nil || len(problems) == 0 {
 			return problems, err
 		}
 		now, err := readCommitted(e.Layout.SidecarPath())
@@ -111,22 +111,24 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 	return problems, nil
 }
 
-// verifyGeneration checks the artifacts and the bleve index sc names.
-func (e *Engine) verifyGeneration(sc *fingerprint.Sidecar) ([]Problem, error) {
+// verifyGeneration checks the artifacts sc names and the state they belong
+// to in its backend (the local stamp and chunk count; Weaviate: the alias
+// and the object count).
+func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) ([]Problem, error) {
 	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
 	if err != nil || len(problems) > 0 {
 		return problems, err
 	}
-	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
+	g, err := e.OpenGeneration(sc)
 	if err != nil {
 		return []Problem{{Path: "index/" + sc.Generation, Reason: err.Error()}}, nil
 	}
-	defer idx.Close()
-	n, err := idx.DocCount()
-	if err != nil || int(n) != sc.Counts.Chunks {
-		return []Problem{{Path: "index/" + sc.Generation, Reason: fmt.Sprintf("holds %d chunks, sidecar says %d (%v)", n, sc.Counts.Chunks, err)}}, nil
+	defer g.Close()
+	reason, err := g.st.verify(ctx, sc)
+	if err != nil || reason == "" {
+		return nil, err
 	}
-	return nil, nil
+	return []Problem{{Path: "index/" + sc.Generation, Reason: reason}}, nil
 }
 
 // Reset removes the sidecar, the generations, the mirror and the caches
@@ -143,6 +145,11 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 	}
 	defer lk.Release()
 	var removed []string
+	if dropped, err := e.dropRemote(ctx); err != nil {
+		return nil, fmt.Errorf("reset: %w (nothing was removed)", err)
+	} else if dropped != "" {
+		removed = append(removed, dropped)
+	}
 	steps := []struct{ path, failpoint string }{
 		{e.Layout.SidecarPath(), "reset-after-sidecar"},
 		{e.Layout.IndexDir(), "reset-after-index"},

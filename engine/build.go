@@ -2,16 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
-
-	"github.com/blevesearch/bleve/v2"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/chunk"
-	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -26,7 +23,8 @@ import (
 // 13 s. Smaller batches overlap embedding and indexing more evenly.
 const batchChunks = 1024
 
-// builder writes one new generation.
+// builder writes one new generation: the change set to the storage's
+// writer, the file table to the generation directory.
 type builder struct {
 	e        *Engine
 	store    *mirror.Store
@@ -34,37 +32,22 @@ type builder struct {
 	base     string // generation to build on; "" for a fresh build
 	progress Progress
 	vb       *vectorBuilder // nil without an embedder
+	w        stateWriter
 }
 
-// build writes the generation directory completely and fsyncs it, and
+// build writes the generation completely and durably (not visibly), and
 // returns its file table. It fills the change counts of res.
 func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	if err := fingerprint.MkdirAll(dir); err != nil {
-		return nil, fmt.Errorf("create generation: %w", err)
-	}
-	idx, err := b.openIndex(dir)
-	if err != nil {
-		return nil, err
-	}
 	cs := diffFiles(prev, man)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
 	b.startBuildPhase(ctx, cs.index)
-	records, err := b.index(ctx, idx, cs)
+	records, err := b.index(ctx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
-	if cerr := idx.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close index: %w", cerr)
-	}
 	if err == nil {
-		err = failpoint.Hit("after-bleve")
+		err = b.w.finish(ctx)
 	}
 	if err != nil {
-		return nil, err
-	}
-	if err := b.buildVectors(cs); err != nil {
-		return nil, err
-	}
-	if err := failpoint.Hit("after-vectors"); err != nil {
 		return nil, err
 	}
 	table := mergeRecords(cs.keep, records)
@@ -87,54 +70,58 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	return table, failpoint.Hit("after-generation")
 }
 
-func (b *builder) openIndex(dir string) (bleve.Index, error) {
-	bdir := filepath.Join(dir, bleveDir)
-	if b.base == "" {
-		return createBleve(bdir)
-	}
-	if err := cloneBleve(filepath.Join(b.e.Layout.GenDir(b.base), bleveDir), bdir); err != nil {
-		return nil, err
-	}
-	return openBleveRW(bdir)
+// applying is a part of the change set on its way into the storage.
+type applying struct {
+	docs  []*chunkDoc
+	files int // files whose every chunk is in this part or before
+	done  chan error
 }
 
-// index sends the change set to bleve in batches of about batchChunks
-// chunks: the first batch carries all the deletes, every batch the
-// generation stamp, and the last one is followed by a forced merge.
-func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]fileRecord, error) {
+// index sends the change set to the storage in parts of about batchChunks
+// chunks: the first part carries all the deletes. Each part is embedded,
+// then applied while the next part is chunked and embedded.
+func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error) {
 	records := make([]fileRecord, 0, len(cs.index))
 	var pending []*chunkDoc
 	deletes := cs.deletes
-	reported := 0 // files counted as done: every chunk of theirs flushed
-	flush := func(final bool) error {
-		// Embedding and bleve's indexing of the batch overlap: each is
-		// parallel inside, but bleve builds a segment on one core.
-		var embedErr error
-		var wg sync.WaitGroup
-		wg.Go(func() { embedErr = b.vb.add(ctx, pending) })
-		err := applyBatch(ctx, idx, deletes, pending, b.gen, final)
-		wg.Wait()
-		if embedErr != nil {
-			return embedErr
+	reported := 0 // files counted as done: every chunk of theirs applied
+	var inflight *applying
+	wait := func() error {
+		if inflight == nil {
+			return nil
 		}
+		err := <-inflight.done
 		if err == nil {
 			err = failpoint.Hit("mid-generation")
 		}
-		for _, c := range pending {
+		for _, c := range inflight.docs {
 			records[c.fileIdx].Tokens += int64(c.tokens)
 		}
-		pending, deletes = nil, nil
-		b.filesIndexed(len(records) - reported)
-		reported = len(records)
+		b.filesIndexed(inflight.files - reported)
+		reported, inflight = inflight.files, nil
 		return err
+	}
+	flush := func(final bool) error {
+		vecs, err := b.vb.vectors(ctx, pending)
+		if werr := wait(); err == nil {
+			err = werr
+		}
+		if err != nil {
+			return err
+		}
+		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
+		ch := change{deletes: deletes, upserts: pending, vecs: vecs, final: final}
+		go func() { part.done <- b.w.apply(ctx, ch) }()
+		inflight, pending, deletes = part, nil, nil
+		return nil
 	}
 	for _, en := range cs.index {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, errors.Join(err, wait())
 		}
 		docs, err := b.chunkFile(en)
 		if err != nil {
-			return nil, err
+			return nil, errors.Join(err, wait())
 		}
 		records = append(records, fileRecord{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		for _, d := range docs {
@@ -147,7 +134,10 @@ func (b *builder) index(ctx context.Context, idx bleve.Index, cs changeSet) ([]f
 			}
 		}
 	}
-	return records, flush(true)
+	if err := flush(true); err != nil {
+		return nil, err
+	}
+	return records, wait()
 }
 
 // chunkFile reads a file's normalized text from the mirror (or, if the
@@ -251,24 +241,6 @@ func syncTree(dir string) error {
 		}
 		return nil
 	})
-}
-
-// buildVectors writes the generation's vector index from its base's: the
-// deleted chunks become tombstones, the embedded chunks a new segment.
-func (b *builder) buildVectors(cs changeSet) error {
-	if b.vb == nil {
-		return nil
-	}
-	base := ""
-	if b.base != "" {
-		base = filepath.Join(b.e.Layout.GenDir(b.base), vectorDir)
-	}
-	dir := filepath.Join(b.e.Layout.GenDir(b.gen), vectorDir)
-	dims := b.vb.emb.Identity().Dims
-	if _, err := vector.Build(dir, base, dims, cs.deletes, b.vb.adds); err != nil {
-		return fmt.Errorf("build vectors: %w", err)
-	}
-	return nil
 }
 
 //semguard:end build

@@ -65,6 +65,9 @@ func (e *Engine) Compact(ctx context.Context, o CompactOptions) (*CompactResult,
 		return nil, err
 	}
 	res.Generation = sc.Generation
+	if b := backendOf(sc); b != BackendLocal {
+		return nil, usagef("compact merges the local backend's segments; this index is stored in %s", b)
+	}
 	if sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return res, nil // the next refresh rebuilds it anyway
 	}

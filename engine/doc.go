@@ -23,6 +23,26 @@
 // reader checks it after opening, because scorch silently falls back to an
 // older snapshot when a segment file is missing.
 //
+// # Storage backends
+//
+// The searchable state of a generation sits behind one small interface
+// (storage.go): check that the committed state can be built on, open it for
+// reading, begin the next state from it and send it the change set (deletes
+// and upserts by chunk ID, with text, analyzed tokens, metadata and
+// vectors) part by part, commit, collect garbage. The local backend
+// (storage_local.go) keeps the bleve and vector indexes described above in
+// the generation directory; its commit point is the sidecar alone. The
+// Weaviate backend (storage_weaviate.go, search_weaviate.go; package
+// engine/backend/weaviate) keeps a pair of collections behind an alias per
+// root; its commit is the alias swap, recorded in the generation directory
+// (weaviate.json) and then in the sidecar. The mirror, manifest, file table,
+// fingerprint, sidecar, embedding cache and lock stay on the client for
+// every backend. Queries on Weaviate fetch the BM25 list (over autorag's
+// analyzed tokens, k1 0.9, b 0.4) and the vector list from the cluster and
+// fuse them here, with the local fusion code; --filter and --type are not
+// supported there, and with several analysis languages a query's terms
+// score in every chunk rather than in their language's chunks only.
+//
 // # Commit protocol
 //
 // The generation is written and fsynced completely, then the sidecar

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -134,7 +132,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := e.search(ctx, g, o, filter)
+	res, err := g.st.search(ctx, e, g.Sidecar, o, filter)
 	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
 		return nil, err // what was asked, not the generation, is at fault
 	}
@@ -169,47 +167,32 @@ func (e *Engine) openCommitted() (*Generation, error) {
 	return nil, lastErr
 }
 
-// Generation is a committed generation opened for reading: its bleve index
-// and, when it has one, its vector index. Long-running callers keep one open
-// across queries; it stays valid after a newer generation is committed.
+// Generation is a committed generation opened for reading: the sidecar
+// that names it and its state in the storage that wrote it (storage.go).
+// Long-running callers keep one open across queries; it stays valid after a
+// newer generation is committed.
 type Generation struct {
 	Sidecar *fingerprint.Sidecar
-	idx     bleve.Index
-	vec     *vector.Index
-
-	langOnce sync.Once // languages, read on first use
-	langs    *genLangs
-	langErr  error
+	st      state
 }
 
-// OpenGeneration opens the generation sc names, read-only. Its vectors are
-// opened when they were built by the configured embedder.
+// OpenGeneration opens the generation sc names, read-only, from the backend
+// that wrote it.
 func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
-	idx, err := openBleveRO(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
+	e.assumeRecordedDims(sc)
+	st, err := e.storageFor(sc)
 	if err != nil {
 		return nil, err
 	}
-	g := &Generation{Sidecar: sc, idx: idx}
-	e.assumeRecordedDims(sc)
-	// An embedder's ID is never "" or "none", the IDs of generations
-	// without vectors.
-	if e.Settings.Embedder != nil && sc.Settings["embedder"] == e.Settings.embedderID() {
-		g.vec, err = vector.Open(filepath.Join(e.Layout.GenDir(sc.Generation), vectorDir), e.Settings.Embedder.Identity().Dims)
-		if err != nil {
-			idx.Close()
-			return nil, fmt.Errorf("open vectors: %w", err)
-		}
+	s, err := st.open(sc)
+	if err != nil {
+		return nil, err
 	}
-	return g, nil
+	return &Generation{Sidecar: sc, st: s}, nil
 }
 
 // Close releases the generation's files.
-func (g *Generation) Close() error {
-	if g.vec != nil {
-		g.vec.Close()
-	}
-	return g.idx.Close()
-}
+func (g *Generation) Close() error { return g.st.close() }
 
 // Search answers o from an open generation.
 func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*QueryResult, error) {
@@ -218,7 +201,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.search(ctx, g, o, filter)
+	res, err := g.st.search(ctx, e, g.Sidecar, o, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +209,8 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	return res, nil
 }
 
-func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	sc := g.Sidecar
+// search answers o from the local generation.
+func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
 	facets, err := filterTerms(o)
 	if err != nil {
 		return nil, err
@@ -236,7 +219,7 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if err != nil {
 		return nil, err
 	}
-	r, err := openReader(g.idx)
+	r, err := openReader(ls.idx)
 	if err != nil {
 		return nil, err
 	}
@@ -253,11 +236,11 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	var bmErr, deErr error
 	var wg sync.WaitGroup
 	if mode != ModeBM25 {
-		wg.Go(func() { deList, deErr = e.denseList(ctx, g, o.Text, filter, want) })
+		wg.Go(func() { deList, deErr = e.denseList(ctx, ls.vec, sc, o.Text, filter, want) })
 	}
 	var terms []queryTerm
 	if mode != ModeVector {
-		if terms, bmErr = s.queryTerms(ctx, g, o.Text); bmErr == nil {
+		if terms, bmErr = s.queryTerms(ctx, ls, sc, o.Text); bmErr == nil {
 			bmList, bmErr = s.bm25List(ctx, terms, filter, mode, want, k, perFile)
 		}
 	}
@@ -360,6 +343,9 @@ type searcher struct {
 	ids      map[uint64]string // external IDs resolved so far
 	langs    *genLangs         // the generation's analysis languages (querylang.go)
 	postings []posting         // scoreTermIn's buffer
+	// remote, when set, loads a chunk's stored fields from a remote
+	// backend instead of r (which is then nil).
+	remote func(id string) (Result, error)
 }
 
 // externalID returns the chunk ID of internal document n.

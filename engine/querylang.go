@@ -7,6 +7,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // queryTerm is one term of an analyzed query and the languages whose
@@ -33,11 +34,11 @@ func (q queryTerm) has(lang int) bool { return q.langs&(1<<lang) != 0 }
 // so that "what" and "is" of an English query do not become rare, heavily
 // weighted terms among Romanian chunks. Without multilingual analysis, or
 // when the generation holds one language, the terms score everywhere.
-func (s *searcher) queryTerms(ctx context.Context, g *Generation, text string) ([]queryTerm, error) {
-	if g.Sidecar.Settings["analyzer"] != analyze.MultiVersion {
+func (s *searcher) queryTerms(ctx context.Context, ls *localState, sc *fingerprint.Sidecar, text string) ([]queryTerm, error) {
+	if sc.Settings["analyzer"] != analyze.MultiVersion {
 		return everywhere(analyze.Terms(text)), nil
 	}
-	gl, err := g.languages(ctx, s.r)
+	gl, err := ls.languages(ctx, s.r)
 	if err != nil {
 		return nil, err
 	}
@@ -100,9 +101,9 @@ const maxLangs = 63
 // languages reads the generation's languages once, from the language
 // field: its dictionary, and the postings of every language but the most
 // common one.
-func (g *Generation) languages(ctx context.Context, r index.IndexReader) (*genLangs, error) {
-	g.langOnce.Do(func() { g.langs, g.langErr = readLanguages(ctx, r) })
-	return g.langs, g.langErr
+func (ls *localState) languages(ctx context.Context, r index.IndexReader) (*genLangs, error) {
+	ls.langOnce.Do(func() { ls.langs, ls.langErr = readLanguages(ctx, r) })
+	return ls.langs, ls.langErr
 }
 
 func readLanguages(ctx context.Context, r index.IndexReader) (*genLangs, error) {

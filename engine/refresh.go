@@ -136,6 +136,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err != nil {
 		return nil, err
 	}
+	e = e.withRecordedBackend(sc)
 	if err := e.removeGarbage(sc); err != nil {
 		return nil, err
 	}
@@ -256,7 +257,14 @@ func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, sc
 // removed and the old one stays served.
 func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
 	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
-	base, prevTable := e.incrementalBase(o, sc, res)
+	st, err := e.storageFor(nil)
+	if err != nil {
+		return nil, err
+	}
+	base, prevTable, err := e.incrementalBase(ctx, st, o, sc, res)
+	if err != nil {
+		return nil, err
+	}
 	current := ""
 	if sc != nil {
 		current = sc.Generation
@@ -271,18 +279,36 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 			_ = os.RemoveAll(e.Layout.GenDir(gen))
 		}
 	}()
+	if err := fingerprint.MkdirAll(e.Layout.GenDir(gen)); err != nil {
+		return nil, fmt.Errorf("create generation: %w", err)
+	}
 	vb, err := e.openVectorBuilder(o)
 	if err != nil {
 		return nil, err
 	}
 	defer vb.close()
-	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb}
+	w, err := st.begin(ctx, base, gen)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb, w: w}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
 		err = vb.flush(res)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	warning, err := w.commit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		res.Warnings = append(res.Warnings, warning)
 	}
 	clock.mark("build")
 	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
@@ -317,7 +343,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		res.Warnings = append(res.Warnings, fmt.Sprintf("after commit: %v", err))
 		return res, nil
 	}
-	e.afterCommit(next, scan, store, res)
+	e.afterCommit(ctx, st, next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)
 	clock.mark("gc")
 	res.TookMS = ms(time.Since(clock.start))
@@ -326,20 +352,24 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 
 // incrementalBase picks the generation to build on: the committed one when
 // it is intact and was built with the same settings; else none (rebuild).
-func (e *Engine) incrementalBase(o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable) {
+// A remote backend that cannot be reached fails the refresh instead: a
+// rebuild could not reach it either.
+func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
-		return "", nil
+		return "", nil, nil
 	}
-	if err := fingerprint.Check(e.Layout.Dir, sc.Artifacts); err != nil {
+	if err := st.check(ctx, sc); unavailable(err) {
+		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
+	} else if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-		return "", nil
+		return "", nil, nil
 	}
 	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
-		return "", nil
+		return "", nil, nil
 	}
-	return sc.Generation, t
+	return sc.Generation, t, nil
 }
 
 //semguard:begin sidecar-new
@@ -370,7 +400,7 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 // afterCommit saves the manifest and removes what the new sidecar no longer
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
-func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+func (e *Engine) afterCommit(ctx context.Context, st storage, sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
 	warn := func(err error) bool {
 		if err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
@@ -383,6 +413,9 @@ func (e *Engine) afterCommit(sc *fingerprint.Sidecar, scan *mirror.ScanResult, s
 	}
 	if warn(failpoint.Hit("after-manifest")) || warn(e.removeGarbage(sc)) || warn(failpoint.Hit("after-gc")) {
 		return
+	}
+	if err := st.collect(ctx, sc); err != nil {
+		warn(fmt.Errorf("collect old states: %w", err))
 	}
 	if err := collectMirror(store, scan.Manifest); err != nil {
 		warn(fmt.Errorf("mirror gc: %w", err))

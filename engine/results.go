@@ -117,6 +117,9 @@ func (x fused) explain(mode string, f Fusion) string {
 // load reads the stored fields of a chunk through the searcher's reader
 // (bleve.Index.Document would open and close a reader of its own).
 func (s *searcher) load(id, path string, ord int) (Result, error) {
+	if s.remote != nil {
+		return s.remote(id)
+	}
 	doc, err := s.r.Document(id)
 	if err != nil || doc == nil {
 		return Result{}, fmt.Errorf("load chunk %s#%d: %v", path, ord, err)

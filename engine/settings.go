@@ -41,6 +41,9 @@ type Settings struct {
 	// EmbedCacheCap bounds the embedding cache in bytes (entries no
 	// generation uses are evicted past it).
 	EmbedCacheCap int64
+	// Backend is where the searchable state lives (backend.go); its id is
+	// fingerprinted, its address and key are not.
+	Backend Backend
 }
 
 // DefaultSettings returns the built-in defaults.
@@ -66,6 +69,9 @@ func (s Settings) Validate() error {
 	default:
 		return fmt.Errorf("unknown analyzer %q (want %s or %s)", s.Analyzer, AnalyzerAuto, AnalyzerEnglish)
 	}
+	if err := s.Backend.validate(); err != nil {
+		return err
+	}
 	if s.Fusion.Method != "" {
 		return s.Fusion.Validate()
 	}
@@ -80,12 +86,16 @@ func (s Settings) Validate() error {
 // a parser upgrade changes the fingerprint through exactly the files it
 // re-parsed, and the next refresh updates only those.
 func (s Settings) fingerprinted() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"chunker":  s.Chunk.Normalize().String(),
 		"analyzer": s.analyzerID(),
 		"embedder": s.embedderID(),
 		"maxfile":  fmt.Sprint(s.MaxFileSize),
 	}
+	if id := s.Backend.id(); id != "" {
+		m["backend"] = id
+	}
+	return m
 }
 
 // Analyzers (Settings.Analyzer).

@@ -105,15 +105,14 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 
 // denseList searches the generation's vectors for the query; with a path
 // filter it searches deeper so that enough chunks pass.
-func (e *Engine) denseList(ctx context.Context, g *Generation, text string, filter *pathFilter, want int) ([]listHit, error) {
-	if g.vec == nil {
-		return nil, usagef("generation %s has no vectors for embedder %s", g.Sidecar.Generation, e.Settings.embedderID())
+func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, text string, filter *pathFilter, want int) ([]listHit, error) {
+	if ix == nil {
+		return nil, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
 	}
 	q, err := e.queryVector(ctx, text)
 	if err != nil {
 		return nil, err
 	}
-	ix := g.vec
 	n := want
 	if filter != nil {
 		n = want * 20
@@ -189,16 +188,16 @@ func embedKey(body string) [32]byte { return blake3.Sum256([]byte(body)) }
 type vectorBuilder struct {
 	emb      embed.Embedder
 	cache    *cache.Embeddings
-	adds     []vector.Entry
 	progress Progress
 	watch    *embedWatch
 
 	hits, misses, embedded int
 }
 
-func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
+// vectors returns the vectors of docs, in order; nil without an embedder.
+func (v *vectorBuilder) vectors(ctx context.Context, docs []*chunkDoc) ([][]float32, error) {
 	if v == nil || len(docs) == 0 {
-		return nil
+		return nil, nil
 	}
 	type need struct {
 		hash [32]byte
@@ -235,27 +234,24 @@ func (v *vectorBuilder) add(ctx context.Context, docs []*chunkDoc) error {
 		v.watch.begin(len(texts))
 		out, err := v.emb.Embed(v.watch.context(ctx), texts)
 		if err != nil {
-			return fmt.Errorf("embed %d chunks: %w", len(texts), err)
+			return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
 		}
 		v.watch.end()
 		v.progress.Detail("")
 		v.embedded += len(texts)
 		for i, n := range todo {
 			if err := v.cache.Put(n.hash, out[i]); err != nil {
-				return fmt.Errorf("embedding cache: %w", err)
+				return nil, fmt.Errorf("embedding cache: %w", err)
 			}
 			for _, at := range n.at {
 				vecs[at] = out[i]
 			}
 		}
 		if err := failpoint.Hit("during-embedding"); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	for i, d := range docs {
-		v.adds = append(v.adds, vector.Entry{ID: chunkID(d.Path, d.Ord), Vec: vecs[i]})
-	}
-	return nil
+	return vecs, nil
 }
 
 // openVectorBuilder opens the embedding cache for the configured embedder;

@@ -52,6 +52,8 @@ var Project = Config{
 		"engine.(*Engine).QueryAt", "engine.(*Engine).Search", "engine.(*Engine).QuerySettings", "engine.AnswerKey",
 		"engine.(*Service).Query",
 		"cmd/autorag.runQuery",
+		// The backends' readers, called through the state interface.
+		"engine.(*localState).search", "engine.(*weaviateState).search", "engine.localStorage.open", "engine.(*weaviateStorage).open",
 		// Called through interfaces: the analyzer (bleve), the embedders.
 		"engine/analyze.(*analyzer).Analyze", "engine/embed/local.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
 		"engine/embed/local.(*Embedder).Coverage", // embed.Coverer, the hybrid floor

@@ -84,6 +84,18 @@ var settingTable = []setting{
 	{key: "embedder", flag: "embedder", env: "AUTORAG_EMBEDDER", group: groupIndex, kind: kindString,
 		def: "local", usage: "`name` of the embedder: local (built-in, offline), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
 		set: func(d *draft, v string) error { d.embedder = v; return nil }},
+	{key: "backend", flag: "backend", env: "AUTORAG_BACKEND", group: groupIndex, kind: kindString,
+		def: "", usage: "`name` of the storage: local (bleve and vectors under .autorag) or weaviate (a cluster at weaviate_url; API key in AUTORAG_WEAVIATE_API_KEY); default: the one the index was built with, else local",
+		set: func(d *draft, v string) error { d.s.Backend.Name = v; return nil }},
+	{key: "weaviate_url", flag: "weaviate-url", env: "AUTORAG_WEAVIATE_URL", group: groupIndex, kind: kindString,
+		def: "", usage: "weaviate backend: REST `url` of any node of the cluster",
+		set: func(d *draft, v string) error { d.s.Backend.URL = v; return nil }},
+	{key: "shards", flag: "shards", env: "AUTORAG_SHARDS", group: groupIndex, kind: kindInt,
+		def: "1", usage: "weaviate backend: shards per collection",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.Backend.Shards) }},
+	{key: "replicas", flag: "replicas", env: "AUTORAG_REPLICAS", group: groupIndex, kind: kindInt,
+		def: "1", usage: "weaviate backend: replication factor of each shard",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.Backend.Replicas) }},
 	{key: "bm25_k1", flag: "bm25-k1", env: "AUTORAG_BM25_K1", group: groupSearch, kind: kindFloat,
 		def: fmtFloat(engine.DefaultK1), usage: "BM25 k1",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.K1) }},
@@ -241,6 +253,9 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 			return d.s, usagef("%s: want %s", v.describe(), kindName(st.kind))
 		}
 	}
+	// The key is read from the environment only: it never goes through
+	// the table, which `autorag config` prints.
+	d.s.Backend.APIKey = os.Getenv("AUTORAG_WEAVIATE_API_KEY")
 	emb, err := newEmbedder(d.embedder)
 	if err != nil {
 		return d.s, err

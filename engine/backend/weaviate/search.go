@@ -70,7 +70,10 @@ func (c *Client) Search(ctx context.Context, collection string, q Query, s Setti
 	hits := make([]Hit, len(rows))
 	for i, r := range rows {
 		hits[i] = Hit{ChunkID: r.ChunkID, Path: r.Path}
+		// A vector search answers score "0" next to the distance.
 		switch {
+		case q.Mode == Vector && r.Additional.Distance != nil:
+			hits[i].Score = 1 - *r.Additional.Distance
 		case r.Additional.Score != nil:
 			hits[i].Score, _ = strconv.ParseFloat(*r.Additional.Score, 64)
 		case r.Additional.Distance != nil:

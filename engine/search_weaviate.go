@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// weaviateState is a Weaviate state opened for reading: the alias readers
+// query, which names the committed collection whatever refreshes do.
+type weaviateState struct {
+	c     *weaviate.Client
+	alias string
+	langs []string
+	ws    weaviate.Settings
+}
+
+var _ state = (*weaviateState)(nil)
+
+func (*weaviateState) close() error { return nil }
+
+func (w *weaviateState) verify(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {
+	n, err := w.c.Count(ctx, w.alias)
+	if err != nil {
+		return "", fmt.Errorf("weaviate: %w", err)
+	}
+	if n != sc.Counts.Chunks {
+		return fmt.Sprintf("alias %s holds %d chunks, sidecar says %d", w.alias, n, sc.Counts.Chunks), nil
+	}
+	return "", nil
+}
+
+// search asks the cluster for the BM25 list and the vector list separately
+// and fuses them here, exactly as the local backend does (rank); the
+// results' text and metadata are then fetched for the chunks kept.
+func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
+	if len(o.Filters) > 0 || o.Type != "" {
+		return nil, usagef("--filter and --type are not supported by the weaviate backend")
+	}
+	mode, err := e.resolveMode(sc, o.Mode)
+	if err != nil {
+		return nil, err
+	}
+	k, perFile := defaults(o)
+	want := max(50, 5*k*perFile)
+	depth := max(want, 8*k*perFile)
+	if filter != nil {
+		depth *= 20 // the path filter applies here, after the cluster ranked
+	}
+	var bmList, deList []listHit
+	var bmErr, deErr error
+	var wg sync.WaitGroup
+	if mode != ModeBM25 {
+		vdepth := want // as deep as the local dense list
+		if filter != nil {
+			vdepth *= 20
+		}
+		wg.Go(func() { deList, deErr = w.vectorList(ctx, e, o.Text, filter, vdepth, want) })
+	}
+	nterms := 0
+	if mode != ModeVector {
+		terms := analyze.TermsIn(o.Text, w.langs)
+		nterms = len(terms)
+		bmList, bmErr = w.list(ctx, weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth}, filter, depth)
+	}
+	wg.Wait()
+	if bmErr != nil {
+		return nil, bmErr
+	}
+	if deErr != nil {
+		return nil, deErr
+	}
+	f := e.fusion()
+	floor := 0.0
+	if mode == ModeHybrid {
+		floor = e.floor(f, o.Text, bmList)
+	}
+	ranking, dropped := rank(mode, f, queryWeight(f, o.Text), floor, bmList, deList)
+	docs, err := w.prefetch(ctx, ranking, 3*k*perFile)
+	if err != nil {
+		return nil, err
+	}
+	s := &searcher{remote: func(id string) (Result, error) { return w.load(ctx, docs, id) }}
+	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
+	results, _, err := s.materialize(ranking, pg)
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results, Dropped: dropped}
+	if mode == ModeHybrid {
+		res.Fusion = f.String()
+	}
+	if o.Explain {
+		res.Explain = explainQuery(mode, f, floor, dropped, nterms)
+	}
+	return res, nil
+}
+
+func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, filter *pathFilter, depth, want int) ([]listHit, error) {
+	v, err := e.queryVector(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	l, err := w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: depth}, filter, depth)
+	return l[:min(len(l), want)], err
+}
+
+// list runs one ranked search and keeps the hits that pass the filter.
+func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]listHit, error) {
+	if q.Mode == weaviate.BM25 && q.Tokens == "" {
+		return nil, nil // nothing left of the query after analysis
+	}
+	hits, err := w.c.Search(ctx, w.alias, q, w.ws)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: %w", err)
+	}
+	out := make([]listHit, 0, min(len(hits), depth))
+	for _, h := range hits {
+		if filter.match(h.Path) {
+			out = append(out, listHit{id: fromWire(h.ChunkID), score: h.Score})
+		}
+	}
+	return out, nil
+}
+
+// prefetch loads the stored fields of the first n chunks of the ranking in
+// one request; the rest, should the walk need them, one by one.
+func (w *weaviateState) prefetch(ctx context.Context, ranking []fused, n int) (map[string]Result, error) {
+	ids := make([]string, 0, n)
+	for _, x := range ranking[:min(n, len(ranking))] {
+		ids = append(ids, wireID(x.id))
+	}
+	docs := map[string]Result{}
+	return docs, w.fetch(ctx, docs, ids)
+}
+
+func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	objs, err := w.c.Fetch(ctx, w.alias, ids, w.ws)
+	if err != nil {
+		return fmt.Errorf("weaviate: %w", err)
+	}
+	for _, ob := range objs {
+		id := fromWire(ob.ChunkID)
+		path, ord := splitChunkID(id)
+		var m chunkMeta
+		if err := json.Unmarshal([]byte(ob.Meta), &m); err != nil {
+			return fmt.Errorf("weaviate: chunk %s#%d: bad metadata: %w", path, ord, err)
+		}
+		docs[id] = Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Text: ob.Text}
+	}
+	return nil
+}
+
+func (w *weaviateState) load(ctx context.Context, docs map[string]Result, id string) (Result, error) {
+	if r, ok := docs[id]; ok {
+		return r, nil
+	}
+	if err := w.fetch(ctx, docs, []string{wireID(id)}); err != nil {
+		return Result{}, err
+	}
+	if r, ok := docs[id]; ok {
+		return r, nil
+	}
+	path, ord := splitChunkID(id)
+	return Result{}, fmt.Errorf("load chunk %s#%d: not in the collection", path, ord)
+}
