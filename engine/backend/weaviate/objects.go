@@ -120,7 +120,8 @@ func (r batchResults) messages() []string {
 
 // objectErrors classifies per-object failures: when a node is not healthy,
 // a replica does not know the shard yet (a collection just created:
-// "request not found", "could not find index"), or one did not answer the first phase of the
+// "request not found", "could not find index", or on the node coordinating
+// the write: "not present in schema"), or one did not answer the first phase of the
 // replicated write in time ("cannot reach enough replicas", aborted on every
 // replica), they are the cluster's condition (ErrDegraded, worth a retry);
 // otherwise the objects were refused.
@@ -133,7 +134,7 @@ func (c *Client) objectErrors(ctx context.Context, op string, n int, msgs []stri
 }
 
 func transientObjectError(msg string) bool {
-	for _, m := range []string{"request not found", "could not find index", "cannot reach enough replicas"} {
+	for _, m := range []string{"request not found", "could not find index", "not present in schema", "cannot reach enough replicas"} {
 		if strings.Contains(msg, m) {
 			return true
 		}
