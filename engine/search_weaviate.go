@@ -76,12 +76,7 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 	if deErr != nil {
 		return nil, deErr
 	}
-	f := e.fusion()
-	floor := 0.0
-	if mode == ModeHybrid {
-		floor = e.floor(f, o.Text, bmList)
-	}
-	ranking, dropped := rank(mode, f, queryWeight(f, o.Text), floor, bmList, deList)
+	f, floor, ranking, dropped := e.fuse(mode, o.Text, bmList, deList)
 	docs, err := w.prefetch(ctx, ranking, 3*k*perFile)
 	if err != nil {
 		return nil, err
