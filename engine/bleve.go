@@ -31,7 +31,7 @@ const (
 	fieldBody  = "b" // title, section and text, analyzed; no stored value, no term vectors
 	fieldText  = "t" // the chunk text, stored only
 	fieldMeta  = "m" // start line, end line, section, title, page, attachment, stored only
-	fieldFacet = "f" // a file's filter terms ("type=pdf", "author=ada"), indexed on its first chunk only
+	fieldFacet = "f" // filter terms ("type=pdf", "author=ada"): a file's on its first chunk; an e-mail entry's on each of its chunks
 	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
 	stampKey   = "autorag.generation"
 	bleveDir   = "bleve"
@@ -53,7 +53,7 @@ type chunkDoc struct {
 	Text      string
 	Page      int      // 1-based page of a PDF chunk; 0 otherwise
 	Attach    string   // file name of the e-mail attachment the chunk is from; "" otherwise
-	Facets    []string // filter terms of the file; on its first chunk only
+	Facets    []string // filter terms of the file, on its first chunk only; of the entry, on every chunk of an e-mail file
 	Lang      string   // analysis language (analyze.Languages); "" = English, no lang field
 	kind      string   // the chunker kind of its part (chunk.KindCode, ...); not stored
 	tokens    int      // analyzed body length, known after the batch

@@ -108,10 +108,10 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 		if err != nil {
 			return nil, false, err
 		}
-		path, _ := splitChunkID(id)
-		if !filter.match(path) {
+		if !filter.match(id) {
 			continue
 		}
+		path, _ := splitChunkID(id)
 		out = append(out, listHit{id: id, score: h.score})
 		if files[path]++; files[path] <= perFile {
 			accepted++

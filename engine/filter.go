@@ -19,6 +19,11 @@ import (
 // document properties, e-mail headers) and "tag=..." per tag, lowercased.
 // A query with filters reads the postings of its terms to find the files
 // that have all of them, and both lists keep only those files' chunks.
+//
+// E-mail files are the exception: an attachment is an entry of its own
+// with its own type and fields, so every chunk of an e-mail file carries
+// the terms of its entry (the message's, or its attachment's), and filters
+// select those chunks rather than the file.
 
 // Types are the values --type accepts.
 var Types = []string{mirror.TypeDoc, mirror.TypeCode, mirror.TypePDF, mirror.TypeOffice, mirror.TypeEmail, mirror.TypeHTML}
@@ -63,43 +68,49 @@ func filterKey(o QueryOptions) string {
 // ErrBadQuery reports query options that cannot be answered (a usage error).
 var ErrBadQuery = fmt.Errorf("bad query")
 
-// withFacets narrows filter to the files that have every term: nil terms
-// leave it as it is.
+// withFacets narrows filter to the files (and e-mail chunks) that have
+// every term: nil terms leave it as it is.
 func (s *searcher) withFacets(ctx context.Context, filter *pathFilter, terms []string) (*pathFilter, error) {
 	if len(terms) == 0 {
 		return filter, nil
 	}
-	var allowed map[string]bool
+	var out *pathFilter
 	for _, t := range terms {
-		files, err := s.filesWith(ctx, t)
+		with, err := s.filesWith(ctx, t)
 		if err != nil {
 			return nil, err
 		}
-		if allowed != nil {
-			for p := range allowed {
-				if !files[p] {
-					delete(allowed, p)
-				}
-			}
+		if out != nil {
+			intersect(out.paths, with.paths)
+			intersect(out.chunks, with.chunks)
 		} else {
-			allowed = files
+			out = with
 		}
 	}
-	out := &pathFilter{paths: allowed}
 	if filter != nil {
 		out.re = filter.re
 	}
 	return out, nil
 }
 
-// filesWith returns the paths of the files that carry filter term t.
-func (s *searcher) filesWith(ctx context.Context, t string) (map[string]bool, error) {
+// intersect deletes from a the keys that b lacks.
+func intersect(a, b map[string]bool) {
+	for k := range a {
+		if !b[k] {
+			delete(a, k)
+		}
+	}
+}
+
+// filesWith returns the files that carry filter term t, and the chunks of
+// e-mail files (by chunk ID) that do.
+func (s *searcher) filesWith(ctx context.Context, t string) (*pathFilter, error) {
 	tfr, err := s.r.TermFieldReader(ctx, []byte(t), fieldFacet, false, false, false)
 	if err != nil {
 		return nil, fmt.Errorf("filter %q: %w", t, err)
 	}
 	defer tfr.Close()
-	out := map[string]bool{}
+	out := &pathFilter{paths: map[string]bool{}, chunks: map[string]bool{}}
 	var tfd index.TermFieldDoc
 	for {
 		d, err := tfr.Next(&tfd)
@@ -113,8 +124,11 @@ func (s *searcher) filesWith(ctx context.Context, t string) (map[string]bool, er
 		if err != nil {
 			return nil, fmt.Errorf("filter %q: %w", t, err)
 		}
-		path, _ := splitChunkID(id)
-		out[path] = true
+		if path, _ := splitChunkID(id); mayAttach(path) {
+			out.chunks[id] = true
+		} else {
+			out.paths[path] = true
+		}
 	}
 }
 

@@ -46,7 +46,6 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 	}
 	text := doc.Text
 	lines := lineStarts(text)
-	facets := facetsOf(doc)
 	var docs []*chunkDoc
 	for i, p := range parts {
 		from, to := partRange(lines, len(text), parts, i)
@@ -66,10 +65,28 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 			})
 		}
 	}
-	if len(docs) > 0 {
-		docs[0].Facets = facets
+	switch {
+	case mayAttach(path):
+		entryFacets(doc, docs)
+	case len(docs) > 0:
+		docs[0].Facets = facetsOf(doc)
 	}
 	return docs
+}
+
+// entryFacets gives every chunk of an e-mail file the filter terms of its
+// entry: the message's, or its attachment's own (see facetsOfAttachment).
+// Filters on such a file select chunks, not the file (see withFacets).
+func entryFacets(doc *mirror.Doc, docs []*chunkDoc) {
+	byName := map[string][]string{"": facetsOf(doc)}
+	for _, a := range doc.Attachments {
+		if _, ok := byName[metaSafe(a.Name)]; !ok {
+			byName[metaSafe(a.Name)] = facetsOfAttachment(a)
+		}
+	}
+	for _, d := range docs {
+		d.Facets = byName[d.Attach]
+	}
 }
 
 // lineStarts returns the byte offset of every line of text.
@@ -125,6 +142,13 @@ func facetsOf(doc *mirror.Doc) []string {
 		out = append(out, filterTerm("tag", t), filterTerm("tags", t))
 	}
 	return out
+}
+
+// facetsOfAttachment lists the filter terms of an e-mail attachment's
+// entry, as facetsOf does for a file: its type is that of the parser that
+// read it.
+func facetsOfAttachment(a mirror.Attachment) []string {
+	return facetsOf(&mirror.Doc{Parser: a.Parser, Title: a.Title, Lang: a.Lang, Tags: a.Tags, Fields: a.Fields})
 }
 
 // filterTerm is the indexed form of key=value: both lowercased, white

@@ -12,10 +12,12 @@ import (
 // `/` matches everything below that directory.
 //
 // paths, when not nil, further limits results to those files (the files a
-// metadata filter selected; see filter.go).
+// metadata filter selected; see filter.go), and chunks to those chunk IDs
+// in e-mail files, whose entries a filter selects one by one.
 type pathFilter struct {
-	re    *regexp.Regexp
-	paths map[string]bool
+	re     *regexp.Regexp
+	paths  map[string]bool
+	chunks map[string]bool
 }
 
 func newPathFilter(glob string) (*pathFilter, error) {
@@ -69,6 +71,20 @@ func globToRegexp(g string) string {
 	return sb.String()
 }
 
-func (f *pathFilter) match(path string) bool {
-	return f == nil || (f.re == nil || f.re.MatchString(path)) && (f.paths == nil || f.paths[path])
+// match reports whether the chunk with ID id passes the filter.
+func (f *pathFilter) match(id string) bool {
+	if f == nil {
+		return true
+	}
+	path, _ := splitChunkID(id)
+	if f.re != nil && !f.re.MatchString(path) {
+		return false
+	}
+	switch {
+	case f.paths == nil:
+		return true
+	case mayAttach(path):
+		return f.chunks[id]
+	}
+	return f.paths[path]
 }

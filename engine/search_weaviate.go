@@ -117,8 +117,8 @@ func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *path
 	}
 	out := make([]listHit, 0, min(len(hits), depth))
 	for _, h := range hits {
-		if filter.match(h.Path) {
-			out = append(out, listHit{id: fromWire(h.ChunkID), score: h.Score})
+		if id := fromWire(h.ChunkID); filter.match(id) {
+			out = append(out, listHit{id: id, score: h.Score})
 		}
 	}
 	return out, nil

@@ -119,8 +119,7 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 	}
 	var out []listHit
 	for _, h := range ix.Search(q, n) {
-		path, _ := splitChunkID(h.ID)
-		if filter.match(path) {
+		if filter.match(h.ID) {
 			out = append(out, listHit{id: h.ID, score: float64(h.Score)})
 			if len(out) == want {
 				break

@@ -60,6 +60,12 @@ func renderDoc(d *Doc, err error) string {
 	for _, f := range d.Fields {
 		fmt.Fprintf(&sb, "field %s: %s\n", f.Key, f.Value)
 	}
+	for _, a := range d.Attachments {
+		fmt.Fprintf(&sb, "attachment %q: parser %s, lang %s, title %q, tags %s\n", a.Name, a.Parser, a.Lang, a.Title, strings.Join(a.Tags, ", "))
+		for _, f := range a.Fields {
+			fmt.Fprintf(&sb, "attachment %q field %s: %s\n", a.Name, f.Key, f.Value)
+		}
+	}
 	lines := strings.Split(d.Text, "\n")
 	next := 0
 	for i, l := range lines {

@@ -20,13 +20,17 @@ import (
 //	count Fields { len key  key bytes  len value  value bytes }...
 //	count Parts  { line  len section  section bytes  page  len kind  kind bytes
 //	               len attachment  attachment bytes }...
+//	count Attachments { len name  name bytes  len parser  parser bytes
+//	               len title  title bytes  len lang  lang bytes
+//	               count tags { len tag  tag bytes }...
+//	               count fields { len key  key bytes  len value  value bytes }... }...
 //	len Text     Text bytes
 //
 // Nothing may follow Text. Bump objectVersion when the layout changes; old
 // objects then fail to decode and are re-parsed from their sources.
 const (
 	objectMagic   = "ARMD"
-	objectVersion = 3
+	objectVersion = 4
 )
 
 // ErrCorrupt marks stored data (a manifest or a mirror object) that fails its
@@ -48,21 +52,18 @@ func (d *Doc) Encode() []byte {
 	for _, p := range d.Parts {
 		n += 5*binary.MaxVarintLen64 + len(p.Section) + len(p.Kind) + len(p.Attachment)
 	}
+	for _, a := range d.Attachments {
+		n += 6*binary.MaxVarintLen64 + len(a.Name) + len(a.Parser) + len(a.Title) + len(a.Lang)
+	}
 	b := make([]byte, 0, n)
 	b = append(b, objectMagic...)
 	b = append(b, objectVersion)
 	b = appendString(b, d.Parser)
 	b = appendString(b, d.Title)
 	b = appendString(b, d.Lang)
-	b = binary.AppendUvarint(b, uint64(len(d.Tags)))
-	for _, t := range d.Tags {
-		b = appendString(b, t)
-	}
+	b = appendTags(b, d.Tags)
 	b = binary.AppendUvarint(b, uint64(d.LineOffset))
-	b = binary.AppendUvarint(b, uint64(len(d.Fields)))
-	for _, f := range d.Fields {
-		b = appendString(appendString(b, f.Key), f.Value)
-	}
+	b = appendFields(b, d.Fields)
 	b = binary.AppendUvarint(b, uint64(len(d.Parts)))
 	for _, p := range d.Parts {
 		b = binary.AppendUvarint(b, uint64(p.Line))
@@ -70,6 +71,12 @@ func (d *Doc) Encode() []byte {
 		b = binary.AppendUvarint(b, uint64(p.Page))
 		b = appendString(b, p.Kind)
 		b = appendString(b, p.Attachment)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Attachments)))
+	for _, a := range d.Attachments {
+		b = appendString(appendString(appendString(appendString(b, a.Name), a.Parser), a.Title), a.Lang)
+		b = appendTags(b, a.Tags)
+		b = appendFields(b, a.Fields)
 	}
 	return appendString(b, d.Text)
 }
@@ -89,12 +96,7 @@ func DecodeDoc(b []byte) (*Doc, error) {
 		return nil, fmt.Errorf("decode mirror object: version %d: %w", v, ErrCorrupt)
 	}
 	d := &Doc{Parser: r.string(), Title: r.string(), Lang: r.string()}
-	if n := r.count(); n > 0 {
-		d.Tags = make([]string, n)
-		for i := range d.Tags {
-			d.Tags[i] = r.string()
-		}
-	}
+	d.Tags = decodeTags(&r)
 	off := r.uvarint()
 	if off > math.MaxInt32 {
 		r.fail("line offset out of range")
@@ -102,6 +104,7 @@ func DecodeDoc(b []byte) (*Doc, error) {
 	d.LineOffset = int(off)
 	d.Fields = decodeFields(&r)
 	d.Parts = decodeParts(&r)
+	d.Attachments = decodeAttachments(&r)
 	d.Text = r.string()
 	if r.err == nil && r.remaining() != 0 {
 		r.fail("trailing bytes")
@@ -142,6 +145,51 @@ func decodeParts(r *reader) []Part {
 		ps[i] = Part{Line: int(line), Section: sec, Page: int(page), Kind: kind, Attachment: att}
 	}
 	return ps
+}
+
+// decodeTags reads a list of tags; nil when there are none.
+func decodeTags(r *reader) []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	ts := make([]string, n)
+	for i := range ts {
+		ts[i] = r.string()
+	}
+	return ts
+}
+
+// decodeAttachments reads the attachments of an object; nil when there are
+// none.
+func decodeAttachments(r *reader) []Attachment {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	as := make([]Attachment, n)
+	for i := range as {
+		as[i] = Attachment{Name: r.string(), Parser: r.string(), Title: r.string(), Lang: r.string()}
+		as[i].Tags = decodeTags(r)
+		as[i].Fields = decodeFields(r)
+	}
+	return as
+}
+
+func appendTags(b []byte, tags []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(tags)))
+	for _, t := range tags {
+		b = appendString(b, t)
+	}
+	return b
+}
+
+func appendFields(b []byte, fs []Field) []byte {
+	b = binary.AppendUvarint(b, uint64(len(fs)))
+	for _, f := range fs {
+		b = appendString(appendString(b, f.Key), f.Value)
+	}
+	return b
 }
 
 func appendString(b []byte, s string) []byte {

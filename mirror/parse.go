@@ -18,8 +18,9 @@ const sniffLen = parse.SniffLen
 // Field and Part are a Doc's metadata fields and line ranges (see package
 // parse).
 type (
-	Field = parse.Field
-	Part  = parse.Part
+	Field      = parse.Field
+	Part       = parse.Part
+	Attachment = parse.Attachment
 )
 
 // Doc is the normalized, parsed form of one source file.
@@ -32,6 +33,9 @@ type Doc struct {
 	Text       string   // NFC, valid UTF-8, "\n" line ends, no BOM
 	Fields     []Field  // metadata (frontmatter scalars, document properties, e-mail headers), sorted by key
 	Parts      []Part   // line ranges with their own section, page and chunker kind; nil for one part
+	// Attachments: the e-mail attachments' metadata, one per name in Parts'
+	// Attachment; nil for other formats.
+	Attachments []Attachment
 }
 
 //semguard:begin parse
@@ -80,6 +84,10 @@ func ParseContext(ctx context.Context, path string, raw []byte, lim parse.Limits
 func fromParse(k kind, pd *parse.Doc) *Doc {
 	d := &Doc{Parser: k.parser, Title: parse.OneLine(pd.Title), Tags: dedupe(pd.Tags), Lang: k.lang,
 		LineOffset: pd.LineOffset, Text: pd.Text, Fields: parse.SortFields(pd.Fields), Parts: pd.Parts}
+	for _, a := range pd.Attachments {
+		d.Attachments = append(d.Attachments, Attachment{Name: a.Name, Parser: a.Parser, Title: parse.OneLine(a.Title),
+			Lang: a.Lang, Tags: dedupe(a.Tags), Fields: parse.SortFields(a.Fields)})
+	}
 	if pd.Lang != "" {
 		d.Lang = pd.Lang
 	}

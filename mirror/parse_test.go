@@ -136,7 +136,7 @@ func TestParserFor(t *testing.T) {
 		{"doc.pdf", "pdf@1", true},
 		{"old.doc", "", false},
 		{"page.html", "html@1", true},
-		{"mail.eml", "eml@2", true},
+		{"mail.eml", "eml@3", true},
 	}
 	for _, tt := range tests {
 		parser, ok := ParserFor(tt.path)
@@ -152,6 +152,8 @@ func TestDocEncodeDecode(t *testing.T) {
 		{Parser: "markdown@2", Title: "T", Tags: []string{"a", "b"}, Lang: "markdown", LineOffset: 7, Text: "body é\n"},
 		{Parser: "code@2", Lang: "go", Text: strings.Repeat("x", 300)},
 		{Parser: "pdf@1", Lang: "pdf", Text: "a\nb\n", Fields: []Field{{Key: "author", Value: "Ada"}}, Parts: []Part{{Line: 0, Page: 1, Kind: "text"}, {Line: 1, Section: "S", Page: 2, Kind: "text", Attachment: "a.pdf"}}},
+		{Parser: "eml@3", Lang: "email", Text: "a\nb\n", Parts: []Part{{Line: 0, Kind: "text"}, {Line: 1, Page: 1, Kind: "text", Attachment: "a.pdf"}},
+			Attachments: []Attachment{{Name: "a.pdf", Parser: "pdf@1", Title: "A", Lang: "pdf", Tags: []string{"x"}, Fields: []Field{{Key: "author", Value: "Ada"}}}, {Name: "b.txt", Parser: "text@2"}}},
 	}
 	for _, d := range docs {
 		b := d.Encode()
@@ -176,12 +178,13 @@ func TestDecodeDocRejects(t *testing.T) {
 	}{
 		{"empty", nil},
 		{"bad magic", append([]byte("XXXX"), good[4:]...)},
-		{"future version", append(append([]byte("ARMD"), 4), good[5:]...)},
+		{"future version", append(append([]byte("ARMD"), 5), good[5:]...)},
+		{"version 3", append(append([]byte("ARMD"), 3), good[5:]...)},
 		{"version 1", append(append([]byte("ARMD"), 1), good[5:]...)},
 		{"version 2", append(append([]byte("ARMD"), 2), good[5:]...)},
 		{"truncated", good[:len(good)-1]},
 		{"trailing", append(append([]byte{}, good...), 0)},
-		{"overlong varint", append(append([]byte("ARMD\x03"), 0x80, 0x00), good[6:]...)},
+		{"overlong varint", append(append([]byte("ARMD\x04"), 0x80, 0x00), good[6:]...)},
 	}
 	for _, tt := range tests {
 		if _, err := DecodeDoc(tt.b); !errors.Is(err, ErrCorrupt) {

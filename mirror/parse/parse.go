@@ -45,6 +45,22 @@ type Doc struct {
 	Text       string
 	Fields     []Field // sorted by Key, no duplicate keys
 	Parts      []Part  // nil: the whole text is one part of the Doc's kind
+	// Attachments are the metadata of the e-mail attachments whose text
+	// the Parts hold, one per Part.Attachment name, in order of first
+	// appearance; nil for other formats.
+	Attachments []Attachment
+}
+
+// Attachment is what a query filters an e-mail attachment's entry by: the
+// parser that read it (its type), and its own title, language, tags and
+// fields.
+type Attachment struct {
+	Name   string // as in Part.Attachment
+	Parser string // name@version of the parser that read it
+	Title  string
+	Lang   string
+	Tags   []string
+	Fields []Field // sorted by Key, no duplicate keys
 }
 
 // Limits bound one parse.

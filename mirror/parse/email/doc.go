@@ -5,7 +5,10 @@
 // parser when there is no plain alternative; quoted-printable and base64
 // are decoded and the charset converted. Attachments that a parser handles
 // (passed in as parse.Input.Nested) become parts of their own, labelled
-// "attachment: name", keeping their pages or slides beneath that label.
+// "attachment: name", keeping their pages or slides beneath that label,
+// and their metadata in Doc.Attachments: the parser that read them, their
+// own title and fields, and the headers of their message they have no
+// field of that name for (what queries filter the attachment's entry by).
 //
 // An mbox is split on "From " lines; each message becomes a part labelled
 // with its subject (and its attachments parts after it). The fields of an

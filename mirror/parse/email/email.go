@@ -21,7 +21,7 @@ import (
 type EML struct{}
 
 // Name is the parser's name@version.
-func (EML) Name() string { return "eml@2" }
+func (EML) Name() string { return "eml@3" }
 
 // Parse reads one message.
 func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
@@ -35,6 +35,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
 	d := &parse.Doc{Title: m.subject, Lang: "email", Fields: m.fields}
+	m.addAttachments(d)
 	d.Text, d.Parts = b.Text()
 	return d, nil
 }
@@ -43,7 +44,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 type Mbox struct{}
 
 // Name is the parser's name@version.
-func (Mbox) Name() string { return "mbox@2" }
+func (Mbox) Name() string { return "mbox@3" }
 
 // maxMessages bounds the messages read from one mbox.
 const maxMessages = 100000
@@ -75,6 +76,7 @@ func (Mbox) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 			label = "message " + strconv.Itoa(i+1)
 		}
 		m.write(b, label)
+		m.addAttachments(d)
 	}
 	if b.Over() {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)

@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html/charset"
@@ -34,8 +35,9 @@ type message struct {
 }
 
 type attachment struct {
-	name string
-	doc  *parse.Doc
+	name   string
+	parser string
+	doc    *parse.Doc
 }
 
 // readMessage parses raw and its MIME tree.
@@ -131,14 +133,14 @@ func (w *mimeWalker) attach(name string, data []byte) error {
 	if w.in.Nested == nil {
 		return nil
 	}
-	d, _, ok, err := w.in.Nested(w.ctx, name, data)
+	d, parser, ok, err := w.in.Nested(w.ctx, name, data)
 	if !ok || err != nil || d == nil {
 		if cerr := w.ctx.Err(); cerr != nil {
 			return cerr
 		}
 		return nil // unsupported or unreadable attachments are left out
 	}
-	w.m.attachments = append(w.m.attachments, attachment{name, d})
+	w.m.attachments = append(w.m.attachments, attachment{name, parser, d})
 	return nil
 }
 
@@ -252,5 +254,21 @@ func (m *message) write(b *parse.Builder, label string) {
 			prefix = label + " > " + prefix
 		}
 		b.Append(a.doc, prefix, a.name, "text")
+	}
+}
+
+// addAttachments adds the metadata of m's attachments to d, skipping names
+// d already has (an attachment's entry is its name). An attachment's fields
+// are its own plus its message's headers it has no field of that name for,
+// so "--type pdf --filter from=..." finds the PDFs someone sent.
+func (m *message) addAttachments(d *parse.Doc) {
+	for _, a := range m.attachments {
+		name := parse.OneLine(a.name)
+		if slices.ContainsFunc(d.Attachments, func(x parse.Attachment) bool { return x.Name == name }) {
+			continue
+		}
+		fields := parse.SortFields(slices.Concat(a.doc.Fields, m.fields))
+		d.Attachments = append(d.Attachments, parse.Attachment{Name: name, Parser: a.parser, Title: a.doc.Title,
+			Lang: a.doc.Lang, Tags: a.doc.Tags, Fields: fields})
 	}
 }
