@@ -75,7 +75,8 @@ func benchWeaviateBackend(b *testing.B) Backend {
 // first-refresh iterations each build the index from nothing (the previous
 // one reset, untimed); the others build it first if it is not there yet
 // (a no-op refresh when it is). ms/edit and ms/query are the per-edit
-// and per-query figures.
+// and per-query figures; <stage>-ms/edit splits an edit's refresh into the
+// stages RefreshResult.Stages times (scan, build, commit, gc).
 func benchBackend(b *testing.B, s Settings, n int) {
 	dir := b.TempDir()
 	writeCorpus(b, dir, n)
@@ -108,6 +109,7 @@ func benchBackend(b *testing.B, s Settings, n int) {
 	})
 	b.Run("one-edit", func(b *testing.B) {
 		ensure(b)
+		stages := map[string]float64{}
 		b.ResetTimer()
 		for i := 0; i < b.N*editsPerOp; i++ {
 			p := filepath.Join(dir, fmt.Sprintf("doc-%05d.md", (i*7919)%n))
@@ -117,11 +119,19 @@ func benchBackend(b *testing.B, s Settings, n int) {
 			}
 			fmt.Fprintf(f, "\nedit %d\n", i)
 			f.Close()
-			if r, err := e.Refresh(ctx, RefreshOptions{}); err != nil || r.Outcome != OutcomeUpdated {
+			r, err := e.Refresh(ctx, RefreshOptions{})
+			if err != nil || r.Outcome != OutcomeUpdated {
 				b.Fatal(r, err)
 			}
+			for k, v := range r.Stages {
+				stages[k] += v
+			}
 		}
-		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*editsPerOp), "ms/edit")
+		edits := float64(b.N * editsPerOp)
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/edits, "ms/edit")
+		for k, v := range stages {
+			b.ReportMetric(v/edits, k+"-ms/edit")
+		}
 	})
 	for _, mode := range []string{ModeHybrid, ModeBM25} {
 		b.Run("query-"+mode, func(b *testing.B) {
