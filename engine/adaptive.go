@@ -27,14 +27,7 @@ import (
 // list keeps its weight (the floor keeps it from returning noise). The
 // weights are pure: they depend on the query text, the lists and paths.
 func scoreAdaptive(f Fusion, xs []*fused, bm25, dense []listHit, q float64) {
-	maxB := 0.0
-	if len(bm25) > 0 {
-		maxB = bm25[0].score
-	}
-	minD, maxD := 0.0, 0.0
-	if len(dense) > 0 {
-		maxD, minD = dense[0].score, dense[len(dense)-1].score
-	}
+	maxB, minD, maxD := listBounds(bm25, dense)
 	for _, x := range xs {
 		x.score, x.wDense = 0, (1-f.Alpha)*q
 		if isCode(x.id) {

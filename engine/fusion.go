@@ -153,18 +153,23 @@ func scoreRRF(f Fusion, xs []*fused) {
 	}
 }
 
+// listBounds returns the best BM25 score and the dense list's best and worst
+// similarities (0 for an empty list): the scales of convex fusion.
+func listBounds(bm25, dense []listHit) (maxB, minD, maxD float64) {
+	if len(bm25) > 0 {
+		maxB = bm25[0].score
+	}
+	if len(dense) > 0 {
+		maxD, minD = dense[0].score, dense[len(dense)-1].score
+	}
+	return maxB, minD, maxD
+}
+
 // scoreConvex scales BM25 by its maximum with a floor of 0 (min-max over a
 // short BM25 list is a trap: when few chunks match, the last match would
 // score like a non-match) and the dense scores min-max over their list.
 func scoreConvex(f Fusion, xs []*fused, bm25, dense []listHit) {
-	maxB := 0.0
-	if len(bm25) > 0 {
-		maxB = bm25[0].score
-	}
-	minD, maxD := 0.0, 0.0
-	if len(dense) > 0 {
-		maxD, minD = dense[0].score, dense[len(dense)-1].score
-	}
+	maxB, minD, maxD := listBounds(bm25, dense)
 	for _, x := range xs {
 		var b, d float64
 		if x.bm25Rank > 0 && maxB > 0 {
