@@ -3,14 +3,32 @@ package weaviate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 )
 
-// CreateAlias makes alias name the collection.
+// CreateAlias makes alias name the collection. It returns once a query of
+// the alias counts what the collection holds: the node rebuilds its GraphQL
+// schema after applying the change, and until then a search of the alias
+// fails with "Cannot query field", or answers empty (both seen in CI right
+// after a first refresh).
 func (c *Client) CreateAlias(ctx context.Context, alias, collection string) error {
 	body := map[string]string{"alias": alias, "class": collection}
-	return c.do(ctx, "create alias "+alias, http.MethodPost, "/v1/aliases", body, nil)
+	if err := c.do(ctx, "create alias "+alias, http.MethodPost, "/v1/aliases", body, nil); err != nil {
+		return err
+	}
+	return c.poll(ctx, shardsReadyTimeout, func() error {
+		want, err := c.Count(ctx, collection)
+		if err != nil {
+			return err
+		}
+		got, err := c.Count(ctx, alias)
+		if err == nil && got != want {
+			err = fmt.Errorf("alias %s counts %d of %d objects", alias, got, want)
+		}
+		return err
+	})
 }
 
 // SwapAlias points an existing alias at another collection in one

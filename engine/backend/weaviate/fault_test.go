@@ -99,8 +99,10 @@ func TestFaultNodeDown(t *testing.T) {
 	// An update started with a node down is refused before it writes:
 	// Weaviate would count QUORUM among the replicas it reaches and leave
 	// node 3's replicas behind the others.
-	if _, err := p.Commit(ctx, edit(base, 5, "down")); !errors.Is(err, ErrDegraded) {
-		t.Fatalf("update with node 3 down: %v; want ErrDegraded", err)
+	// (While memberlist decides node 3's fate a request may also time out:
+	// unreachable, the other refusal.)
+	if _, err := p.Commit(ctx, edit(base, 5, "down")); !errors.Is(err, ErrDegraded) && !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("update with node 3 down: %v; want ErrDegraded or ErrUnreachable", err)
 	}
 	if got := contentsAt(t, c, p.Alias(), chunkIDs(base), "ONE"); !cmp.Equal(got, stateOf(base).lines()) {
 		t.Fatal("alias no longer serves the committed state after a refused update")

@@ -2,6 +2,7 @@ package weaviate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -107,17 +108,16 @@ func (c *Client) CreateCollection(ctx context.Context, name string, s Settings) 
 	return c.waitShards(ctx, name, s.Shards*s.Replicas)
 }
 
-// shardsReadyTimeout bounds how long CreateCollection waits for the nodes to
-// apply a new collection.
+// shardsReadyTimeout bounds how long CreateCollection and CreateAlias wait for
+// the nodes to apply a schema change.
 const shardsReadyTimeout = time.Minute
 
 // waitShards polls /v1/nodes/{name}?output=verbose until the nodes hold want
 // shard replicas of the collection between them.
 func (c *Client) waitShards(ctx context.Context, name string, want int) error {
-	ctx, cancel := context.WithTimeout(ctx, shardsReadyTimeout)
-	defer cancel()
 	path := "/v1/nodes/" + url.PathEscape(name) + "?output=verbose"
-	for {
+	got := 0
+	err := c.poll(ctx, shardsReadyTimeout, func() error {
 		var out struct {
 			Nodes []struct {
 				Shards []struct {
@@ -126,17 +126,35 @@ func (c *Client) waitShards(ctx context.Context, name string, want int) error {
 			} `json:"nodes"`
 		}
 		err := c.do(ctx, "shards of "+name, http.MethodGet, path, nil, &out)
-		got := 0
+		got = 0
 		for _, n := range out.Nodes {
 			got += len(n.Shards)
 		}
-		if err == nil && got >= want {
+		if err == nil && got < want {
+			err = errors.New("not yet")
+		}
+		return err
+	})
+	if err != nil {
+		return &apiError{op: "create collection " + name, kind: ErrDegraded,
+			msg: fmt.Sprintf("%d of %d shard replicas created after %v (%v)", got, want, shardsReadyTimeout, err)}
+	}
+	return nil
+}
+
+// poll calls f every 100 ms until it returns nil or timeout passes, and
+// returns f's last error then.
+func (c *Client) poll(ctx context.Context, timeout time.Duration, f func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for {
+		err := f()
+		if err == nil {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return &apiError{op: "create collection " + name, kind: ErrDegraded,
-				msg: fmt.Sprintf("%d of %d shard replicas created after %v (%v)", got, want, shardsReadyTimeout, err)}
+			return err
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
