@@ -8,14 +8,17 @@ import (
 	"net/url"
 )
 
-// CreateAlias makes alias name the collection. It returns once a query of
-// the alias counts what the collection holds: the node rebuilds its GraphQL
-// schema after applying the change, and until then a search of the alias
-// fails with "Cannot query field", or answers empty (both seen in CI right
-// after a first refresh).
+// CreateAlias makes alias name the collection. It returns once every member
+// has applied the change (see settle) and a query of the alias counts what
+// the collection holds: a node rebuilds its GraphQL schema when it applies
+// the change, and until then a search of the alias fails with "Cannot query
+// field", or answers empty (both seen in CI right after a first refresh).
 func (c *Client) CreateAlias(ctx context.Context, alias, collection string) error {
 	body := map[string]string{"alias": alias, "class": collection}
 	if err := c.do(ctx, "create alias "+alias, http.MethodPost, "/v1/aliases", body, nil); err != nil {
+		return err
+	}
+	if err := c.settle(ctx); err != nil {
 		return err
 	}
 	return c.poll(ctx, shardsReadyTimeout, func() error {
@@ -32,7 +35,9 @@ func (c *Client) CreateAlias(ctx context.Context, alias, collection string) erro
 }
 
 // SwapAlias points an existing alias at another collection in one
-// replicated schema change: the commit point of an update.
+// replicated schema change: the commit point of an update. It returns when
+// the leader has applied it; followers may still resolve the alias to the
+// old collection for a while (see settle).
 func (c *Client) SwapAlias(ctx context.Context, alias, collection string) error {
 	body := map[string]string{"class": collection}
 	return c.do(ctx, "swap alias "+alias, http.MethodPut, "/v1/aliases/"+url.PathEscape(alias), body, nil)

@@ -74,7 +74,8 @@ func (c *Client) do(ctx context.Context, op, method, path string, body, out any)
 		return &apiError{op: op, kind: ErrUnreachable, msg: redact(err.Error(), c.key)}
 	}
 	if resp.StatusCode >= 300 {
-		return &apiError{op: op, status: resp.StatusCode, kind: kindOf(resp.StatusCode), msg: redact(errorText(data), c.key)}
+		msg := errorText(data)
+		return &apiError{op: op, status: resp.StatusCode, kind: kindOf(resp.StatusCode, msg), msg: redact(msg, c.key)}
 	}
 	if out == nil || len(data) == 0 {
 		return nil
@@ -188,36 +189,4 @@ func (c *Client) Health(ctx context.Context) error {
 		return &apiError{op: "health", kind: ErrDegraded, msg: strings.Join(bad, ", ")}
 	}
 	return nil
-}
-
-// voters returns the node ids of the Raft configuration the leader (or else
-// any node) reports in /v1/cluster/statistics.
-func (c *Client) voters(ctx context.Context) ([]string, error) {
-	var out struct {
-		Statistics []struct {
-			Raft struct {
-				State  string `json:"state"`
-				Config []struct {
-					ID string `json:"id"`
-				} `json:"latestConfiguration"`
-			} `json:"raft"`
-		} `json:"statistics"`
-	}
-	if err := c.do(ctx, "cluster statistics", http.MethodGet, "/v1/cluster/statistics", nil, &out); err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, st := range out.Statistics {
-		if len(st.Raft.Config) == 0 || (len(ids) > 0 && st.Raft.State != "Leader") {
-			continue
-		}
-		ids = ids[:0]
-		for _, m := range st.Raft.Config {
-			ids = append(ids, m.ID)
-		}
-		if st.Raft.State == "Leader" {
-			break
-		}
-	}
-	return ids, nil
 }

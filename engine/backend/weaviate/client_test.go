@@ -148,3 +148,41 @@ func searchArgsOrDie(t *testing.T, q Query) string {
 	}
 	return s
 }
+
+// TestInternalRPCFailureIsRetried: a schema change the cluster answers with
+// 400 because its forward to the leader failed (seen after a node restart)
+// is the cluster's condition and is retried; a real refusal is not.
+func TestInternalRPCFailureIsRetried(t *testing.T) {
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls[r.URL.Path]++
+		n := calls[r.URL.Path]
+		mu.Unlock()
+		switch {
+		case r.URL.Path == "/v1/schema/Flaky" && n == 1:
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":[{"message":"rpc error: code = Canceled desc = grpc: the client connection is closing"}]}`))
+		case r.URL.Path == "/v1/schema/Bad":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			w.Write([]byte(`{"error":[{"message":"class name is invalid"}]}`))
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Config{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.DropCollection(ctx, "Flaky"); err != nil {
+		t.Fatalf("drop after one internal rpc failure: %v", err)
+	}
+	err = c.DropCollection(ctx, "Bad")
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("refused drop: %v, want ErrRefused", err)
+	}
+	if calls["/v1/schema/Flaky"] != 2 || calls["/v1/schema/Bad"] != 1 {
+		t.Fatalf("calls %v: want the rpc failure retried once and the refusal not retried", calls)
+	}
+}

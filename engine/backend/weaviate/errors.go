@@ -42,18 +42,32 @@ func (e *apiError) Error() string {
 
 func (e *apiError) Unwrap() error { return e.kind }
 
-// kindOf maps an HTTP status to the condition a caller tests.
-func kindOf(status int) error {
+// kindOf maps an HTTP status and the server's message to the condition a
+// caller tests.
+func kindOf(status int, msg string) error {
 	switch {
 	case status == 404:
 		return ErrNotFound
-	case status == 503 || status == 502 || status == 504:
-		return ErrDegraded
-	case status >= 500:
+	case status >= 500 || internalRPCFailure(msg):
 		return ErrDegraded
 	default:
 		return ErrRefused
 	}
+}
+
+// internalRPCFailure says whether a message reports a failed call between
+// the cluster's nodes rather than a fault of the request. Weaviate answers
+// a schema change with 400 when its forward to the leader fails, e.g.
+// "rpc error: code = Canceled desc = grpc: the client connection is
+// closing", seen for a few seconds after a node restarted.
+func internalRPCFailure(msg string) bool {
+	for _, m := range []string{"rpc error: code = Canceled", "rpc error: code = Unavailable",
+		"rpc error: code = DeadlineExceeded", "the client connection is closing", "leader not found"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // redact removes the API key from s, whatever the server echoed back.

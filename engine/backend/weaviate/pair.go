@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Pair keeps one alias served by two collections that hold the same state,
@@ -110,6 +111,9 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	if err := p.c.SetAlias(ctx, p.alias, a); err != nil {
 		return Report{}, err
 	}
+	if err := p.settle(ctx); err != nil {
+		return Report{Active: a}, err
+	}
 	p.step("swapped")
 	if err := p.writeJournal(ctx, nil); err != nil {
 		return Report{Active: a}, fmt.Errorf("%w: %w", ErrReplayPending, err)
@@ -155,8 +159,11 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	if err := p.c.SwapAlias(ctx, p.alias, standby); err != nil {
 		return Report{}, err
 	}
-	p.step("swapped")
 	rep := Report{Active: standby, Repaired: repaired}
+	if err := p.settle(ctx); err != nil {
+		return rep, err
+	}
+	p.step("swapped")
 	if err := p.apply(ctx, active, ch); err != nil {
 		return rep, fmt.Errorf("%w: replay on %s: %w", ErrReplayPending, active, err)
 	}
@@ -183,6 +190,29 @@ func (p *Pair) writable(ctx context.Context, what string) error {
 	}
 	return nil
 }
+
+// settle waits, after the alias moved, until no member still sends
+// queries of the alias to the collection it named before, and then for
+// the queries already running there to finish: until then, replaying the
+// change on that collection would show them a half-applied state. An
+// error wraps ErrReplayPending: the update is committed, the replay waits
+// for the next update (the journal still names its chunks).
+func (p *Pair) settle(ctx context.Context) error {
+	if err := p.c.settle(ctx); err != nil {
+		return fmt.Errorf("%w: %w", ErrReplayPending, err)
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %w", ErrReplayPending, ctx.Err())
+	case <-time.After(readGrace):
+	}
+	return nil
+}
+
+// readGrace bounds how long a query that a member sent to the old
+// collection before it applied the swap may still be running. Queries here
+// take 50-200 ms on a loaded 2-core machine (docs/BENCHMARKS.md).
+const readGrace = 250 * time.Millisecond
 
 func (p *Pair) apply(ctx context.Context, collection string, ch Change) error {
 	if err := p.c.Delete(ctx, collection, ch.Deletes, p.s); err != nil {

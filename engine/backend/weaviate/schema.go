@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -42,7 +43,7 @@ func (s Settings) withDefaults() Settings {
 	def(&s.Replicas, 1)
 	def(&s.BatchSize, 200)
 	def(&s.Concurrency, 2)
-	def(&s.Retries, 4)
+	def(&s.Retries, defaultRetries)
 	if s.Write == "" {
 		s.Write = "QUORUM"
 	}
@@ -51,6 +52,10 @@ func (s Settings) withDefaults() Settings {
 	}
 	return s
 }
+
+// defaultRetries is how often a request the cluster could not serve is
+// tried again (with backoff: 250 ms, 500 ms, 1 s, 2 s).
+const defaultRetries = 4
 
 // Property names of a chunk object.
 const (
@@ -102,7 +107,16 @@ func classDef(name string, s Settings) map[string]any {
 // for class".
 func (c *Client) CreateCollection(ctx context.Context, name string, s Settings) error {
 	s = s.withDefaults()
-	if err := c.do(ctx, "create collection "+name, http.MethodPost, "/v1/schema", classDef(name, s), nil); err != nil {
+	tried := false
+	err := c.retry(ctx, s.Retries, func() error {
+		err := c.do(ctx, "create collection "+name, http.MethodPost, "/v1/schema", classDef(name, s), nil)
+		if tried && err != nil && strings.Contains(err.Error(), "already exists") {
+			return nil // the failed attempt had created it
+		}
+		tried = true
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	return c.waitShards(ctx, name, s.Shards*s.Replicas)
@@ -163,7 +177,9 @@ func (c *Client) poll(ctx context.Context, timeout time.Duration, f func() error
 // DropCollection deletes a collection and its objects; a missing one is not
 // an error.
 func (c *Client) DropCollection(ctx context.Context, name string) error {
-	err := c.do(ctx, "drop collection "+name, http.MethodDelete, "/v1/schema/"+url.PathEscape(name), nil, nil)
+	err := c.retry(ctx, defaultRetries, func() error {
+		return c.do(ctx, "drop collection "+name, http.MethodDelete, "/v1/schema/"+url.PathEscape(name), nil, nil)
+	})
 	if isNotFound(err) {
 		return nil
 	}
