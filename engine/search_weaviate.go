@@ -15,7 +15,9 @@ import (
 // weaviateState is a Weaviate state opened for reading: the alias readers
 // query, which names the committed collection whatever refreshes do.
 type weaviateState struct {
-	c     *weaviate.Client
+	c *weaviate.Client
+	// alias is the name queries go to: the root's alias, or within one
+	// search the collection it resolved to (see at).
 	alias string
 	langs []string
 	ws    weaviate.Settings
@@ -45,6 +47,9 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 	}
 	mode, err := e.resolveMode(sc, o.Mode)
 	if err != nil {
+		return nil, err
+	}
+	if w, err = w.at(ctx); err != nil {
 		return nil, err
 	}
 	k, perFile := defaults(o)
@@ -95,6 +100,19 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 		res.Explain = explainQuery(mode, f, floor, dropped, nterms)
 	}
 	return res, nil
+}
+
+// at returns the state with its alias resolved to the collection it names
+// now: a search's lists and texts are separate requests, and an alias swap
+// between them would mix two states in one answer.
+func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
+	coll, err := w.c.ResolveAlias(ctx, w.alias)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: %w", err)
+	}
+	r := *w
+	r.alias = coll
+	return &r, nil
 }
 
 func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, filter *pathFilter, depth, want int) ([]listHit, error) {

@@ -13,22 +13,29 @@
 //
 // Readers query an alias, never a collection; swapping the alias (a single
 // Raft-replicated schema change) is the commit point, so a reader sees the
-// old or the new state, never a half-applied one.
+// old or the new state, never a half-applied one. A query the engine runs
+// as several requests resolves the alias once and sends them all to that
+// collection, so its lists and texts come from one state.
 //
 // # Incremental updates: two collections alternating (Pair)
 //
-// A Pair keeps two collections <alias>_<epoch>_a and _b holding the same
-// state. An update applies the change (upserts and deletes by chunk id) to the
-// standby collection, swaps the alias onto it, then replays the change on the
-// other one. An update costs twice the change, never a copy of the corpus.
+// A Pair keeps two collections <alias>_<epoch>_a and _b. An update applies
+// the change (upserts and deletes by chunk id) to the standby collection,
+// swaps the alias onto it and waits until every member applied the swap (a
+// follower resolves aliases from its own copy of the schema, which lags the
+// leader's). The collection the alias named before is left untouched then,
+// since queries already running there must not see it change; the next
+// update first brings it up to date, copying the chunks of the previous
+// change (or their absence) from the collection the alias names, and only
+// then applies its own change to it. An update costs twice the change,
+// never a copy of the corpus.
 //
-// Before touching the standby, the chunk ids of the change are written to a
-// journal object; it is cleared once the replay is done. If an update dies at
-// any point (before the swap: the standby holds part of the change; after it:
-// the other collection lags), the next update finds the journal and first
-// copies those chunks (or their absence) from the collection the alias names
-// into the standby, so both converge on the committed state at a cost
-// proportional to the interrupted change.
+// The chunk ids of the change are written to a journal object before the
+// standby is touched; they tell the next update what to copy. If an update
+// dies at any point (before the swap: the standby holds part of the change;
+// after it: the other collection lags), the next update takes the same
+// path, so both converge on the committed state at a cost proportional to
+// the change. Sync does it at once.
 //
 // One process updates a pair at a time: the caller holds autorag's lock.
 //

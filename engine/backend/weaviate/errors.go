@@ -19,9 +19,9 @@ var (
 	// ErrNotFound: the alias, collection or object does not exist.
 	ErrNotFound = errors.New("weaviate: not found")
 	// ErrReplayPending: an update committed (the alias names the new state)
-	// but replaying it on the other collection failed; the next update
-	// repairs it from the journal.
-	ErrReplayPending = errors.New("update committed; replay on the other collection pending")
+	// but a step after the swap failed (not every member confirmed it, or
+	// the journal was not cleared); the next update finishes it.
+	ErrReplayPending = errors.New("update committed; finishing it is left to the next update")
 )
 
 // apiError carries what the cluster said about a failed request. It unwraps

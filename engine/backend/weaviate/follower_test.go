@@ -7,14 +7,13 @@ import (
 	"testing"
 )
 
-// TestPairSwapSeenThroughFollower: with the node autorag talks to a Raft
-// follower, when an update starts replaying its change on the collection
-// the alias named before, reads of the alias through that node already see
-// the new collection (else they would watch the replay half-done).
-// Weaviate answers the swap once the leader applied it, and a follower
-// resolves aliases from its own copy of the schema: before Commit waited
-// for every member to apply the swap, reads through a follower at that
-// point still saw the old collection.
+// TestPairSwapSeenThroughFollower: talking to a node that is a Raft
+// follower, reads of the alias see an update's new state once Commit has
+// swapped the alias (its "swapped" step, after which it returns). Weaviate
+// answers the swap once the leader applied it, and a follower resolves
+// aliases from its own copy of the schema: before Commit waited for every
+// member to apply the swap, reads through a follower at that step still saw
+// the old collection, which the old Commit then rewrote under them.
 func TestPairSwapSeenThroughFollower(t *testing.T) {
 	c := follower(t, testCluster(t))
 	ctx := testContext(t)
@@ -38,7 +37,7 @@ func TestPairSwapSeenThroughFollower(t *testing.T) {
 			t.Fatal(err)
 		}
 		if strings.Join(got, "\n") != strings.Join(next.lines(), "\n") {
-			t.Fatalf("update %d: as the replay starts, the alias read through a follower shows %d chunks, not the new state", i+1, len(got))
+			t.Fatalf("update %d: once swapped, the alias read through a follower shows %d chunks, not the new state", i+1, len(got))
 		}
 		want = next
 	}

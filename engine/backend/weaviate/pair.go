@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 )
 
 // Pair keeps one alias served by two collections that hold the same state,
@@ -48,8 +47,9 @@ func (ch Change) chunkIDs() []string {
 type Report struct {
 	// Active is the collection the alias names after the update.
 	Active string
-	// Repaired is the number of chunks copied or deleted to recover from an
-	// interrupted earlier update.
+	// Repaired is the number of chunks the standby collection was brought up
+	// to date on before the change: the previous update's change, or what an
+	// interrupted one left.
 	Repaired int
 }
 
@@ -111,8 +111,8 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	if err := p.c.SetAlias(ctx, p.alias, a); err != nil {
 		return Report{}, err
 	}
-	if err := p.settle(ctx); err != nil {
-		return Report{Active: a}, err
+	if err := p.c.settle(ctx); err != nil {
+		return Report{Active: a}, fmt.Errorf("%w: %w", ErrReplayPending, err)
 	}
 	p.step("swapped")
 	if err := p.writeJournal(ctx, nil); err != nil {
@@ -124,11 +124,15 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	return Report{Active: a}, nil
 }
 
-// Commit applies ch: first repairs what an interrupted update left, then
-// journals ch's chunk ids, applies ch to the standby collection, swaps the
-// alias onto it (the commit point), replays ch on the other collection and
-// clears the journal. An error wrapping ErrReplayPending means the update is
-// committed; any other error means the alias still names the old state.
+// Commit applies ch: it first brings the standby collection up to the
+// committed state (the previous update's change, or what an interrupted
+// update left, both named by the journal), then journals ch's chunk ids,
+// applies ch to the standby, swaps the alias onto it (the commit point) and
+// waits until every member applied the swap. The collection the alias named
+// before stays as it was until the next update: a query still running on
+// it would see a half-applied state were the change replayed there at
+// once. An error wrapping ErrReplayPending means the update is committed;
+// any other error means the alias still names the old state.
 func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	active, err := p.c.ResolveAlias(ctx, p.alias)
 	if err != nil {
@@ -141,9 +145,14 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	if err := p.writable(ctx, "update"); err != nil {
 		return Report{}, err
 	}
+	// The last swap may not have reached every member (its wait failed):
+	// no member may still read the standby when it is written.
+	if err := p.c.settle(ctx); err != nil {
+		return Report{}, fmt.Errorf("update: %w", err)
+	}
 	repaired, err := p.recover(ctx, active, standby)
 	if err != nil {
-		return Report{}, fmt.Errorf("repair %s: %w", standby, err)
+		return Report{}, fmt.Errorf("bring %s up to date: %w", standby, err)
 	}
 	if err := p.writeJournal(ctx, ch.chunkIDs()); err != nil {
 		return Report{}, err
@@ -160,20 +169,35 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 		return Report{}, err
 	}
 	rep := Report{Active: standby, Repaired: repaired}
-	if err := p.settle(ctx); err != nil {
-		return rep, err
+	if err := p.c.settle(ctx); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
 	}
 	p.step("swapped")
-	if err := p.apply(ctx, active, ch); err != nil {
-		return rep, fmt.Errorf("%w: replay on %s: %w", ErrReplayPending, active, err)
-	}
-	if err := p.writable(ctx, "replay on "+active); err != nil {
-		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
-	}
-	if err := p.writeJournal(ctx, nil); err != nil {
-		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
-	}
 	return rep, nil
+}
+
+// Sync brings the standby collection up to the committed state now, as the
+// next Commit would first, and clears the journal.
+func (p *Pair) Sync(ctx context.Context) (int, error) {
+	active, err := p.c.ResolveAlias(ctx, p.alias)
+	if err != nil {
+		return 0, err
+	}
+	standby, err := partner(active)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.writable(ctx, "sync"); err != nil {
+		return 0, err
+	}
+	if err := p.c.settle(ctx); err != nil {
+		return 0, fmt.Errorf("sync: %w", err)
+	}
+	n, err := p.recover(ctx, active, standby)
+	if err != nil {
+		return n, fmt.Errorf("bring %s up to date: %w", standby, err)
+	}
+	return n, p.writeJournal(ctx, nil)
 }
 
 // writable checks, before and after a pair's writes, that every member of
@@ -191,29 +215,6 @@ func (p *Pair) writable(ctx context.Context, what string) error {
 	return nil
 }
 
-// settle waits, after the alias moved, until no member still sends
-// queries of the alias to the collection it named before, and then for
-// the queries already running there to finish: until then, replaying the
-// change on that collection would show them a half-applied state. An
-// error wraps ErrReplayPending: the update is committed, the replay waits
-// for the next update (the journal still names its chunks).
-func (p *Pair) settle(ctx context.Context) error {
-	if err := p.c.settle(ctx); err != nil {
-		return fmt.Errorf("%w: %w", ErrReplayPending, err)
-	}
-	select {
-	case <-ctx.Done():
-		return fmt.Errorf("%w: %w", ErrReplayPending, ctx.Err())
-	case <-time.After(readGrace):
-	}
-	return nil
-}
-
-// readGrace bounds how long a query that a member sent to the old
-// collection before it applied the swap may still be running. Queries here
-// take 50-200 ms on a loaded 2-core machine (docs/BENCHMARKS.md).
-const readGrace = 250 * time.Millisecond
-
 func (p *Pair) apply(ctx context.Context, collection string, ch Change) error {
 	if err := p.c.Delete(ctx, collection, ch.Deletes, p.s); err != nil {
 		return err
@@ -228,8 +229,8 @@ func (p *Pair) apply(ctx context.Context, collection string, ch Change) error {
 	return nil
 }
 
-// recover makes standby equal active on the chunks the journal names: an
-// earlier update stopped between journaling and clearing it.
+// recover makes standby equal active on the chunks the journal names: the
+// previous update's change, or an interrupted update's.
 func (p *Pair) recover(ctx context.Context, active, standby string) (int, error) {
 	ids, err := p.readJournal(ctx)
 	if err != nil || len(ids) == 0 {

@@ -68,9 +68,16 @@ func universe(objs []Object, chs ...Change) []string {
 	return slices.Compact(ids)
 }
 
-// checkPair asserts that both collections of the pair hold want.
+// checkPair asserts that the collection the alias names holds want, and
+// that both do once the standby is brought up to date.
 func checkPair(t *testing.T, c *Client, p *Pair, want state, ids []string) {
 	t.Helper()
+	if diff := cmp.Diff(want.lines(), contents(t, c, p.Alias(), ids)); diff != "" {
+		t.Fatalf("the alias differs from the expected state (-want +got):\n%s", diff)
+	}
+	if _, err := p.Sync(testContext(t)); err != nil {
+		t.Fatal(err)
+	}
 	active, err := c.ResolveAlias(testContext(t), p.Alias())
 	if err != nil {
 		t.Fatal(err)
@@ -101,14 +108,17 @@ func TestPairIncrementalEqualsRebuild(t *testing.T) {
 	}
 	ch1, ch2 := edit(base, 10, "one"), edit(base[20:], 5, "two")
 	want := stateOf(base)
+	// Each update first brings the standby up to date on the previous
+	// change's chunks (none after a build).
 	for i, ch := range []Change{ch1, ch2} {
 		rep, err := p.Commit(ctx, ch)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = want.apply(ch)
-		if wantActive := p.Alias() + []string{"_e1_b", "_e1_a"}[i]; rep.Active != wantActive || rep.Repaired != 0 {
-			t.Fatalf("commit %d: %+v, want %s active and nothing repaired", i, rep, wantActive)
+		wantRepaired := []int{0, len(ch1.chunkIDs())}[i]
+		if wantActive := p.Alias() + []string{"_e1_b", "_e1_a"}[i]; rep.Active != wantActive || rep.Repaired != wantRepaired {
+			t.Fatalf("commit %d: %+v, want %s active and %d chunks brought up to date", i, rep, wantActive, wantRepaired)
 		}
 	}
 	checkPair(t, c, p, want, universe(base, ch1, ch2))
