@@ -157,7 +157,7 @@ func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids [
 	if len(ids) == 0 {
 		return nil
 	}
-	objs, err := w.c.Fetch(ctx, w.alias, ids, w.ws)
+	objs, err := w.c.Lookup(ctx, w.alias, ids, w.ws)
 	if err != nil {
 		return fmt.Errorf("weaviate: %w", err)
 	}

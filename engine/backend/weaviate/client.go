@@ -51,7 +51,12 @@ func New(cfg Config) (*Client, error) {
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
-	return &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout}}, nil
+	// Go's default transport keeps 2 idle connections per host: concurrent
+	// searches (a server's clients, a search's parallel lists) would open a
+	// new connection for most requests.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
+	return &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout, Transport: tr}}, nil
 }
 
 // do sends one request and decodes a JSON answer into out (when not nil).

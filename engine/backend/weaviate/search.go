@@ -147,14 +147,24 @@ func (c *Client) graphql(ctx context.Context, op, query, root string, out any) e
 	return nil
 }
 
-// Fetch returns the stored objects (with vectors) of the given chunk ids that
-// exist in collection; missing ids are left out.
+// Fetch returns the stored objects (with tokens and vectors) of the given
+// chunk ids that exist in collection; missing ids are left out.
 func (c *Client) Fetch(ctx context.Context, collection string, chunkIDs []string, s Settings) ([]Object, error) {
+	return c.fetchAll(ctx, collection, chunkIDs, s, true)
+}
+
+// Lookup is Fetch without tokens and vectors, which showing a result does
+// not need (a vector alone is a few kB of JSON).
+func (c *Client) Lookup(ctx context.Context, collection string, chunkIDs []string, s Settings) ([]Object, error) {
+	return c.fetchAll(ctx, collection, chunkIDs, s, false)
+}
+
+func (c *Client) fetchAll(ctx context.Context, collection string, chunkIDs []string, s Settings, whole bool) ([]Object, error) {
 	s = s.withDefaults()
 	var objs []Object
 	for start := 0; start < len(chunkIDs); start += deleteChunk {
 		part := chunkIDs[start:min(start+deleteChunk, len(chunkIDs))]
-		got, err := c.fetch(ctx, collection, part, readLevel(s))
+		got, err := c.fetch(ctx, collection, part, readLevel(s), whole)
 		if err != nil {
 			return nil, err
 		}
@@ -172,13 +182,17 @@ func readLevel(s Settings) string {
 	return ", consistencyLevel:" + s.Read
 }
 
-func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string, level string) ([]Object, error) {
+func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string, level string, whole bool) ([]Object, error) {
 	ids := make([]string, len(chunkIDs))
 	for i, id := range chunkIDs {
 		ids[i] = strconv.Quote(ObjectID(id))
 	}
-	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d%s){%s %s %s %s %s _additional{vector}}}}`,
-		collection, strings.Join(ids, ","), len(ids), level, propChunkID, propPath, propText, propTokens, propMeta)
+	fields := strings.Join([]string{propChunkID, propPath, propText, propMeta}, " ")
+	if whole {
+		fields += " " + propTokens + " _additional{vector}"
+	}
+	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d%s){%s}}}`,
+		collection, strings.Join(ids, ","), len(ids), level, fields)
 	var out map[string][]struct {
 		ChunkID    string `json:"chunkId"`
 		Path       string `json:"path"`
