@@ -134,25 +134,9 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 // once. An error wrapping ErrReplayPending means the update is committed;
 // any other error means the alias still names the old state.
 func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
-	active, err := p.c.ResolveAlias(ctx, p.alias)
+	standby, repaired, err := p.catchUp(ctx, "update")
 	if err != nil {
 		return Report{}, err
-	}
-	standby, err := partner(active)
-	if err != nil {
-		return Report{}, err
-	}
-	if err := p.writable(ctx, "update"); err != nil {
-		return Report{}, err
-	}
-	// The last swap may not have reached every member (its wait failed):
-	// no member may still read the standby when it is written.
-	if err := p.c.settle(ctx); err != nil {
-		return Report{}, fmt.Errorf("update: %w", err)
-	}
-	repaired, err := p.recover(ctx, active, standby)
-	if err != nil {
-		return Report{}, fmt.Errorf("bring %s up to date: %w", standby, err)
 	}
 	if err := p.writeJournal(ctx, ch.chunkIDs()); err != nil {
 		return Report{}, err
@@ -179,25 +163,38 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 // Sync brings the standby collection up to the committed state now, as the
 // next Commit would first, and clears the journal.
 func (p *Pair) Sync(ctx context.Context) (int, error) {
+	_, n, err := p.catchUp(ctx, "sync")
+	if err != nil {
+		return n, err
+	}
+	return n, p.writeJournal(ctx, nil)
+}
+
+// catchUp makes the standby collection equal the one the alias names on
+// the chunks the journal lists, once the cluster is whole and every member
+// applied the last swap (its wait may have failed): no member may still
+// read the standby when it is written. It returns the standby's name and
+// how many chunks it brought up to date.
+func (p *Pair) catchUp(ctx context.Context, what string) (string, int, error) {
 	active, err := p.c.ResolveAlias(ctx, p.alias)
 	if err != nil {
-		return 0, err
+		return "", 0, err
 	}
 	standby, err := partner(active)
 	if err != nil {
-		return 0, err
+		return "", 0, err
 	}
-	if err := p.writable(ctx, "sync"); err != nil {
-		return 0, err
+	if err := p.writable(ctx, what); err != nil {
+		return "", 0, err
 	}
 	if err := p.c.settle(ctx); err != nil {
-		return 0, fmt.Errorf("sync: %w", err)
+		return "", 0, fmt.Errorf("%s: %w", what, err)
 	}
 	n, err := p.recover(ctx, active, standby)
 	if err != nil {
-		return n, fmt.Errorf("bring %s up to date: %w", standby, err)
+		return "", 0, fmt.Errorf("bring %s up to date: %w", standby, err)
 	}
-	return n, p.writeJournal(ctx, nil)
+	return standby, n, nil
 }
 
 // writable checks, before and after a pair's writes, that every member of
