@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-fbbff93f8df9fbdbd2f0bbb0685b0f11"
+const QuerySemantics = "q-ffb65e736819f9eece1cfb248769f409"
