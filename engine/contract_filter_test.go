@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
 )
 
 // filterCorpus mixes file types: markdown with frontmatter (one file of
@@ -135,4 +138,54 @@ func TestContractFilters(t *testing.T) {
 
 func prefix(p string) func(string) bool {
 	return func(id string) bool { return strings.HasPrefix(id, p) }
+}
+
+// TestWeaviateOldSchemaRebuilds: an index whose backend id predates the
+// facets and lang properties is refused by queries with a clear message,
+// and the next plain refresh (no --backend) rebuilds it; then filters work.
+func TestWeaviateOldSchemaRebuilds(t *testing.T) {
+	s := weaviateSettings(t)
+	h := newContractRoot(t, s)
+	h.writeCorpus()
+	h.refresh(RefreshOptions{})
+	// Make the committed index look like one an older autorag stored: its
+	// backend id without the schema, and the fingerprint it had then.
+	sc, err := fingerprint.ReadSidecar(h.e.Layout.SidecarPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sc.Settings["backend"]
+	if !strings.HasSuffix(id, fmt.Sprintf(" schema=%d", weaviateSchema)) {
+		t.Fatalf("backend id %q names no schema", id)
+	}
+	sc.Settings["backend"] = strings.TrimSuffix(id, fmt.Sprintf(" schema=%d", weaviateSchema))
+	man, err := mirror.LoadManifest(h.e.Layout.ManifestPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []fingerprint.FileHash
+	for _, en := range man.Entries {
+		files = append(files, fingerprint.FileHash{Path: en.Path, TextHash: en.TextHash})
+	}
+	sc.Fingerprint = fingerprint.Compute(fingerprint.Inputs{SemanticsVersion: sc.SemanticsVersion, Settings: sc.Settings, Files: files})
+	if err := fingerprint.WriteSidecar(h.e.Layout.SidecarPath(), sc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.e.Query(h.ctx, QueryOptions{Text: "heron"}); err == nil || !strings.Contains(err.Error(), "run `autorag refresh` to rebuild it") {
+		t.Fatalf("query of the old index: %v, want the advice to refresh", err)
+	}
+	plain := s
+	plain.Backend.Name, plain.Backend.Shards, plain.Backend.Replicas = "", 0, 0
+	e, err := New(h.e.Layout.Root, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Refresh(h.ctx, RefreshOptions{})
+	if err != nil || r.Outcome != OutcomeRebuilt {
+		t.Fatalf("plain refresh of the old index: %+v, %v; want rebuilt", r, err)
+	}
+	q, err := e.Query(h.ctx, QueryOptions{Text: "heron", Mode: ModeBM25, Type: "doc"})
+	if err != nil || len(q.Results) != 1 || q.Results[0].Path != "birds/heron.md" {
+		t.Fatalf("filtered query after the rebuild: %v, %v", paths(q), err)
+	}
 }
