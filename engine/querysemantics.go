@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-32adac959763e0712d7b7a0d93f5f2fe"
+const QuerySemantics = "q-10a991712df2c0222d835b1b42e69359"

@@ -28,11 +28,6 @@ type weaviateState struct {
 	// query scores only in that language's chunks (querylang.go).
 	scoped bool
 	schema int // the object schema the collection was built with (weaviateSchema)
-	// collection is the one the alias named at commit. Searches with a
-	// where argument go to it: Weaviate v1.35.2 validates a where filter
-	// against the class the query names and does not resolve an alias
-	// there ("class ... does not exist in schema").
-	collection string
 }
 
 var _ state = (*weaviateState)(nil)
@@ -118,7 +113,10 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 
 // at returns the state with its alias resolved to the collection it names
 // now: a search's lists and texts are separate requests, and an alias swap
-// between them would mix two states in one answer.
+// between them would mix two states in one answer. A search with a where
+// argument (filters, a language) must name a collection anyway: Weaviate
+// v1.35.2 checks a where filter against the class the query names and does
+// not resolve an alias there ("class ... does not exist in schema").
 func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 	coll, err := w.c.ResolveAlias(ctx, w.alias)
 	if err != nil {
@@ -148,7 +146,7 @@ func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, 
 // shard, where the local backend counts only the chunks of the term's
 // languages.
 func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *pathFilter, depth int) ([]listHit, int, error) {
-	if !w.scoped || len(w.langs) <= 1 {
+	if !w.perLanguage() {
 		terms := analyze.TermsIn(text, w.langs)
 		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
 		l, err := w.list(ctx, q, filter, depth)
@@ -175,16 +173,15 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 	return merged[:min(len(merged), depth)], len(distinct), nil
 }
 
+// perLanguage reports a lexical list searched language by language.
+func (w *weaviateState) perLanguage() bool { return w.scoped && len(w.langs) > 1 }
+
 // list runs one ranked search and keeps the hits that pass the filter.
 func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]listHit, error) {
 	if q.Mode == weaviate.BM25 && q.Tokens == "" {
 		return nil, nil // nothing left of the query after analysis
 	}
-	target := w.alias
-	if len(q.Facets) > 0 || q.Lang != "" {
-		target = w.collection
-	}
-	hits, err := w.c.Search(ctx, target, q, w.ws)
+	hits, err := w.c.Search(ctx, w.alias, q, w.ws)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: %w", err)
 	}

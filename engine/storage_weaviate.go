@@ -135,7 +135,7 @@ func (s *weaviateStorage) open(sc *fingerprint.Sidecar) (state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &weaviateState{c: s.c, alias: r.Alias, collection: r.Collection, langs: r.Langs, ws: s.ws,
+	return &weaviateState{c: s.c, alias: r.Alias, langs: r.Langs, ws: s.ws,
 		scoped: sc.Settings["analyzer"] == analyze.MultiVersion, schema: recordedSchema(sc.Settings["backend"])}, nil
 }
 
