@@ -126,6 +126,16 @@ func TestContractFilters(t *testing.T) {
 		if g := h.chunks(QueryOptions{Text: "heron", Filters: []string{"author=bob"}}); len(g) == 0 || !slices.Equal(g, want) {
 			t.Errorf("author=bob after the edit: %v, want %v", g, want)
 		}
+		// Another file changes: on Weaviate this update first brings the
+		// other collection of the pair up to date with the edit above,
+		// copying its objects, filter terms and language included.
+		h.write("birds/heron.md", "# Heron\n\nThe grey heron fishes at dusk.\n")
+		if r := h.refresh(RefreshOptions{}); r.Outcome != OutcomeUpdated {
+			t.Fatalf("second refresh: %s", r.Outcome)
+		}
+		if g := h.chunks(QueryOptions{Text: "heron", Filters: []string{"author=bob"}}); !slices.Equal(g, want) {
+			t.Errorf("author=bob after a second update: %v, want %v", g, want)
+		}
 	})
 	if l, w := answers[BackendLocal], answers[BackendWeaviate]; l != nil && w != nil {
 		for name, g := range l {
