@@ -49,13 +49,19 @@ func (b Backend) validate() error {
 
 // id is the fingerprinted name of the backend and its storage settings: ""
 // for the local backend, so that its fingerprints are what they were before
-// there were backends.
+// there were backends. A Weaviate id names the schema of its objects
+// (weaviateSchema), so that a collection holding fewer properties than the
+// reader asks for is rebuilt by the next refresh.
 func (b Backend) id() string {
 	if b.name() == BackendLocal {
 		return ""
 	}
-	return fmt.Sprintf("%s shards=%d replicas=%d", b.name(), max(b.Shards, 1), max(b.Replicas, 1))
+	return fmt.Sprintf("%s shards=%d replicas=%d schema=%d", b.name(), max(b.Shards, 1), max(b.Replicas, 1), weaviateSchema)
 }
+
+// weaviateSchema versions what a Weaviate chunk object holds: 2 added the
+// filter terms and the language (facets, lang). An id without it is 1.
+const weaviateSchema = 2
 
 //semguard:end backend-id
 

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,6 +24,10 @@ type weaviateState struct {
 	alias string
 	langs []string
 	ws    weaviate.Settings
+	// scoped: multilingual analysis, where each language's analysis of a
+	// query scores only in that language's chunks (querylang.go).
+	scoped bool
+	schema int // the object schema the collection was built with (weaviateSchema)
 }
 
 var _ state = (*weaviateState)(nil)
@@ -42,8 +49,12 @@ func (w *weaviateState) verify(ctx context.Context, sc *fingerprint.Sidecar) (st
 // and fuses them here, exactly as the local backend does (rank); the
 // results' text and metadata are then fetched for the chunks kept.
 func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	if len(o.Filters) > 0 || o.Type != "" {
-		return nil, usagef("--filter and --type are not supported by the weaviate backend")
+	facets, err := filterTerms(o)
+	if err != nil {
+		return nil, err
+	}
+	if w.schema < weaviateSchema {
+		return nil, usagef("the weaviate index was stored by an older autorag (object schema %d, want %d): run `autorag refresh` to rebuild it", w.schema, weaviateSchema)
 	}
 	mode, err := e.resolveMode(sc, o.Mode)
 	if err != nil {
@@ -66,13 +77,11 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 		if filter != nil {
 			vdepth *= 20
 		}
-		wg.Go(func() { deList, deErr = w.vectorList(ctx, e, o.Text, filter, vdepth, want) })
+		wg.Go(func() { deList, deErr = w.vectorList(ctx, e, o.Text, facets, filter, vdepth, want) })
 	}
 	nterms := 0
 	if mode != ModeVector {
-		terms := analyze.TermsIn(o.Text, w.langs)
-		nterms = len(terms)
-		bmList, bmErr = w.list(ctx, weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth}, filter, depth)
+		bmList, nterms, bmErr = w.lexical(ctx, o.Text, facets, filter, depth)
 	}
 	wg.Wait()
 	if bmErr != nil {
@@ -104,7 +113,10 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 
 // at returns the state with its alias resolved to the collection it names
 // now: a search's lists and texts are separate requests, and an alias swap
-// between them would mix two states in one answer.
+// between them would mix two states in one answer. A search with a where
+// argument (filters, a language) must name a collection anyway: Weaviate
+// v1.35.2 checks a where filter against the class the query names and does
+// not resolve an alias there ("class ... does not exist in schema").
 func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 	coll, err := w.c.ResolveAlias(ctx, w.alias)
 	if err != nil {
@@ -115,14 +127,54 @@ func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 	return &r, nil
 }
 
-func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, filter *pathFilter, depth, want int) ([]listHit, error) {
+func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, facets []string, filter *pathFilter, depth, want int) ([]listHit, error) {
 	v, err := e.queryVector(ctx, text)
 	if err != nil {
 		return nil, err
 	}
-	l, err := w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: depth}, filter, depth)
+	l, err := w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: depth, Facets: facets}, filter, depth)
 	return l[:min(len(l), want)], err
 }
+
+// lexical is the BM25 list and the number of distinct query terms. With
+// scoped analysis over chunks of several languages it runs one search per
+// language, restricted to that language's chunks and with that language's
+// analysis of the query, and merges them by score: each chunk has one
+// language, so the merged list is the top depth of all of them, and no
+// language's terms score in another's chunks, as locally (querylang.go).
+// One difference remains: Weaviate computes a term's idf over the whole
+// shard, where the local backend counts only the chunks of the term's
+// languages.
+func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *pathFilter, depth int) ([]listHit, int, error) {
+	if !w.perLanguage() {
+		terms := analyze.TermsIn(text, w.langs)
+		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
+		l, err := w.list(ctx, q, filter, depth)
+		return l, len(terms), err
+	}
+	lists := make([][]listHit, len(w.langs))
+	errs := make([]error, len(w.langs))
+	distinct := map[string]bool{}
+	var wg sync.WaitGroup
+	for i, code := range w.langs {
+		terms := analyze.TermsIn(text, []string{code})
+		for _, t := range terms {
+			distinct[t] = true
+		}
+		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets, Lang: code}
+		wg.Go(func() { lists[i], errs[i] = w.list(ctx, q, filter, depth) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, 0, err
+	}
+	merged := slices.Concat(lists...)
+	slices.SortStableFunc(merged, func(a, b listHit) int { return cmp.Compare(b.score, a.score) })
+	return merged[:min(len(merged), depth)], len(distinct), nil
+}
+
+// perLanguage reports a lexical list searched language by language.
+func (w *weaviateState) perLanguage() bool { return w.scoped && len(w.langs) > 1 }
 
 // list runs one ranked search and keeps the hits that pass the filter.
 func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]listHit, error) {
@@ -168,7 +220,7 @@ func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids [
 		if err := json.Unmarshal([]byte(ob.Meta), &m); err != nil {
 			return fmt.Errorf("weaviate: chunk %s#%d: bad metadata: %w", path, ord, err)
 		}
-		docs[id] = Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Text: ob.Text}
+		docs[id] = Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Attachment: m.Attach, Text: ob.Text}
 	}
 	return nil
 }

@@ -66,17 +66,21 @@ func (e *Engine) weaviateStorage(sc *fingerprint.Sidecar) (*weaviateStorage, err
 
 // recordedShape reads shards and replicas back from a backend id.
 func recordedShape(id string) (shards, replicas int) {
+	return idField(id, "shards"), idField(id, "replicas")
+}
+
+// recordedSchema reads the object schema back from a backend id.
+func recordedSchema(id string) int { return max(idField(id, "schema"), 1) }
+
+// idField is the number a backend id gives key ("shards=3"); 0 if none.
+func idField(id, key string) int {
 	for _, f := range strings.Fields(id) {
-		k, v, _ := strings.Cut(f, "=")
-		n, _ := strconv.Atoi(v)
-		switch k {
-		case "shards":
-			shards = n
-		case "replicas":
-			replicas = n
+		if k, v, _ := strings.Cut(f, "="); k == key {
+			n, _ := strconv.Atoi(v)
+			return n
 		}
 	}
-	return shards, replicas
+	return 0
 }
 
 // aliasOf names a root's alias: one per root directory, so that several
@@ -131,7 +135,8 @@ func (s *weaviateStorage) open(sc *fingerprint.Sidecar) (state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &weaviateState{c: s.c, alias: r.Alias, langs: r.Langs, ws: s.ws}, nil
+	return &weaviateState{c: s.c, alias: r.Alias, langs: r.Langs, ws: s.ws,
+		scoped: sc.Settings["analyzer"] == analyze.MultiVersion, schema: recordedSchema(sc.Settings["backend"])}, nil
 }
 
 func (s *weaviateStorage) begin(_ context.Context, base, gen string) (stateWriter, error) {
@@ -167,13 +172,20 @@ type weaviateWriter struct {
 
 var _ stateWriter = (*weaviateWriter)(nil)
 
+// apply adds a part to the change. build.go hands every chunk of a file
+// to one part, in order, so the file's first chunk, which holds its filter
+// terms, is seen before the others.
 func (w *weaviateWriter) apply(ctx context.Context, ch change) error {
 	w.change.Deletes = append(w.change.Deletes, wireIDs(ch.deletes)...)
+	var first *chunkDoc
 	for i, d := range ch.upserts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		o := chunkObject(d)
+		if first == nil || d.Path != first.Path {
+			first = d
+		}
+		o := chunkObject(d, first)
 		if ch.vecs != nil {
 			o.Vector = ch.vecs[i]
 		}
@@ -224,17 +236,25 @@ func (w *weaviateWriter) close() error { return nil }
 
 // chunkObject is a chunk as a Weaviate object: its analyzed body joined
 // by spaces (the collection tokenizes on whitespace, so BM25 sees the local
-// backend's terms and lengths), its text, and its metadata as JSON.
-func chunkObject(d *chunkDoc) weaviate.Object {
+// backend's terms and lengths) and their language, its text, its metadata
+// as JSON, and its filter terms. Every chunk holds the filter terms that
+// select it, so that a search filters chunk by chunk: a file's, which the
+// local backend keeps on the first chunk (first) alone, or its e-mail
+// entry's (see filter.go).
+func chunkObject(d, first *chunkDoc) weaviate.Object {
 	ts := analyze.ForLanguage(d.Lang).Analyze([]byte(d.body()))
 	terms := make([]string, len(ts))
 	for i, t := range ts {
 		terms[i] = string(t.Term)
 	}
 	d.tokens = len(ts)
-	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page})
+	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page, Attach: d.Attach})
+	facets := first.Facets
+	if mayAttach(d.Path) {
+		facets = d.Facets
+	}
 	return weaviate.Object{ChunkID: wireID(chunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
-		Tokens: strings.Join(terms, " "), Meta: string(meta)}
+		Tokens: strings.Join(terms, " "), Meta: string(meta), Facets: facets, Lang: d.Lang}
 }
 
 // chunkMeta is the stored metadata of a chunk object.
@@ -244,6 +264,7 @@ type chunkMeta struct {
 	Section string `json:"sec,omitempty"`
 	Title   string `json:"t,omitempty"`
 	Page    int    `json:"p,omitempty"`
+	Attach  string `json:"a,omitempty"` // the e-mail attachment the chunk is from
 }
 
 // wireID is a chunk ID as Weaviate stores it: "path#ordinal" (a NUL has no

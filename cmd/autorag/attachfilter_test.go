@@ -11,6 +11,14 @@ import (
 // and a mailbox whose messages attach a PDF, slides and a spreadsheet.
 func mailRoot(t *testing.T) string {
 	t.Helper()
+	root := mailFiles(t)
+	refreshJSON(t, root)
+	return root
+}
+
+// mailFiles is mailRoot before its first refresh.
+func mailFiles(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
 	for _, name := range []string{"report-mail.eml", "sent-mutt.mbox", "report-libreoffice.docx"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "mirror", "testdata", "formats", name))
@@ -19,7 +27,6 @@ func mailRoot(t *testing.T) string {
 		}
 		writeFile(t, root, "mail/"+name, string(b))
 	}
-	refreshJSON(t, root)
 	return root
 }
 
@@ -41,13 +48,20 @@ func entries(t *testing.T, r result) []string {
 func TestCLIFiltersResolvePerAttachment(t *testing.T) {
 	root := mailRoot(t)
 	for _, mode := range []string{"hybrid", "bm25"} {
-		t.Run(mode, func(t *testing.T) { checkAttachmentFilters(t, root, mode) })
+		t.Run(mode, func(t *testing.T) { checkAttachmentFilters(t, root, mode, nil) })
 	}
 }
 
-func checkAttachmentFilters(t *testing.T, root, mode string) {
+// checkAttachmentFilters runs the cases with env (the backend's settings).
+func checkAttachmentFilters(t *testing.T, root, mode string, env []string) {
 	q := func(args ...string) []string {
-		return entries(t, mustOK(t, append([]string{"--root", root, "query", "--json", "--mode", mode, "--per-file", "3"}, args...)...))
+		t.Helper()
+		args = append([]string{"--root", root, "query", "--json", "--mode", mode, "--per-file", "3"}, args...)
+		r := cli(t, env, args...)
+		if r.code != 0 {
+			t.Fatalf("autorag %v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+		}
+		return entries(t, r)
 	}
 	cases := []struct {
 		args []string

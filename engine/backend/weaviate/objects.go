@@ -20,7 +20,12 @@ type Object struct {
 	// Tokens is the text analyzed by autorag's analyzer, joined by spaces.
 	Tokens string
 	// Meta is opaque JSON the caller keeps with the chunk.
-	Meta   string
+	Meta string
+	// Facets are the filter terms a search's Query.Facets selects by.
+	Facets []string
+	// Lang is the language Tokens were analyzed in, which a search's
+	// Query.Lang selects by.
+	Lang   string
 	Vector []float32
 }
 
@@ -48,12 +53,21 @@ func (o Object) wire(class string) map[string]any {
 		"properties": map[string]any{
 			propChunkID: o.ChunkID, propPath: o.Path, propText: o.Text,
 			propTokens: o.Tokens, propMeta: o.Meta,
+			propFacets: nonNil(o.Facets), propLang: o.Lang,
 		},
 	}
 	if len(o.Vector) > 0 {
 		m["vector"] = o.Vector
 	}
 	return m
+}
+
+// nonNil stores no facets as an empty list rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // Import writes objects (insert or overwrite by chunk id) in batches of
@@ -161,7 +175,7 @@ func (c *Client) retry(ctx context.Context, retries int, f func() error) error {
 }
 
 // deleteChunk is the largest number of ids one delete request matches
-// (Weaviate's QUERY_MAXIMUM_RESULTS defaults to 10,000).
+// (well below maxResults).
 const deleteChunk = 1000
 
 // Delete removes the objects of the given chunk ids; missing ones are not an

@@ -64,6 +64,8 @@ const (
 	propText    = "text"
 	propTokens  = "tokens"
 	propMeta    = "meta"
+	propFacets  = "facets" // filter terms ("type=pdf"): whole strings, filterable
+	propLang    = "lang"   // analysis language of the tokens, filterable
 )
 
 func property(name, tokenization string, filterable, searchable bool) map[string]any {
@@ -74,6 +76,12 @@ func property(name, tokenization string, filterable, searchable bool) map[string
 	if tokenization != "" {
 		p["tokenization"] = tokenization
 	}
+	return p
+}
+
+// textArray makes p a property of many text values.
+func textArray(p map[string]any) map[string]any {
+	p["dataType"] = []string{"text[]"}
 	return p
 }
 
@@ -89,6 +97,8 @@ func classDef(name string, s Settings) map[string]any {
 			property(propText, "", false, false),
 			property(propTokens, "whitespace", false, true),
 			property(propMeta, "", false, false),
+			textArray(property(propFacets, "field", true, false)),
+			property(propLang, "field", true, false),
 		},
 		"invertedIndexConfig": map[string]any{
 			"bm25":      map[string]any{"k1": 0.9, "b": 0.4},

@@ -31,6 +31,10 @@ type Query struct {
 	K int
 	// Alpha weighs the vector side of a hybrid search (0 = BM25 only).
 	Alpha float64
+	// Facets, when set, keep only the objects whose Facets hold every one.
+	Facets []string
+	// Lang, when set, keeps only the objects of that Lang.
+	Lang string
 }
 
 // Hit is one ranked chunk. Score is BM25's or the fused score; for a vector
@@ -41,6 +45,10 @@ type Hit struct {
 	Score   float64
 }
 
+// maxResults is the most hits one search may ask for: Weaviate refuses a
+// larger limit (QUERY_MAXIMUM_RESULTS, 10,000 by default).
+const maxResults = 10000
+
 // Search runs q against collection (an alias, for readers) at the read
 // consistency level of s.
 func (c *Client) Search(ctx context.Context, collection string, q Query, s Settings) ([]Hit, error) {
@@ -49,12 +57,13 @@ func (c *Client) Search(ctx context.Context, collection string, q Query, s Setti
 	if k <= 0 {
 		k = 10
 	}
+	k = min(k, maxResults)
 	args, err := searchArgs(q)
 	if err != nil {
 		return nil, err
 	}
-	gql := fmt.Sprintf("{Get{%s(%s, limit:%d%s){%s %s _additional{score distance}}}}",
-		collection, args, k, readLevel(s), propChunkID, propPath)
+	gql := fmt.Sprintf("{Get{%s(%s%s, limit:%d%s){%s %s _additional{score distance}}}}",
+		collection, args, where(q), k, readLevel(s), propChunkID, propPath)
 	var out map[string][]struct {
 		ChunkID    string `json:"chunkId"`
 		Path       string `json:"path"`
@@ -100,6 +109,29 @@ func searchArgs(q Query) (string, error) {
 			quote(q.Tokens), vectorLiteral(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), propTokens), nil
 	}
 	return "", fmt.Errorf("search mode %d: %w", q.Mode, ErrRefused)
+}
+
+// where is the filter argument of q: the search ranks only the objects it
+// keeps, so a filtered list is not cut from an unfiltered top k.
+func where(q Query) string {
+	var ops []string
+	if len(q.Facets) > 0 {
+		vals := make([]string, len(q.Facets))
+		for i, f := range q.Facets {
+			vals[i] = quote(f)
+		}
+		ops = append(ops, fmt.Sprintf("{path:[%q], operator:ContainsAll, valueText:[%s]}", propFacets, strings.Join(vals, ",")))
+	}
+	if q.Lang != "" {
+		ops = append(ops, fmt.Sprintf("{path:[%q], operator:Equal, valueText:%s}", propLang, quote(q.Lang)))
+	}
+	switch len(ops) {
+	case 0:
+		return ""
+	case 1:
+		return ", where:" + ops[0]
+	}
+	return ", where:{operator:And, operands:[" + strings.Join(ops, ",") + "]}"
 }
 
 func vectorLiteral(v []float32) string {
@@ -189,16 +221,18 @@ func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string
 	}
 	fields := strings.Join([]string{propChunkID, propPath, propText, propMeta}, " ")
 	if whole {
-		fields += " " + propTokens + " _additional{vector}"
+		fields += " " + strings.Join([]string{propTokens, propFacets, propLang}, " ") + " _additional{vector}"
 	}
 	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d%s){%s}}}`,
 		collection, strings.Join(ids, ","), len(ids), level, fields)
 	var out map[string][]struct {
-		ChunkID    string `json:"chunkId"`
-		Path       string `json:"path"`
-		Text       string `json:"text"`
-		Tokens     string `json:"tokens"`
-		Meta       string `json:"meta"`
+		ChunkID    string   `json:"chunkId"`
+		Path       string   `json:"path"`
+		Text       string   `json:"text"`
+		Tokens     string   `json:"tokens"`
+		Meta       string   `json:"meta"`
+		Facets     []string `json:"facets"`
+		Lang       string   `json:"lang"`
 		Additional struct {
 			Vector []float32 `json:"vector"`
 		} `json:"_additional"`
@@ -208,7 +242,8 @@ func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string
 	}
 	objs := make([]Object, 0, len(out[collection]))
 	for _, r := range out[collection] {
-		objs = append(objs, Object{ChunkID: r.ChunkID, Path: r.Path, Text: r.Text, Tokens: r.Tokens, Meta: r.Meta, Vector: r.Additional.Vector})
+		objs = append(objs, Object{ChunkID: r.ChunkID, Path: r.Path, Text: r.Text, Tokens: r.Tokens, Meta: r.Meta,
+			Facets: r.Facets, Lang: r.Lang, Vector: r.Additional.Vector})
 	}
 	return objs, nil
 }
