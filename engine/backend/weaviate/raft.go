@@ -86,6 +86,9 @@ func (c *Client) settle(ctx context.Context) error {
 	for _, n := range stats {
 		target = max(target, n.committed())
 	}
+	if caughtUp(stats, target) == nil {
+		return nil
+	}
 	return c.poll(ctx, shardsReadyTimeout, func() error {
 		stats, err := c.statistics(ctx)
 		if err != nil {
