@@ -59,7 +59,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
@@ -113,6 +113,12 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
+	return searchVectors(ix, q, filter, want), nil
+}
+
+// searchVectors returns the want chunks of ix nearest to q that pass the
+// filter.
+func searchVectors(ix *vector.Index, q []float32, filter *pathFilter, want int) []listHit {
 	n := want
 	if filter != nil {
 		n = want * 20
@@ -126,7 +132,7 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // queryVector embeds the query text. The built-in embedder costs
