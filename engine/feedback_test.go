@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -117,5 +118,33 @@ func TestFusionFeedbackSetting(t *testing.T) {
 	f.Feedback = 0
 	if err := f.Validate(); err != nil || strings.Contains(f.String(), "feedback") {
 		t.Errorf("feedback 0: %v, %q", err, f)
+	}
+}
+
+// BenchmarkHybridFeedback is a hybrid query with the built-in embedder
+// over 2,000 generated documents, with and without the feedback (which
+// makes the dense scan wait for BM25).
+func BenchmarkHybridFeedback(b *testing.B) {
+	dir := b.TempDir()
+	writeCorpus(b, dir, 2000)
+	s := DefaultSettings()
+	s.Embedder = local.New()
+	e, err := New(dir, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.Refresh(b.Context(), RefreshOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for _, fb := range []int{DefaultAdaptive.Feedback, 0} {
+		b.Run(fmt.Sprintf("feedback=%d", fb), func(b *testing.B) {
+			e.Settings.Fusion = DefaultAdaptive
+			e.Settings.Fusion.Feedback = fb
+			for b.Loop() {
+				if _, err := e.Query(b.Context(), QueryOptions{Text: "embedding latency of the search index", Mode: ModeHybrid, K: 10}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
