@@ -18,10 +18,10 @@ import (
 // (Rocchio's feedback with weight 1, then back to unit length) turns the
 // dense scan towards what the lexical match found, and it brings in chunks
 // that say the same in other words. On NFCorpus with the built-in
-// embedder and 5 chunks this lifts hybrid nDCG@10 by 0.0033 on train
-// (2,590 queries) and 0.0034 on dev (docs/QUALITY.md); 3, 5 or 10 chunks,
-// weights 0.5 to 2 and chunks weighted by their BM25 score all scored
-// within 0.0015 of each other on train. The stored vectors are untouched,
+// embedder and 5 chunks this lifts hybrid nDCG@10 by 0.0032 on train
+// (2,590 queries) and on dev, 0.0020 on test (docs/QUALITY.md); 3, 5 or 10
+// chunks, weights 0.5 to 2 and chunks weighted by their BM25 score all
+// scored within 0.002 of each other on train. The stored vectors are untouched,
 // so the index does not depend on it; the dense scan then follows BM25
 // instead of running beside it.
 //
@@ -105,10 +105,10 @@ func (e *Engine) feedbackList(ctx context.Context, ix *vector.Index, sc *fingerp
 	return searchVectors(ix, q, filter, want), n, nil
 }
 
-// explainFeedback says whether the query vector took feedback.
-func explainFeedback(f Fusion, fed int) string {
+// explainFeedback says whether a query's vector took feedback.
+func explainFeedback(mode string, f Fusion, fed int) string {
 	switch {
-	case f.Feedback <= 0:
+	case mode != ModeHybrid || f.Feedback <= 0:
 		return ""
 	case fed == 0:
 		return "; no feedback (no BM25 match, a query not in English, or code)"

@@ -67,6 +67,10 @@ func TestHybridFeedback(t *testing.T) {
 		t.Errorf("lipids.md: hybrid similarity %.6f, not above its vector-mode %.6f", got["lipids.md"], vec["lipids.md"])
 	}
 
+	if x := query(t, e, QueryOptions{Text: q, Mode: ModeBM25, Explain: true}).Explain; strings.Contains(x, "feedback") {
+		t.Errorf("bm25 mode explains feedback: %q", x)
+	}
+
 	// A German question keeps the plain query vector.
 	const de = "Statins senken das Cholesterin und die Blutfette"
 	vde := vectorScores(t, query(t, e, QueryOptions{Text: de, Mode: ModeVector, K: 10}))

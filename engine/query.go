@@ -279,7 +279,7 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 		res.Fusion = f.String()
 	}
 	if o.Explain {
-		res.Explain = explainQuery(mode, f, floor, dropped, len(terms)) + explainFeedback(f, fed)
+		res.Explain = explainQuery(mode, f, floor, dropped, len(terms)) + explainFeedback(mode, f, fed)
 	}
 	return res, nil
 }
