@@ -39,7 +39,8 @@
 // fingerprint, sidecar, embedding cache and lock stay on the client for
 // every backend. Queries on Weaviate fetch the BM25 list (over autorag's
 // analyzed tokens, k1 0.9, b 0.4) and the vector list from the cluster and
-// fuse them here, with the local fusion code; --filter and --type are not
+// fuse them here, with the local fusion code (without its vector feedback
+// from BM25's best chunks); --filter and --type are not
 // supported there, and with several analysis languages a query's terms
 // score in every chunk rather than in their language's chunks only.
 //
@@ -93,7 +94,9 @@
 //
 // Hybrid mode fuses the BM25 and the vector list (fusion.go; adaptive.go:
 // the default for the built-in embedder weighs the vector list by what it
-// can know, and drops vector-only hits no better than chance). Results
+// can know, and drops vector-only hits no better than chance). On the local
+// backend an English prose query's vector first takes feedback from BM25's
+// best chunks (feedback.go), so there the vector scan follows BM25. Results
 // whose chunk text is the same but for white space and version numbers
 // collapse into the best-ranked one, which lists the others in AlsoIn
 // (results.go, neardup.go); QueryOptions.NoCollapse keeps them apart.

@@ -36,6 +36,11 @@ type Fusion struct {
 	// FloorUnknown replaces Floor when it is higher, BM25 matched nothing
 	// and the embedder knows none of the query's words (embed.Coverer).
 	FloorUnknown float64 `json:"floor_unknown,omitempty"`
+	// Feedback, when above 0, adds to a hybrid query's vector the mean
+	// vector of BM25's best Feedback chunks before the dense scan (local
+	// backend, English queries, not when those chunks are mostly code:
+	// feedback.go).
+	Feedback int `json:"feedback,omitempty"`
 }
 
 // String is the canonical form; it goes into the query-cache key.
@@ -54,6 +59,9 @@ func (f Fusion) String() string {
 	}
 	if f.FloorUnknown != 0 {
 		s += fmt.Sprintf(" floor_unknown=%g", f.FloorUnknown)
+	}
+	if f.Feedback != 0 {
+		s += fmt.Sprintf(" feedback=%d", f.Feedback)
 	}
 	return s
 }
@@ -74,6 +82,9 @@ func (f Fusion) Validate() error {
 		}
 	default:
 		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)
+	}
+	if f.Feedback < 0 || f.Feedback > maxFeedback {
+		return fmt.Errorf("feedback needs 0 to %d chunks (got %d)", maxFeedback, f.Feedback)
 	}
 	if f.Floor < -1 || f.Floor > 1 || f.FloorUnknown < -1 || f.FloorUnknown > 1 {
 		return fmt.Errorf("vector floors are cosine similarities in [-1,1] (got %g, %g)", f.Floor, f.FloorUnknown)

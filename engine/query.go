@@ -223,28 +223,41 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 	}
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
-	// In hybrid mode the two lists are computed at once: BM25 scoring runs
-	// on one core, and the dense scan would otherwise wait for it.
 	var bmList, deList []listHit
 	var bmErr, deErr error
-	var wg sync.WaitGroup
-	if mode != ModeBM25 {
-		wg.Go(func() { deList, deErr = e.denseList(ctx, ls.vec, sc, o.Text, filter, want) })
-	}
 	var terms []queryTerm
-	if mode != ModeVector {
+	lexical := func() {
 		if terms, bmErr = s.queryTerms(ctx, ls, sc, o.Text); bmErr == nil {
 			bmList, bmErr = s.bm25List(ctx, terms, filter, mode, want, k, perFile)
 		}
 	}
-	wg.Wait()
+	f := e.fusion()
+	fed := 0 // chunks whose vectors the query vector took
+	if mode == ModeHybrid && f.Feedback > 0 {
+		// The query vector takes feedback from BM25's best chunks
+		// (feedback.go): the dense scan follows BM25.
+		if lexical(); bmErr == nil {
+			deList, fed, deErr = e.feedbackList(ctx, ls.vec, sc, f, o.Text, bmList, filter, want)
+		}
+	} else {
+		// The two lists are computed at once: BM25 scoring runs on one
+		// core, and the dense scan would otherwise wait for it.
+		var wg sync.WaitGroup
+		if mode != ModeBM25 {
+			wg.Go(func() { deList, deErr = e.denseList(ctx, ls.vec, sc, o.Text, filter, want) })
+		}
+		if mode != ModeVector {
+			lexical()
+		}
+		wg.Wait()
+	}
 	if bmErr != nil {
 		return nil, bmErr
 	}
 	if deErr != nil {
 		return nil, deErr
 	}
-	f, floor, ranking, dropped := e.fuse(mode, o.Text, bmList, deList)
+	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
 	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
 	results, collapsed, err := s.materialize(ranking, pg)
 	// In bm25 mode the list holds just enough chunks for k files; when
@@ -266,7 +279,7 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 		res.Fusion = f.String()
 	}
 	if o.Explain {
-		res.Explain = explainQuery(mode, f, floor, dropped, len(terms))
+		res.Explain = explainQuery(mode, f, floor, dropped, len(terms)) + explainFeedback(mode, f, fed)
 	}
 	return res, nil
 }
@@ -282,14 +295,21 @@ func defaults(o QueryOptions) (k, perFile int) {
 	return k, perFile
 }
 
-// rank turns the lists into one ranking for the mode; in hybrid mode it
-// also returns how many vector-only chunks fell below the floor. q is the
-// query's dense weight factor (adaptive fusion).
 // fuse ranks a query's two lists the same way on every backend: the
 // engine's fusion, the query's dense weight and, in hybrid mode, the floor
 // below which a vector-only hit is dropped.
+//
+// Only the local backend's dense list takes feedback (Fusion.Feedback), so
+// fuse, which the other backends call, drops it from the fusion they
+// report; the local backend calls fuseWith.
 func (e *Engine) fuse(mode, text string, bm, de []listHit) (f Fusion, floor float64, ranking []fused, dropped int) {
 	f = e.fusion()
+	f.Feedback = 0
+	return e.fuseWith(f, mode, text, bm, de)
+}
+
+// fuseWith is fuse with the fusion f.
+func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []listHit) (_ Fusion, floor float64, ranking []fused, dropped int) {
 	if mode == ModeHybrid {
 		floor = e.floor(f, text, bm)
 	}
@@ -297,6 +317,9 @@ func (e *Engine) fuse(mode, text string, bm, de []listHit) (f Fusion, floor floa
 	return f, floor, ranking, dropped
 }
 
+// rank turns the lists into one ranking for the mode; in hybrid mode it
+// also returns how many vector-only chunks fell below the floor. q is the
+// query's dense weight factor (adaptive fusion).
 func rank(mode string, f Fusion, q, floor float64, bm, de []listHit) ([]fused, int) {
 	switch mode {
 	case ModeBM25:

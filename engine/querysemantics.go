@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-10a991712df2c0222d835b1b42e69359"
+const QuerySemantics = "q-9312a6c0762e9d14d5246ee0afd39dfb"

@@ -44,9 +44,10 @@ func (s Settings) embedderID() string {
 // built-in static embedder BM25 carries the ranking and the dense list
 // adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
 // and quartered for queries not in English, vector-only hits below 0.15
-// dropped, 0.25 for a query the embedder knows no word of) scored at least
-// BM25's nDCG@10 on every set of ../shared/eval and led on the dev splits
-// (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
+// dropped, 0.25 for a query the embedder knows no word of, and on the local
+// backend the query vector turned by BM25's best 5 chunks: feedback.go)
+// scored at least BM25's nDCG@10 on every set of ../shared/eval and led on
+// the dev splits (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
 // code (CoSQA). An API embedder is strong enough for reciprocal rank
 // fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
@@ -59,7 +60,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 
@@ -113,6 +114,12 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
+	return searchVectors(ix, q, filter, want), nil
+}
+
+// searchVectors returns the want chunks of ix nearest to q that pass the
+// filter.
+func searchVectors(ix *vector.Index, q []float32, filter *pathFilter, want int) []listHit {
 	n := want
 	if filter != nil {
 		n = want * 20
@@ -126,7 +133,7 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // queryVector embeds the query text. The built-in embedder costs

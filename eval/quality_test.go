@@ -23,9 +23,11 @@ import (
 // 0.7845 / 0.9722 / 0.7894 and hybrid 0.7750 / 0.9722 / 0.7611 (on
 // CoSQA, 500 judged code queries, the same change raised BM25 from 0.3617
 // to 0.3694); the floors were recorded again from those figures.
+// Dense feedback from BM25's best chunks (engine/feedback.go) moved hybrid
+// to 0.7753 / 1.0000 / 0.7639: its Recall@100 floor went up.
 var floors = map[string]Scores{
 	engine.ModeBM25:   {NDCG10: 0.76, Recall100: 0.95, MRR10: 0.77},
-	engine.ModeHybrid: {NDCG10: 0.75, Recall100: 0.95, MRR10: 0.74},
+	engine.ModeHybrid: {NDCG10: 0.75, Recall100: 0.98, MRR10: 0.74},
 }
 
 // TestQualityFloorOnTestdata runs the judged queries through a real index

@@ -27,5 +27,9 @@ for s in "${sets[@]}"; do
 	run "$set" "$split" "$ext" english "English analysis only (before)" --modes bm25
 	run "$set" "$split" "$ext" auto "convex fusion alpha 0.8, no floor (before)" --modes hybrid --fusion convex --fusion-alpha 0.8 --floor 0
 	run "$set" "$split" "$ext" auto "adaptive fusion, no floor" --modes hybrid --floor 0
+	run "$set" "$split" "$ext" auto "adaptive fusion + floor, no feedback (before)" --modes hybrid --feedback 0
 	run "$set" "$split" "$ext" auto "no collapse" --modes bm25,hybrid --no-collapse
 done
+# NFCorpus train (2,590 queries): the larger selection set for the dense feedback.
+run nfcorpus train .md auto "defaults" --modes bm25,hybrid
+run nfcorpus train .md auto "no feedback (before)" --modes hybrid --feedback 0

@@ -22,6 +22,7 @@ type evalOptions struct {
 	analyzer   string
 	noCollapse bool
 	floor      float64
+	feedback   int
 }
 
 func newEvalCmd(g *globals) *cobra.Command {
@@ -48,6 +49,7 @@ func newEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.analyzer, "analyzer", "", "text analysis: auto (each chunk in its detected language, the default) or english")
 	f.BoolVar(&o.noCollapse, "no-collapse", false, "do not collapse results with the same text (but for white space and version numbers)")
 	f.Float64Var(&o.floor, "floor", -2, "hybrid: drop vector-only results with a similarity below this (0 = keep them all; default: the fusion's)")
+	f.IntVar(&o.feedback, "feedback", -1, "hybrid: add to the query vector the mean vector of BM25's best N chunks (0 = none; default: the fusion's)")
 	return cmd
 }
 
@@ -77,13 +79,19 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 			return &usageError{err: err}
 		}
 	}
+	if (o.floor != -2 || o.feedback != -1) && s.Embedder != nil && s.Fusion.Method == "" {
+		s.Fusion = engine.DefaultFusion(s.Embedder.Identity())
+	}
 	if o.floor != -2 && s.Embedder != nil {
-		if s.Fusion.Method == "" {
-			s.Fusion = engine.DefaultFusion(s.Embedder.Identity())
-		}
 		s.Fusion.Floor = o.floor
 		if o.floor == 0 {
 			s.Fusion.FloorUnknown = 0
+		}
+	}
+	if o.feedback != -1 && s.Embedder != nil {
+		s.Fusion.Feedback = o.feedback
+		if err := s.Fusion.Validate(); err != nil {
+			return &usageError{err: err}
 		}
 	}
 	modes := []string{engine.ModeBM25}

@@ -3,6 +3,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -83,4 +84,26 @@ func (ix *Index) Close() error {
 		errs = append(errs, s.close())
 	}
 	return errors.Join(errs...)
+}
+
+// Vector returns a copy of the live vector stored for id, searching the
+// newest segment first; false when there is none (or the index is closed).
+func (ix *Index) Vector(id string) ([]float32, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return nil, false
+	}
+	for i := len(ix.segs) - 1; i >= 0; i-- {
+		s := ix.segs[i]
+		r, ok := s.lookup(id)
+		if !ok {
+			continue
+		}
+		if _, dead := slices.BinarySearch(s.meta.tombs, uint32(r)); dead {
+			continue
+		}
+		return slices.Clone(s.vec(r)), true
+	}
+	return nil, false
 }

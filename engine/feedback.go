@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/vector"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// Pseudo-relevance feedback for the dense list (Fusion.Feedback). A static
+// word-vector embedder knows words, not topics: a short query's vector is
+// the mean of a few word vectors. BM25's best chunks for the same query
+// are mostly on topic, so adding their mean vector to the query vector
+// (Rocchio's feedback with weight 1, then back to unit length) turns the
+// dense scan towards what the lexical match found, and it brings in chunks
+// that say the same in other words. On NFCorpus with the built-in
+// embedder and 5 chunks this lifts hybrid nDCG@10 by 0.0032 on train
+// (2,590 queries) and on dev, 0.0020 on test (docs/QUALITY.md); 3, 5 or 10
+// chunks, weights 0.5 to 2 and chunks weighted by their BM25 score all
+// scored within 0.002 of each other on train. The stored vectors are untouched,
+// so the index does not depend on it; the dense scan then follows BM25
+// instead of running beside it.
+//
+// It is left out where it was measured not to help: queries in another
+// language than English (the built-in table holds English words; XQuAD)
+// and queries whose best BM25 chunks are mostly code (CoSQA, where the
+// dense list barely counts: Fusion.Code).
+
+// maxFeedback bounds Fusion.Feedback.
+const maxFeedback = 100
+
+// useFeedback reports whether a hybrid query's vector takes feedback from
+// bm, BM25's list for it.
+func useFeedback(f Fusion, text string, bm []listHit) bool {
+	if f.Feedback <= 0 || len(bm) == 0 {
+		return false
+	}
+	if l := analyze.DetectQuery(text); l != "" && l != analyze.English {
+		return false
+	}
+	top := bm[:min(f.Feedback, len(bm))]
+	code := 0
+	for _, h := range top {
+		if isCode(h.id) {
+			code++
+		}
+	}
+	return 2*code <= len(top)
+}
+
+// addFeedback adds to the unit vector q the mean of the stored vectors of
+// bm's first n chunks and scales the sum back to unit length, so that the
+// dense scores stay cosine similarities (the floor compares them). It
+// returns how many vectors it added.
+func addFeedback(q []float32, ix *vector.Index, bm []listHit, n int) int {
+	mean := make([]float32, len(q))
+	got := 0
+	for _, h := range bm[:min(n, len(bm))] {
+		v, ok := ix.Vector(h.id)
+		if !ok || len(v) != len(q) {
+			continue
+		}
+		for d, x := range v {
+			mean[d] += x
+		}
+		got++
+	}
+	if got == 0 {
+		return 0
+	}
+	var norm float64
+	for d := range q {
+		q[d] += mean[d] / float32(got)
+		norm += float64(q[d]) * float64(q[d])
+	}
+	if norm > 0 {
+		inv := float32(1 / math.Sqrt(norm))
+		for d := range q {
+			q[d] *= inv
+		}
+	}
+	return got
+}
+
+// feedbackList is denseList for a hybrid query whose vector takes feedback
+// from bm when useFeedback says so; it also returns from how many chunks.
+func (e *Engine) feedbackList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []listHit, filter *pathFilter, want int) ([]listHit, int, error) {
+	if !useFeedback(f, text, bm) {
+		l, err := e.denseList(ctx, ix, sc, text, filter, want)
+		return l, 0, err
+	}
+	if ix == nil {
+		return nil, 0, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
+	}
+	q, err := e.queryVector(ctx, text)
+	if err != nil {
+		return nil, 0, err
+	}
+	q = slices.Clone(q) // a cached vector is not ours to change
+	n := addFeedback(q, ix, bm, f.Feedback)
+	return searchVectors(ix, q, filter, want), n, nil
+}
+
+// explainFeedback says whether a query's vector took feedback.
+func explainFeedback(mode string, f Fusion, fed int) string {
+	switch {
+	case mode != ModeHybrid || f.Feedback <= 0:
+		return ""
+	case fed == 0:
+		return "; no feedback (no BM25 match, a query not in English, or code)"
+	case fed == 1:
+		return "; query vector plus BM25's best chunk"
+	}
+	return fmt.Sprintf("; query vector plus the mean of BM25's best %d chunks", fed)
+}
