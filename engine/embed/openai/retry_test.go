@@ -138,7 +138,9 @@ func TestTransportFailuresRetried(t *testing.T) {
 		fail    failure
 		timeout time.Duration
 	}{
-		{"timeout", hang, 50 * time.Millisecond},
+		// The timeout bounds the retried, answered request too: under the
+		// race detector on a loaded machine 50 ms was not always enough.
+		{"timeout", hang, 2 * time.Second},
 		{"connection closed", hangUp(t), 5 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
