@@ -53,14 +53,14 @@ func useFeedback(f Fusion, text string, bm []listHit) bool {
 }
 
 // addFeedback adds to the unit vector q the mean of the stored vectors of
-// bm's first n chunks and scales the sum back to unit length, so that the
-// dense scores stay cosine similarities (the floor compares them). It
-// returns how many vectors it added.
-func addFeedback(q []float32, ix *vector.Index, bm []listHit, n int) int {
+// bm's first n chunks (stored looks one up) and scales the sum back to
+// unit length, so that the dense scores stay cosine similarities (the
+// floor compares them). It returns how many vectors it added.
+func addFeedback(q []float32, stored func(id string) ([]float32, bool), bm []listHit, n int) int {
 	mean := make([]float32, len(q))
 	got := 0
 	for _, h := range bm[:min(n, len(bm))] {
-		v, ok := ix.Vector(h.id)
+		v, ok := stored(h.id)
 		if !ok || len(v) != len(q) {
 			continue
 		}
@@ -101,7 +101,7 @@ func (e *Engine) feedbackList(ctx context.Context, ix *vector.Index, sc *fingerp
 		return nil, 0, err
 	}
 	q = slices.Clone(q) // a cached vector is not ours to change
-	n := addFeedback(q, ix, bm, f.Feedback)
+	n := addFeedback(q, ix.Vector, bm, f.Feedback)
 	return searchVectors(ix, q, filter, want), n, nil
 }
 

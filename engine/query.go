@@ -295,20 +295,9 @@ func defaults(o QueryOptions) (k, perFile int) {
 	return k, perFile
 }
 
-// fuse ranks a query's two lists the same way on every backend: the
-// engine's fusion, the query's dense weight and, in hybrid mode, the floor
-// below which a vector-only hit is dropped.
-//
-// Only the local backend's dense list takes feedback (Fusion.Feedback), so
-// fuse, which the other backends call, drops it from the fusion they
-// report; the local backend calls fuseWith.
-func (e *Engine) fuse(mode, text string, bm, de []listHit) (f Fusion, floor float64, ranking []fused, dropped int) {
-	f = e.fusion()
-	f.Feedback = 0
-	return e.fuseWith(f, mode, text, bm, de)
-}
-
-// fuseWith is fuse with the fusion f.
+// fuseWith ranks a query's two lists the same way on every backend: the
+// fusion f, the query's dense weight and, in hybrid mode, the floor below
+// which a vector-only hit is dropped.
 func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []listHit) (_ Fusion, floor float64, ranking []fused, dropped int) {
 	if mode == ModeHybrid {
 		floor = e.floor(f, text, bm)
