@@ -7,8 +7,6 @@ import (
 	"slices"
 
 	"github.com/autorag/autorag/engine/analyze"
-	"github.com/autorag/autorag/engine/vector"
-	"github.com/autorag/autorag/fingerprint"
 )
 
 // Pseudo-relevance feedback for the dense list (Fusion.Feedback). A static
@@ -53,13 +51,13 @@ func useFeedback(f Fusion, text string, bm []listHit) bool {
 }
 
 // addFeedback adds to the unit vector q the mean of the stored vectors of
-// bm's first n chunks (stored looks one up) and scales the sum back to
-// unit length, so that the dense scores stay cosine similarities (the
-// floor compares them). It returns how many vectors it added.
-func addFeedback(q []float32, stored func(id string) ([]float32, bool), bm []listHit, n int) int {
+// the chunks top (stored looks one up) and scales the sum back to unit
+// length, so that the dense scores stay cosine similarities (the floor
+// compares them). It returns how many vectors it added.
+func addFeedback(q []float32, stored func(id string) ([]float32, bool), top []listHit) int {
 	mean := make([]float32, len(q))
 	got := 0
-	for _, h := range bm[:min(n, len(bm))] {
+	for _, h := range top {
 		v, ok := stored(h.id)
 		if !ok || len(v) != len(q) {
 			continue
@@ -86,23 +84,23 @@ func addFeedback(q []float32, stored func(id string) ([]float32, bool), bm []lis
 	return got
 }
 
-// feedbackList is denseList for a hybrid query whose vector takes feedback
-// from bm when useFeedback says so; it also returns from how many chunks.
-func (e *Engine) feedbackList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []listHit, filter *pathFilter, want int) ([]listHit, int, error) {
-	if !useFeedback(f, text, bm) {
-		l, err := e.denseList(ctx, ix, sc, text, filter, want)
-		return l, 0, err
-	}
-	if ix == nil {
-		return nil, 0, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
-	}
+// feedbackVector is the vector a query's dense search uses: the query's
+// own, or, when useFeedback says so for bm (BM25's list of a hybrid query),
+// a copy turned towards the stored vectors of bm's best chunks, which
+// stored looks up (a backend may fetch them first). It also returns how
+// many chunks' vectors it took.
+func (e *Engine) feedbackVector(ctx context.Context, f Fusion, text string, bm []listHit, stored func(top []listHit) (func(id string) ([]float32, bool), error)) ([]float32, int, error) {
 	q, err := e.queryVector(ctx, text)
+	if err != nil || !useFeedback(f, text, bm) {
+		return q, 0, err
+	}
+	top := bm[:min(f.Feedback, len(bm))]
+	lookup, err := stored(top)
 	if err != nil {
 		return nil, 0, err
 	}
 	q = slices.Clone(q) // a cached vector is not ours to change
-	n := addFeedback(q, ix.Vector, bm, f.Feedback)
-	return searchVectors(ix, q, filter, want), n, nil
+	return q, addFeedback(q, lookup, top), nil
 }
 
 // explainFeedback says whether a query's vector took feedback.

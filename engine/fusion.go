@@ -37,8 +37,8 @@ type Fusion struct {
 	// and the embedder knows none of the query's words (embed.Coverer).
 	FloorUnknown float64 `json:"floor_unknown,omitempty"`
 	// Feedback, when above 0, adds to a hybrid query's vector the mean
-	// vector of BM25's best Feedback chunks before the dense scan (local
-	// backend, English queries, not when those chunks are mostly code:
+	// vector of BM25's best Feedback chunks before the dense search
+	// (English queries, not when those chunks are mostly code:
 	// feedback.go).
 	Feedback int `json:"feedback,omitempty"`
 }

@@ -223,39 +223,21 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 	}
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
-	var bmList, deList []listHit
-	var bmErr, deErr error
 	var terms []queryTerm
-	lexical := func() {
-		if terms, bmErr = s.queryTerms(ctx, ls, sc, o.Text); bmErr == nil {
-			bmList, bmErr = s.bm25List(ctx, terms, filter, mode, want, k, perFile)
+	lexical := func() ([]listHit, error) {
+		var err error
+		if terms, err = s.queryTerms(ctx, ls, sc, o.Text); err != nil {
+			return nil, err
 		}
+		return s.bm25List(ctx, terms, filter, mode, want, k, perFile)
 	}
 	f := e.fusion()
-	fed := 0 // chunks whose vectors the query vector took
-	if mode == ModeHybrid && f.Feedback > 0 {
-		// The query vector takes feedback from BM25's best chunks
-		// (feedback.go): the dense scan follows BM25.
-		if lexical(); bmErr == nil {
-			deList, fed, deErr = e.feedbackList(ctx, ls.vec, sc, f, o.Text, bmList, filter, want)
-		}
-	} else {
-		// The two lists are computed at once: BM25 scoring runs on one
-		// core, and the dense scan would otherwise wait for it.
-		var wg sync.WaitGroup
-		if mode != ModeBM25 {
-			wg.Go(func() { deList, deErr = e.denseList(ctx, ls.vec, sc, o.Text, filter, want) })
-		}
-		if mode != ModeVector {
-			lexical()
-		}
-		wg.Wait()
+	dense := func(bm []listHit) ([]listHit, int, error) {
+		return e.denseList(ctx, ls.vec, sc, f, o.Text, bm, filter, want)
 	}
-	if bmErr != nil {
-		return nil, bmErr
-	}
-	if deErr != nil {
-		return nil, deErr
+	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
+	if err != nil {
+		return nil, err
 	}
 	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
 	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
@@ -293,6 +275,35 @@ func defaults(o QueryOptions) (k, perFile int) {
 		perFile = 1
 	}
 	return k, perFile
+}
+
+// searchLists runs a query's BM25 and dense searches for its mode. They run
+// side by side (BM25 scoring takes one core, and the dense search would
+// otherwise wait for it), except when a hybrid query's vector takes
+// feedback from BM25's best chunks (feedback.go): dense then follows and
+// gets BM25's list, where side by side it gets nil. It returns both lists
+// and how many chunks turned the query vector.
+func searchLists(mode string, f Fusion, lexical func() ([]listHit, error), dense func(bm []listHit) ([]listHit, int, error)) (bm, de []listHit, fed int, err error) {
+	if mode == ModeHybrid && f.Feedback > 0 {
+		if bm, err = lexical(); err != nil {
+			return nil, nil, 0, err
+		}
+		de, fed, err = dense(bm)
+		return bm, de, fed, err
+	}
+	var deErr error
+	var wg sync.WaitGroup
+	if mode != ModeBM25 {
+		wg.Go(func() { de, _, deErr = dense(nil) })
+	}
+	if mode != ModeVector {
+		bm, err = lexical()
+	}
+	wg.Wait()
+	if err == nil {
+		err = deErr
+	}
+	return bm, de, fed, err
 }
 
 // fuseWith ranks a query's two lists the same way on every backend: the

@@ -73,31 +73,18 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 	if filter != nil {
 		vdepth *= 20
 	}
-	var bmList, deList []listHit
-	var bmErr, deErr error
-	nterms, fed := 0, 0
+	nterms := 0
+	lexical := func() (l []listHit, err error) {
+		l, nterms, err = w.lexical(ctx, o.Text, facets, filter, depth)
+		return l, err
+	}
 	f := e.fusion()
-	if mode == ModeHybrid && f.Feedback > 0 {
-		// The query vector takes feedback from BM25's best chunks
-		// (feedback.go): the vector search follows BM25.
-		if bmList, nterms, bmErr = w.lexical(ctx, o.Text, facets, filter, depth); bmErr == nil {
-			deList, fed, deErr = w.vectorList(ctx, e, o.Text, f, bmList, facets, filter, vdepth, want)
-		}
-	} else {
-		var wg sync.WaitGroup
-		if mode != ModeBM25 {
-			wg.Go(func() { deList, _, deErr = w.vectorList(ctx, e, o.Text, f, nil, facets, filter, vdepth, want) })
-		}
-		if mode != ModeVector {
-			bmList, nterms, bmErr = w.lexical(ctx, o.Text, facets, filter, depth)
-		}
-		wg.Wait()
+	dense := func(bm []listHit) ([]listHit, int, error) {
+		return w.vectorList(ctx, e, o.Text, f, bm, facets, filter, vdepth, want)
 	}
-	if bmErr != nil {
-		return nil, bmErr
-	}
-	if deErr != nil {
-		return nil, deErr
+	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
+	if err != nil {
+		return nil, err
 	}
 	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
 	docs, err := w.prefetch(ctx, ranking, 3*k*perFile)
@@ -136,42 +123,35 @@ func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 	return &r, nil
 }
 
-// vectorList is the vector list; when useFeedback says so for bm (BM25's
-// list of a hybrid query), the query vector takes feedback from bm's best
-// chunks, whose stored vectors it fetches, and it returns from how many.
+// vectorList is the vector list, its query vector turned by bm's best
+// chunks when the fusion f says so (feedbackVector), whose stored vectors
+// it fetches from the collection; it returns how many turned it.
 func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, f Fusion, bm []listHit, facets []string, filter *pathFilter, depth, want int) ([]listHit, int, error) {
-	v, err := e.queryVector(ctx, text)
+	stored := func(top []listHit) (func(string) ([]float32, bool), error) { return w.vectors(ctx, top) }
+	v, fed, err := e.feedbackVector(ctx, f, text, bm, stored)
 	if err != nil {
 		return nil, 0, err
-	}
-	fed := 0
-	if useFeedback(f, text, bm) {
-		stored, err := w.vectors(ctx, bm[:min(f.Feedback, len(bm))])
-		if err != nil {
-			return nil, 0, err
-		}
-		v = slices.Clone(v) // a cached vector is not ours to change
-		fed = addFeedback(v, func(id string) ([]float32, bool) { x, ok := stored[id]; return x, ok }, bm, f.Feedback)
 	}
 	l, err := w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: depth, Facets: facets}, filter, depth)
 	return l[:min(len(l), want)], fed, err
 }
 
-// vectors fetches the stored vectors of the listed chunks.
-func (w *weaviateState) vectors(ctx context.Context, hits []listHit) (map[string][]float32, error) {
+// vectors fetches the stored vectors of the listed chunks and returns
+// their lookup.
+func (w *weaviateState) vectors(ctx context.Context, hits []listHit) (func(id string) ([]float32, bool), error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = wireID(h.id)
 	}
-	objs, err := w.c.Fetch(ctx, w.alias, ids, w.ws)
+	objs, err := w.c.Vectors(ctx, w.alias, ids, w.ws)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: %w", err)
 	}
-	out := make(map[string][]float32, len(objs))
+	byID := make(map[string][]float32, len(objs))
 	for _, ob := range objs {
-		out[fromWire(ob.ChunkID)] = ob.Vector
+		byID[fromWire(ob.ChunkID)] = ob.Vector
 	}
-	return out, nil
+	return func(id string) ([]float32, bool) { v, ok := byID[id]; return v, ok }, nil
 }
 
 // lexical is the BM25 list and the number of distinct query terms. With

@@ -44,8 +44,8 @@ func (s Settings) embedderID() string {
 // built-in static embedder BM25 carries the ranking and the dense list
 // adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
 // and quartered for queries not in English, vector-only hits below 0.15
-// dropped, 0.25 for a query the embedder knows no word of, and on the local
-// backend the query vector turned by BM25's best 5 chunks: feedback.go)
+// dropped, 0.25 for a query the embedder knows no word of, and the query
+// vector turned by BM25's best 5 chunks: feedback.go)
 // scored at least BM25's nDCG@10 on every set of ../shared/eval and led on
 // the dev splits (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
 // code (CoSQA). An API embedder is strong enough for reciprocal rank
@@ -104,17 +104,21 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 	return mode, nil
 }
 
-// denseList searches the generation's vectors for the query; with a path
-// filter it searches deeper so that enough chunks pass.
-func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, text string, filter *pathFilter, want int) ([]listHit, error) {
+// denseList searches the generation's vectors for the query, its vector
+// turned by bm's best chunks when the fusion f says so (feedbackVector;
+// bm is nil when the lists run side by side), and returns how many chunks
+// turned it; with a path filter it searches deeper so that enough chunks
+// pass.
+func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []listHit, filter *pathFilter, want int) ([]listHit, int, error) {
 	if ix == nil {
-		return nil, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
+		return nil, 0, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
 	}
-	q, err := e.queryVector(ctx, text)
+	local := func([]listHit) (func(string) ([]float32, bool), error) { return ix.Vector, nil }
+	q, fed, err := e.feedbackVector(ctx, f, text, bm, local)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return searchVectors(ix, q, filter, want), nil
+	return searchVectors(ix, q, filter, want), fed, nil
 }
 
 // searchVectors returns the want chunks of ix nearest to q that pass the

@@ -9,16 +9,19 @@ import (
 )
 
 // CreateAlias makes alias name the collection. It returns once every member
-// has applied the change (see settle) and a query of the alias counts what
+// has taken in the change (see settle) and a query of the alias counts what
 // the collection holds: a node rebuilds its GraphQL schema when it applies
 // the change, and until then a search of the alias fails with "Cannot query
 // field", or answers empty (both seen in CI right after a first refresh).
+// The count also covers the moment settle cannot see, a change being
+// applied as the statistics are read: a first alias has no old state to
+// fall back on.
 func (c *Client) CreateAlias(ctx context.Context, alias, collection string) error {
 	body := map[string]string{"alias": alias, "class": collection}
 	if err := c.do(ctx, "create alias "+alias, http.MethodPost, "/v1/aliases", body, nil); err != nil {
 		return err
 	}
-	if err := c.settle(ctx); err != nil {
+	if err := c.settle(ctx, nil); err != nil {
 		return err
 	}
 	return c.poll(ctx, shardsReadyTimeout, func() error {

@@ -168,13 +168,19 @@ func (c *Client) Nodes(ctx context.Context) ([]Node, error) {
 // "succeeds" on one replica of two. Writers check Health around their
 // writes for that reason (see Pair).
 func (c *Client) Health(ctx context.Context) error {
+	_, err := c.health(ctx)
+	return err
+}
+
+// health is Health; it also returns the Raft statistics it read.
+func (c *Client) health(ctx context.Context) ([]raftNode, error) {
 	nodes, err := c.Nodes(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	voters, err := c.voters(ctx)
+	stats, err := c.statistics(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	listed := map[string]bool{}
 	var bad []string
@@ -184,14 +190,14 @@ func (c *Client) Health(ctx context.Context) error {
 			bad = append(bad, n.Name+" "+n.Status)
 		}
 	}
-	for _, v := range voters {
+	for _, v := range votersOf(stats) {
 		if !listed[v] {
 			bad = append(bad, v+" not a member")
 		}
 	}
 	if len(bad) > 0 {
 		sort.Strings(bad)
-		return &apiError{op: "health", kind: ErrDegraded, msg: strings.Join(bad, ", ")}
+		return nil, &apiError{op: "health", kind: ErrDegraded, msg: strings.Join(bad, ", ")}
 	}
-	return nil
+	return stats, nil
 }

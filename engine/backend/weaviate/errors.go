@@ -18,10 +18,10 @@ var (
 	ErrRefused = errors.New("weaviate refused the request")
 	// ErrNotFound: the alias, collection or object does not exist.
 	ErrNotFound = errors.New("weaviate: not found")
-	// ErrReplayPending: an update committed (the alias names the new state)
+	// ErrUnfinished: an update committed (the alias names the new state)
 	// but a step after the swap failed (not every member confirmed it, or
 	// the journal was not cleared); the next update finishes it.
-	ErrReplayPending = errors.New("update committed; finishing it is left to the next update")
+	ErrUnfinished = errors.New("update committed; finishing it is left to the next update")
 )
 
 // apiError carries what the cluster said about a failed request. It unwraps

@@ -125,7 +125,7 @@ func TestFaultNodeDown(t *testing.T) {
 	start := time.Now()
 	_, err = p.Commit(ctx, ch)
 	t.Logf("update with node 3 killed mid-import failed after %v: %v", time.Since(start).Round(time.Millisecond), err)
-	if !killed || !errors.Is(err, ErrDegraded) || errors.Is(err, ErrReplayPending) {
+	if !killed || !errors.Is(err, ErrDegraded) || errors.Is(err, ErrUnfinished) {
 		t.Fatalf("update with node 3 killed mid-import: %v; want ErrDegraded before the swap", err)
 	}
 	if got := contentsAt(t, c, p.Alias(), universe(base, ch), "ONE"); !cmp.Equal(got, stateOf(base).lines()) {

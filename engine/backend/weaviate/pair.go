@@ -111,12 +111,12 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	if err := p.c.SetAlias(ctx, p.alias, a); err != nil {
 		return Report{}, err
 	}
-	if err := p.c.settle(ctx); err != nil {
-		return Report{Active: a}, fmt.Errorf("%w: %w", ErrReplayPending, err)
+	if err := p.c.settle(ctx, nil); err != nil {
+		return Report{Active: a}, fmt.Errorf("%w: %w", ErrUnfinished, err)
 	}
 	p.step("swapped")
 	if err := p.writeJournal(ctx, nil); err != nil {
-		return Report{Active: a}, fmt.Errorf("%w: %w", ErrReplayPending, err)
+		return Report{Active: a}, fmt.Errorf("%w: %w", ErrUnfinished, err)
 	}
 	if _, err := p.Collect(ctx); err != nil {
 		return Report{Active: a}, err
@@ -131,7 +131,7 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 // waits until every member applied the swap. The collection the alias named
 // before stays as it was until the next update: a query still running on
 // it would see a half-applied state were the change replayed there at
-// once. An error wrapping ErrReplayPending means the update is committed;
+// once. An error wrapping ErrUnfinished means the update is committed;
 // any other error means the alias still names the old state.
 func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 	standby, repaired, err := p.catchUp(ctx, "update")
@@ -153,8 +153,8 @@ func (p *Pair) Commit(ctx context.Context, ch Change) (Report, error) {
 		return Report{}, err
 	}
 	rep := Report{Active: standby, Repaired: repaired}
-	if err := p.c.settle(ctx); err != nil {
-		return rep, fmt.Errorf("%w: %w", ErrReplayPending, err)
+	if err := p.c.settle(ctx, nil); err != nil {
+		return rep, fmt.Errorf("%w: %w", ErrUnfinished, err)
 	}
 	p.step("swapped")
 	return rep, nil
@@ -171,9 +171,9 @@ func (p *Pair) Sync(ctx context.Context) (int, error) {
 }
 
 // catchUp makes the standby collection equal the one the alias names on
-// the chunks the journal lists, once the cluster is whole and every member
-// applied the last swap (its wait may have failed): no member may still
-// read the standby when it is written. It returns the standby's name and
+// the chunks the journal lists, once the cluster is whole (writable) and
+// every member took in the last swap (its wait may have failed): no member
+// may still read the standby when it is written. It returns the standby's name and
 // how many chunks it brought up to date.
 func (p *Pair) catchUp(ctx context.Context, what string) (string, int, error) {
 	active, err := p.c.ResolveAlias(ctx, p.alias)
@@ -184,10 +184,11 @@ func (p *Pair) catchUp(ctx context.Context, what string) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	if err := p.writable(ctx, what); err != nil {
-		return "", 0, err
+	stats, err := p.c.health(ctx)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s: %w", what, err)
 	}
-	if err := p.c.settle(ctx); err != nil {
+	if err := p.c.settle(ctx, stats); err != nil {
 		return "", 0, fmt.Errorf("%s: %w", what, err)
 	}
 	n, err := p.recover(ctx, active, standby)

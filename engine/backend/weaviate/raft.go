@@ -43,16 +43,8 @@ func (c *Client) statistics(ctx context.Context) ([]raftNode, error) {
 	return out.Statistics, nil
 }
 
-// voters returns the node ids of the Raft configuration the leader (or else
-// any node) reports in /v1/cluster/statistics.
-func (c *Client) voters(ctx context.Context) ([]string, error) {
-	stats, err := c.statistics(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return votersOf(stats), nil
-}
-
+// votersOf returns the node ids of the Raft configuration the leader (or
+// else any node) reports in stats.
 func votersOf(stats []raftNode) []string {
 	var ids []string
 	for _, st := range stats {
@@ -70,17 +62,28 @@ func votersOf(stats []raftNode) []string {
 	return ids
 }
 
-// settle returns once every member of the cluster has applied the schema
+// settle returns once every member of the cluster has taken in the schema
 // changes committed so far (an alias swap, say). Weaviate answers a schema
 // change once its leader has applied it, but a follower resolves an alias
 // from its own copy of the schema, which lags: queries sent to it keep
 // reading the old collection for a while (seen on a cluster whose node 1,
 // the one autorag talks to, was not the leader). A member that does not
-// answer makes settle fail with ErrDegraded.
-func (c *Client) settle(ctx context.Context) error {
-	stats, err := c.statistics(ctx)
-	if err != nil {
-		return err
+// answer makes settle fail with ErrDegraded. stats, when not nil, is an
+// answer of /v1/cluster/statistics read after the change, which saves
+// reading one.
+//
+// The wait is as good as Raft's statistics: a node's appliedIndex counts
+// the entries handed to its state machine, and fsmPending the ones queued
+// for it, so an entry the state machine is applying at that very moment
+// (a few milliseconds: the schema change and the node's GraphQL rebuild)
+// passes for applied. Pair writes to the collection an alias left only at
+// the next update, well after that.
+func (c *Client) settle(ctx context.Context, stats []raftNode) error {
+	if stats == nil {
+		var err error
+		if stats, err = c.statistics(ctx); err != nil {
+			return err
+		}
 	}
 	var target uint64
 	for _, n := range stats {

@@ -182,21 +182,35 @@ func (c *Client) graphql(ctx context.Context, op, query, root string, out any) e
 // Fetch returns the stored objects (with tokens and vectors) of the given
 // chunk ids that exist in collection; missing ids are left out.
 func (c *Client) Fetch(ctx context.Context, collection string, chunkIDs []string, s Settings) ([]Object, error) {
-	return c.fetchAll(ctx, collection, chunkIDs, s, true)
+	return c.fetchAll(ctx, collection, chunkIDs, s, fieldsAll)
 }
 
-// Lookup is Fetch without tokens and vectors, which showing a result does
-// not need (a vector alone is a few kB of JSON).
+// Lookup is Fetch of what showing a result needs: path, text and metadata
+// (a vector alone is a few kB of JSON).
 func (c *Client) Lookup(ctx context.Context, collection string, chunkIDs []string, s Settings) ([]Object, error) {
-	return c.fetchAll(ctx, collection, chunkIDs, s, false)
+	return c.fetchAll(ctx, collection, chunkIDs, s, fieldsShown)
 }
 
-func (c *Client) fetchAll(ctx context.Context, collection string, chunkIDs []string, s Settings, whole bool) ([]Object, error) {
+// Vectors is Fetch of the chunk ids and vectors alone.
+func (c *Client) Vectors(ctx context.Context, collection string, chunkIDs []string, s Settings) ([]Object, error) {
+	return c.fetchAll(ctx, collection, chunkIDs, s, fieldsVector)
+}
+
+// fetchFields are the properties a fetch asks for, the chunk id first.
+type fetchFields string
+
+const (
+	fieldsAll    fetchFields = propChunkID + " " + propPath + " " + propText + " " + propMeta + " " + propTokens + " " + propFacets + " " + propLang + " _additional{vector}"
+	fieldsShown  fetchFields = propChunkID + " " + propPath + " " + propText + " " + propMeta
+	fieldsVector fetchFields = propChunkID + " _additional{vector}"
+)
+
+func (c *Client) fetchAll(ctx context.Context, collection string, chunkIDs []string, s Settings, fields fetchFields) ([]Object, error) {
 	s = s.withDefaults()
 	var objs []Object
 	for start := 0; start < len(chunkIDs); start += deleteChunk {
 		part := chunkIDs[start:min(start+deleteChunk, len(chunkIDs))]
-		got, err := c.fetch(ctx, collection, part, readLevel(s), whole)
+		got, err := c.fetch(ctx, collection, part, readLevel(s), fields)
 		if err != nil {
 			return nil, err
 		}
@@ -214,14 +228,10 @@ func readLevel(s Settings) string {
 	return ", consistencyLevel:" + s.Read
 }
 
-func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string, level string, whole bool) ([]Object, error) {
+func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string, level string, fields fetchFields) ([]Object, error) {
 	ids := make([]string, len(chunkIDs))
 	for i, id := range chunkIDs {
 		ids[i] = strconv.Quote(ObjectID(id))
-	}
-	fields := strings.Join([]string{propChunkID, propPath, propText, propMeta}, " ")
-	if whole {
-		fields += " " + strings.Join([]string{propTokens, propFacets, propLang}, " ") + " _additional{vector}"
 	}
 	gql := fmt.Sprintf(`{Get{%s(where:{path:["id"], operator:ContainsAny, valueText:[%s]}, limit:%d%s){%s}}}`,
 		collection, strings.Join(ids, ","), len(ids), level, fields)
