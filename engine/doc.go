@@ -39,10 +39,11 @@
 // fingerprint, sidecar, embedding cache and lock stay on the client for
 // every backend. Queries on Weaviate fetch the BM25 list (over autorag's
 // analyzed tokens, k1 0.9, b 0.4) and the vector list from the cluster and
-// fuse them here, with the local fusion code (without its vector feedback
-// from BM25's best chunks); --filter and --type are not
-// supported there, and with several analysis languages a query's terms
-// score in every chunk rather than in their language's chunks only.
+// fuse them here with the local fusion code (searchLists, fuseWith), the
+// vector feedback from BM25's best chunks included. --filter and --type
+// become where arguments over the stored filter terms, and with several
+// analysis languages the BM25 list is one search per language; what
+// differs is Weaviate's idf, counted per shard (search_weaviate.go).
 //
 // # Commit protocol
 //
