@@ -115,65 +115,52 @@ func DecodeDoc(b []byte) (*Doc, error) {
 	return d, nil
 }
 
-// decodeFields reads the fields of an object; nil when there are none.
-func decodeFields(r *reader) []Field {
+// decodeList reads a counted list, each element by one; nil when it is
+// empty.
+func decodeList[T any](r *reader, one func(*reader) T) []T {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
-	fs := make([]Field, n)
-	for i := range fs {
-		fs[i] = Field{Key: r.string(), Value: r.string()}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = one(r)
 	}
-	return fs
+	return out
+}
+
+// decodeFields reads the fields of an object; nil when there are none.
+func decodeFields(r *reader) []Field {
+	return decodeList(r, func(r *reader) Field { return Field{Key: r.string(), Value: r.string()} })
 }
 
 // decodeParts reads the parts of an object; nil when there are none. Line
 // and page numbers must fit in an int32.
 func decodeParts(r *reader) []Part {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	ps := make([]Part, n)
-	for i := range ps {
+	return decodeList(r, func(r *reader) Part {
 		line, sec := r.uvarint(), r.string()
 		page, kind, att := r.uvarint(), r.string(), r.string()
 		if line > math.MaxInt32 || page > math.MaxInt32 {
 			r.fail("part out of range")
 		}
-		ps[i] = Part{Line: int(line), Section: sec, Page: int(page), Kind: kind, Attachment: att}
-	}
-	return ps
+		return Part{Line: int(line), Section: sec, Page: int(page), Kind: kind, Attachment: att}
+	})
 }
 
 // decodeTags reads a list of tags; nil when there are none.
 func decodeTags(r *reader) []string {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	ts := make([]string, n)
-	for i := range ts {
-		ts[i] = r.string()
-	}
-	return ts
+	return decodeList(r, func(r *reader) string { return r.string() })
 }
 
 // decodeAttachments reads the attachments of an object; nil when there are
 // none.
 func decodeAttachments(r *reader) []Attachment {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	as := make([]Attachment, n)
-	for i := range as {
-		as[i] = Attachment{Name: r.string(), Parser: r.string(), Title: r.string(), Lang: r.string()}
-		as[i].Tags = decodeTags(r)
-		as[i].Fields = decodeFields(r)
-	}
-	return as
+	return decodeList(r, func(r *reader) Attachment {
+		a := Attachment{Name: r.string(), Parser: r.string(), Title: r.string(), Lang: r.string()}
+		a.Tags = decodeTags(r)
+		a.Fields = decodeFields(r)
+		return a
+	})
 }
 
 func appendTags(b []byte, tags []string) []byte {
