@@ -228,23 +228,16 @@ func (s *searcher) scoreTerm(ctx context.Context, qt queryTerm, acc *accumulator
 	if qt.langs != allLangs {
 		return s.scoreTermIn(ctx, qt, acc)
 	}
-	tfr, err := s.r.TermFieldReader(ctx, []byte(qt.term), fieldBody, true, true, false)
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
 	if err != nil {
-		return fmt.Errorf("postings of %q: %w", qt.term, err)
+		return err
 	}
-	defer tfr.Close()
-	idf := s.model.idf(tfr.Count())
-	var tfd index.TermFieldDoc
-	for i := 0; ; i++ {
-		if i%1024 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		d, err := tfr.Next(&tfd)
-		if err != nil {
-			return fmt.Errorf("postings of %q: %w", qt.term, err)
-		}
-		if d == nil {
-			return nil
+	defer p.close()
+	idf := s.model.idf(p.count())
+	for {
+		d, err := p.next(ctx)
+		if err != nil || d == nil {
+			return err
 		}
 		acc.add(internalNum(d.ID), s.model.weight(idf, d.Freq, lengthFromNorm(d.Norm)))
 	}

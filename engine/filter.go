@@ -105,24 +105,23 @@ func intersect(a, b map[string]bool) {
 // filesWith returns the files that carry filter term t, and the chunks of
 // e-mail files (by chunk ID) that do.
 func (s *searcher) filesWith(ctx context.Context, t string) (*pathFilter, error) {
-	tfr, err := s.r.TermFieldReader(ctx, []byte(t), fieldFacet, false, false, false)
+	p, err := openPostings(ctx, s.r, fieldFacet, t, false, "filter")
 	if err != nil {
-		return nil, fmt.Errorf("filter %q: %w", t, err)
+		return nil, err
 	}
-	defer tfr.Close()
+	defer p.close()
 	out := &pathFilter{paths: map[string]bool{}, chunks: map[string]bool{}}
-	var tfd index.TermFieldDoc
 	for {
-		d, err := tfr.Next(&tfd)
+		d, err := p.next(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("filter %q: %w", t, err)
+			return nil, err
 		}
 		if d == nil {
 			return out, nil
 		}
 		id, err := s.r.ExternalID(d.ID)
 		if err != nil {
-			return nil, fmt.Errorf("filter %q: %w", t, err)
+			return nil, p.fail(err)
 		}
 		if path, _ := splitChunkID(id); mayAttach(path) {
 			out.chunks[id] = true

@@ -145,19 +145,15 @@ func readLanguages(ctx context.Context, r index.IndexReader) (*genLangs, error) 
 }
 
 func (gl *genLangs) readPostings(ctx context.Context, r index.IndexReader, code string, mark uint8) error {
-	tfr, err := r.TermFieldReader(ctx, []byte(code), fieldLang, false, false, false)
+	p, err := openPostings(ctx, r, fieldLang, code, false, "chunks in language")
 	if err != nil {
-		return fmt.Errorf("languages: %w", err)
+		return err
 	}
-	defer tfr.Close()
-	var tfd index.TermFieldDoc
+	defer p.close()
 	for {
-		d, err := tfr.Next(&tfd)
-		if err != nil {
-			return fmt.Errorf("languages: %w", err)
-		}
-		if d == nil {
-			return nil
+		d, err := p.next(ctx)
+		if err != nil || d == nil {
+			return err
 		}
 		n := internalNum(d.ID)
 		if n >= uint64(len(gl.minority)) {
@@ -182,20 +178,16 @@ type posting struct {
 // words are no index terms of English chunks, so over the whole index a
 // German chunk's "and" would look rarer than any real word.
 func (s *searcher) scoreTermIn(ctx context.Context, qt queryTerm, acc *accumulator) error {
-	tfr, err := s.r.TermFieldReader(ctx, []byte(qt.term), fieldBody, true, true, false)
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
 	if err != nil {
-		return fmt.Errorf("postings of %q: %w", qt.term, err)
+		return err
 	}
-	defer tfr.Close()
+	defer p.close()
 	s.postings = s.postings[:0]
-	var tfd index.TermFieldDoc
-	for i := 0; ; i++ {
-		if i%1024 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		d, err := tfr.Next(&tfd)
+	for {
+		d, err := p.next(ctx)
 		if err != nil {
-			return fmt.Errorf("postings of %q: %w", qt.term, err)
+			return err
 		}
 		if d == nil {
 			break
