@@ -32,6 +32,21 @@ func stopTableFromBleve() map[string]uint16 {
 const stopSlotCount = 8192
 
 // renderStopTable writes stoptable.go for masks.
+// writeRows writes n items, per to a line, each line indented by a tab and
+// its items separated by spaces.
+func writeRows(b *bytes.Buffer, n, per int, item func(i int) string) {
+	for i := 0; i < n; i += per {
+		b.WriteString("\t")
+		for j := i; j < min(i+per, n); j++ {
+			if j > i {
+				b.WriteString(" ")
+			}
+			b.WriteString(item(j))
+		}
+		b.WriteString("\n")
+	}
+}
+
 func renderStopTable(masks map[string]uint16) []byte {
 	words := make([]string, 0, len(masks))
 	var lengths [256]uint64
@@ -46,28 +61,10 @@ func renderStopTable(masks map[string]uint16) []byte {
 	b.WriteString("// stopTableWords are the stop words of every language of lang.go, sorted;\n")
 	b.WriteString("// stopTableMasks[i] is the set of languages listing stopTableWords[i].\n")
 	fmt.Fprintf(&b, "var stopTableWords = [%d]string{\n", len(words))
-	for i := 0; i < len(words); i += 8 {
-		b.WriteString("\t")
-		for j, w := range words[i:min(i+8, len(words))] {
-			if j > 0 {
-				b.WriteString(" ")
-			}
-			fmt.Fprintf(&b, "%q,", w)
-		}
-		b.WriteString("\n")
-	}
+	writeRows(&b, len(words), 8, func(i int) string { return fmt.Sprintf("%q,", words[i]) })
 	b.WriteString("}\n\n")
 	fmt.Fprintf(&b, "var stopTableMasks = [%d]uint16{\n", len(words))
-	for i := 0; i < len(words); i += 12 {
-		b.WriteString("\t")
-		for j, w := range words[i:min(i+12, len(words))] {
-			if j > 0 {
-				b.WriteString(" ")
-			}
-			fmt.Fprintf(&b, "%#04x,", masks[w])
-		}
-		b.WriteString("\n")
-	}
+	writeRows(&b, len(words), 12, func(i int) string { return fmt.Sprintf("%#04x,", masks[words[i]]) })
 	b.WriteString("}\n\n")
 	// Slots: 1 + the index of the word hashed there, 0 when empty.
 	slots := make([]uint16, stopSlotCount)
