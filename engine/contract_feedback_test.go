@@ -29,11 +29,19 @@ func TestContractHybridFeedback(t *testing.T) {
 		if top.Path != "birds/heron.md" || top.Scores.Vector == nil {
 			t.Fatalf("hybrid top result %s (vector score %v), want birds/heron.md with a vector score", top.Path, top.Scores.Vector)
 		}
+		found := false
 		for _, r := range vec.Results {
-			if r.Path == top.Path && r.Scores.Vector != nil && *r.Scores.Vector >= *top.Scores.Vector {
+			if r.Path != top.Path || r.Scores.Vector == nil {
+				continue
+			}
+			found = true
+			if *r.Scores.Vector >= *top.Scores.Vector {
 				t.Errorf("vector score of %s: %.4f in vector mode, %.4f in hybrid: feedback did not turn the query towards it",
 					r.Path, *r.Scores.Vector, *top.Scores.Vector)
 			}
+		}
+		if !found {
+			t.Errorf("vector mode did not find %s among %d results: nothing to compare the hybrid score with", top.Path, len(vec.Results))
 		}
 	})
 }
