@@ -256,14 +256,30 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results, Dropped: dropped}
-	if mode == ModeHybrid {
-		res.Fusion = f.String()
+	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: len(terms), fed: fed}
+	return how.result(sc, results, o.Explain), nil
+}
+
+// ranked is how a search ranked its results, on any backend.
+type ranked struct {
+	mode    string
+	f       Fusion
+	floor   float64 // hybrid: the vector-only floor applied
+	dropped int     // vector-only chunks below the floor
+	terms   int     // distinct query terms after analysis
+	fed     int     // chunks whose vectors turned the query vector
+}
+
+// result is the answer of results ranked so; with explain it says how.
+func (how ranked) result(sc *fingerprint.Sidecar, results []Result, explain bool) *QueryResult {
+	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: how.mode, Results: results, Dropped: how.dropped}
+	if how.mode == ModeHybrid {
+		res.Fusion = how.f.String()
 	}
-	if o.Explain {
-		res.Explain = explainQuery(mode, f, floor, dropped, len(terms)) + explainFeedback(mode, f, fed)
+	if explain {
+		res.Explain = explainQuery(how.mode, how.f, how.floor, how.dropped, how.terms) + explainFeedback(how.mode, how.f, how.fed)
 	}
-	return res, nil
+	return res
 }
 
 func defaults(o QueryOptions) (k, perFile int) {

@@ -97,14 +97,8 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: mode, Results: results, Dropped: dropped}
-	if mode == ModeHybrid {
-		res.Fusion = f.String()
-	}
-	if o.Explain {
-		res.Explain = explainQuery(mode, f, floor, dropped, nterms) + explainFeedback(mode, f, fed)
-	}
-	return res, nil
+	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: nterms, fed: fed}
+	return how.result(sc, results, o.Explain), nil
 }
 
 // at returns the state with its alias resolved to the collection it names
