@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-50fd1c0d17e82ed5cd17408b6cbf1393"
+const QuerySemantics = "q-a73eed5ae33d48b7013de040a007a0f1"

@@ -48,21 +48,33 @@ func kindOf(status int, msg string) error {
 	switch {
 	case status == 404:
 		return ErrNotFound
-	case status >= 500 || internalRPCFailure(msg):
+	case status >= 500 || clusterCondition(msg):
 		return ErrDegraded
 	default:
 		return ErrRefused
 	}
 }
 
-// internalRPCFailure says whether a message reports a failed call between
-// the cluster's nodes rather than a fault of the request. Weaviate answers
-// a schema change with 400 when its forward to the leader fails, e.g.
-// "rpc error: code = Canceled desc = grpc: the client connection is
-// closing", seen for a few seconds after a node restarted.
-func internalRPCFailure(msg string) bool {
-	for _, m := range []string{"rpc error: code = Canceled", "rpc error: code = Unavailable",
-		"rpc error: code = DeadlineExceeded", "the client connection is closing", "leader not found"} {
+// clusterCondition says whether a message reports the cluster's own state
+// rather than a fault of the request, so that trying again may succeed:
+//   - a call between the nodes failed: Weaviate answers a schema change with
+//     400 when its forward to the leader fails ("rpc error: code = Canceled
+//     desc = grpc: the client connection is closing", for a few seconds
+//     after a node restarted), and fails a batch's objects when one node's
+//     replication call to another does not answer (`Post
+//     "http://…/replicas/indices/…": net/http: timeout awaiting response
+//     headers`, seen in CI);
+//   - a replica does not know a just-created collection yet ("request not
+//     found", "could not find index", or on the node coordinating the
+//     write: "not present in schema");
+//   - a replica did not answer the first phase of a replicated write in time
+//     ("cannot reach enough replicas", aborted on every replica).
+func clusterCondition(msg string) bool {
+	for _, m := range []string{
+		"rpc error: code = Canceled", "rpc error: code = Unavailable", "rpc error: code = DeadlineExceeded",
+		"the client connection is closing", "leader not found", "/replicas/indices/",
+		"request not found", "could not find index", "not present in schema", "cannot reach enough replicas",
+	} {
 		if strings.Contains(msg, m) {
 			return true
 		}

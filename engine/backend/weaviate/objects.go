@@ -132,28 +132,15 @@ func (r batchResults) messages() []string {
 	return msgs
 }
 
-// objectErrors classifies per-object failures: when a node is not healthy,
-// a replica does not know the shard yet (a collection just created:
-// "request not found", "could not find index", or on the node coordinating
-// the write: "not present in schema"), or one did not answer the first phase of the
-// replicated write in time ("cannot reach enough replicas", aborted on every
-// replica), they are the cluster's condition (ErrDegraded, worth a retry);
-// otherwise the objects were refused.
+// objectErrors classifies per-object failures: when a node is not healthy
+// or the first message is the cluster's condition (clusterCondition), they
+// are ErrDegraded, worth a retry; otherwise the objects were refused.
 func (c *Client) objectErrors(ctx context.Context, op string, n int, msgs []string) error {
 	kind := ErrRefused
-	if transientObjectError(msgs[0]) || c.Health(ctx) != nil {
+	if clusterCondition(msgs[0]) || c.Health(ctx) != nil {
 		kind = ErrDegraded
 	}
 	return &apiError{op: op, kind: kind, msg: redact(short(fmt.Sprintf("%d of %d objects failed: %s", len(msgs), n, msgs[0])), c.key)}
-}
-
-func transientObjectError(msg string) bool {
-	for _, m := range []string{"request not found", "could not find index", "not present in schema", "cannot reach enough replicas"} {
-		if strings.Contains(msg, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // retry runs f up to 1+retries times while its error is retryable, backing
