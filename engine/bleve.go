@@ -19,6 +19,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/record"
 
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -60,20 +61,6 @@ type chunkDoc struct {
 	fileIdx   int      // index of the file's record in the builder
 }
 
-// chunkID is the document ID of a chunk: the source path and its ordinal.
-// Paths cannot contain NUL, so the ID splits back unambiguously.
-func chunkID(path string, ord int) string { return path + "\x00" + strconv.Itoa(ord) }
-
-// splitChunkID returns the path and ordinal of a chunk ID.
-func splitChunkID(id string) (string, int) {
-	i := strings.LastIndexByte(id, 0)
-	if i < 0 {
-		return id, 0
-	}
-	n, _ := strconv.Atoi(id[i+1:])
-	return id[:i], n
-}
-
 // emptyAnalyzer yields no tokens: stored-only fields must not add terms.
 type emptyAnalyzer struct{}
 
@@ -91,7 +78,7 @@ func (keywordAnalyzer) Analyze(b []byte) analysis.TokenStream {
 func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
 
 func (c *chunkDoc) document() (*document.Document, *document.TextField) {
-	d := document.NewDocument(chunkID(c.Path, c.Ord))
+	d := document.NewDocument(record.ChunkID(c.Path, c.Ord))
 	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.ForLanguage(c.Lang))
 	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, metaSep)
 	d.AddField(body)

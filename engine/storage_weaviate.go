@@ -16,6 +16,7 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -253,7 +254,7 @@ func chunkObject(d, first *chunkDoc) weaviate.Object {
 	if mayAttach(d.Path) {
 		facets = d.Facets
 	}
-	return weaviate.Object{ChunkID: wireID(chunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
+	return weaviate.Object{ChunkID: wireID(record.ChunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
 		Tokens: strings.Join(terms, " "), Meta: string(meta), Facets: facets, Lang: d.Lang}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -109,11 +110,11 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 // bm is nil when the lists run side by side), and returns how many chunks
 // turned it; with a path filter it searches deeper so that enough chunks
 // pass.
-func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []listHit, filter *pathFilter, want int) ([]listHit, int, error) {
+func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []rank.Hit, filter *pathFilter, want int) ([]rank.Hit, int, error) {
 	if ix == nil {
 		return nil, 0, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
 	}
-	local := func([]listHit) (func(string) ([]float32, bool), error) { return ix.Vector, nil }
+	local := func([]rank.Hit) (func(string) ([]float32, bool), error) { return ix.Vector, nil }
 	q, fed, err := e.feedbackVector(ctx, f, text, bm, local)
 	if err != nil {
 		return nil, 0, err
@@ -123,15 +124,15 @@ func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprin
 
 // searchVectors returns the want chunks of ix nearest to q that pass the
 // filter.
-func searchVectors(ix *vector.Index, q []float32, filter *pathFilter, want int) []listHit {
+func searchVectors(ix *vector.Index, q []float32, filter *pathFilter, want int) []rank.Hit {
 	n := want
 	if filter != nil {
 		n = want * 20
 	}
-	var out []listHit
+	var out []rank.Hit
 	for _, h := range ix.Search(q, n) {
 		if filter.match(h.ID) {
-			out = append(out, listHit{id: h.ID, score: float64(h.Score)})
+			out = append(out, rank.Hit{ID: h.ID, Score: float64(h.Score)})
 			if len(out) == want {
 				break
 			}
