@@ -66,7 +66,7 @@ func defaults(o QueryOptions) (k, perFile int) {
 // searchLists runs a query's BM25 and dense searches for its mode. They run
 // side by side (BM25 scoring takes one core, and the dense search would
 // otherwise wait for it), except when a hybrid query's vector takes
-// feedback from BM25's best chunks (feedback.go): dense then follows and
+// feedback from BM25's best chunks (rank/feedback.go): dense then follows and
 // gets BM25's list, where side by side it gets nil. It returns both lists
 // and how many chunks turned the query vector.
 func searchLists(mode string, f Fusion, lexical func() ([]rank.Hit, error), dense func(bm []rank.Hit) ([]rank.Hit, int, error)) (bm, de []rank.Hit, fed int, err error) {

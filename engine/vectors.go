@@ -40,7 +40,7 @@ func (s Settings) embedderID() string {
 // adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
 // and quartered for queries not in English, vector-only hits below 0.15
 // dropped, 0.25 for a query the embedder knows no word of, and the query
-// vector turned by BM25's best 5 chunks: feedback.go)
+// vector turned by BM25's best 5 chunks: rank/feedback.go)
 // scored at least BM25's nDCG@10 on every set of ../shared/eval and led on
 // the dev splits (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
 // code (CoSQA). An API embedder is strong enough for reciprocal rank
