@@ -165,3 +165,37 @@ func embedOne(ctx context.Context, emb embed.Embedder, text string) ([]float32, 
 	}
 	return vs[0], nil
 }
+
+// FusionFrom is the fusion that the fusion and fusion_alpha settings make
+// over the embedder's default: method ("" keeps the default's) picks the
+// default of that method; alpha (nil: not set) is the BM25 weight of
+// convex and adaptive fusion and the dense weight of RRF. With neither set
+// it is the zero Fusion: queries then use the embedder's default (fusion).
+func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, error) {
+	if method == "" && alpha == nil {
+		return Fusion{}, nil
+	}
+	var f Fusion
+	if emb != nil {
+		f = DefaultFusion(emb.Identity())
+	}
+	switch method {
+	case FusionConvex:
+		f = DefaultConvex
+	case FusionRRF:
+		f = DefaultRRF
+	case FusionAdaptive:
+		f = DefaultAdaptive
+	case "":
+	default:
+		return f, fmt.Errorf("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", method)
+	}
+	if alpha != nil {
+		if f.Method == FusionRRF {
+			f.WDense = *alpha
+		} else {
+			f.Alpha = *alpha
+		}
+	}
+	return f, nil
+}
