@@ -13,6 +13,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -77,7 +79,7 @@ func openReader(idx bleve.Index) (index.IndexReader, error) {
 // takes to fill k files with perFile chunks each. Only a prefix of the
 // ranking is ordered (and has its external IDs resolved); it doubles when
 // the filter or the per-file limit use it up.
-func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, error) {
+func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *pathFilter, mode string, want, k, perFile int) ([]rank.Hit, error) {
 	hits, err := s.bm25(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -96,8 +98,8 @@ func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *path
 
 // collect walks an ordered prefix of the ranking and reports whether it
 // held enough chunks.
-func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, k, perFile int) ([]listHit, bool, error) {
-	var out []listHit
+func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, k, perFile int) ([]rank.Hit, bool, error) {
+	var out []rank.Hit
 	files := map[string]int{}
 	accepted := 0 // results the per-file limit would keep
 	for _, h := range ranked {
@@ -111,8 +113,8 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 		if !filter.match(id) {
 			continue
 		}
-		path, _ := splitChunkID(id)
-		out = append(out, listHit{id: id, score: h.score})
+		path, _ := record.SplitChunkID(id)
+		out = append(out, rank.Hit{ID: id, Score: h.score})
 		if files[path]++; files[path] <= perFile {
 			accepted++
 		}
@@ -278,16 +280,6 @@ func (s *searcher) sortRun(run []hit) error {
 			return err
 		}
 	}
-	sort.Slice(run, func(a, b int) bool { return lessChunkID(s.ids[run[a].num], s.ids[run[b].num]) })
+	sort.Slice(run, func(a, b int) bool { return record.LessChunkID(s.ids[run[a].num], s.ids[run[b].num]) })
 	return nil
-}
-
-// lessChunkID orders chunk IDs by path, then numerically by ordinal.
-func lessChunkID(a, b string) bool {
-	pa, oa := splitChunkID(a)
-	pb, ob := splitChunkID(b)
-	if pa != pb {
-		return pa < pb
-	}
-	return oa < ob
 }

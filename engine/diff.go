@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -56,7 +57,7 @@ func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
 
 func (cs *changeSet) drop(r fileRecord) {
 	for o := 0; o < r.Chunks; o++ {
-		cs.deletes = append(cs.deletes, chunkID(r.Path, o))
+		cs.deletes = append(cs.deletes, record.ChunkID(r.Path, o))
 	}
 }
 

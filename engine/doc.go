@@ -1,6 +1,27 @@
-// Package engine owns the index: chunking (engine/chunk), analysis
-// (engine/analyze), the BM25 index in bleve, generations and the refresh and
-// query pipelines.
+// Package engine owns the index: it orchestrates the refresh pipeline
+// (scan, diff, embed, apply, commit, collect: refresh.go, build.go,
+// commit.go, collect.go) and the search pipeline (analyze the query, run
+// the lexical and dense lists, rank, materialize: query.go, lists.go), and
+// keeps the local backend (bleve mapping and segments, the postings BM25
+// scorer, filters, vector scan, compaction) and the Weaviate adapter
+// (storage_weaviate.go, search_weaviate.go, weaviate_writer.go) behind the
+// storage seam (storage.go). Service is the long-lived reader for agents.
+//
+// Below it, and never importing it (imports_test.go enforces the rules):
+//
+//	engine/rank      ranking over hit lists: fusion, adaptive weights, the
+//	                 vector-only floor, feedback arithmetic, collapse,
+//	                 per-file limits; imports no bleve, backend, embedder,
+//	                 analyzer or mirror
+//	engine/record    chunk IDs and per-file entries, shared by the engine,
+//	                 its backends and rank; imports nothing of the module
+//	engine/backend/weaviate  the Weaviate REST/GraphQL/gRPC client; only
+//	                 the engine's Weaviate adapter imports it
+//	engine/analyze, engine/chunk, engine/embed/..., engine/vector
+//
+// bleve is imported here (the local backend) and, for its analysis
+// interfaces only, by engine/analyze, whose analyzer chain is a bleve
+// analysis chain.
 //
 // # On-disk layout of a generation
 //
@@ -30,7 +51,7 @@
 // reading, begin the next state from it and send it the change set (deletes
 // and upserts by chunk ID, with text, analyzed tokens, metadata and
 // vectors) part by part, commit, collect garbage. The local backend
-// (storage_local.go) keeps the bleve and vector indexes described above in
+// (storage_local.go, bleve.go, bleve_files.go, bm25list.go, vectors.go) keeps the bleve and vector indexes described above in
 // the generation directory; its commit point is the sidecar alone. The
 // Weaviate backend (storage_weaviate.go, search_weaviate.go; package
 // engine/backend/weaviate) keeps a pair of collections behind an alias per
@@ -39,7 +60,7 @@
 // fingerprint, sidecar, embedding cache and lock stay on the client for
 // every backend. Queries on Weaviate fetch the BM25 list (over autorag's
 // analyzed tokens, k1 0.9, b 0.4) and the vector list from the cluster and
-// fuse them here with the local fusion code (searchLists, fuseWith), the
+// fuse them with the same code (searchLists, fuseWith, package rank), the
 // vector feedback from BM25's best chunks included. --filter and --type
 // become where arguments over the stored filter terms, and with several
 // analysis languages the BM25 list is one search per language; what
@@ -93,12 +114,13 @@
 //
 // # From lists to results
 //
-// Hybrid mode fuses the BM25 and the vector list (fusion.go; adaptive.go:
-// the default for the built-in embedder weighs the vector list by what it
-// can know, and drops vector-only hits no better than chance). On the local
-// backend an English prose query's vector first takes feedback from BM25's
-// best chunks (feedback.go), so there the vector scan follows BM25. Results
+// Hybrid mode fuses the BM25 and the vector list (package rank: fusion.go;
+// adaptive.go: the default for the built-in embedder weighs the vector list
+// by what it can know, and drops vector-only hits no better than chance).
+// An English prose query's vector first takes feedback from BM25's best
+// chunks (rank/feedback.go), so then the vector scan follows BM25. Results
 // whose chunk text is the same but for white space and version numbers
 // collapse into the best-ranked one, which lists the others in AlsoIn
-// (results.go, neardup.go); QueryOptions.NoCollapse keeps them apart.
+// (rank/page.go, rank/neardup.go); QueryOptions.NoCollapse keeps them
+// apart.
 package engine

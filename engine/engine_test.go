@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -95,7 +96,7 @@ func TestDiffFiles(t *testing.T) {
 	if cs.added != 1 || cs.modified != 1 || cs.deleted != 1 || cs.renamed != 1 {
 		t.Errorf("added %d modified %d deleted %d renamed %d, want 1 1 1 1", cs.added, cs.modified, cs.deleted, cs.renamed)
 	}
-	wantDeletes := []string{chunkID("b.md", 0), chunkID("c.md", 0), chunkID("d.md", 0), chunkID("d.md", 1), chunkID("d.md", 2)}
+	wantDeletes := []string{record.ChunkID("b.md", 0), record.ChunkID("c.md", 0), record.ChunkID("d.md", 0), record.ChunkID("d.md", 1), record.ChunkID("d.md", 2)}
 	if diff := cmp.Diff(wantDeletes, cs.deletes); diff != "" {
 		t.Errorf("deletes (-want +got):\n%s", diff)
 	}
@@ -156,13 +157,13 @@ func TestFileTableRoundTripAndCorruption(t *testing.T) {
 func TestChunkIDRoundTrip(t *testing.T) {
 	for _, p := range []string{"a.md", "dir/x y.go", "weird\x1fname"} {
 		for _, o := range []int{0, 7, 1234} {
-			gp, go_ := splitChunkID(chunkID(p, o))
+			gp, go_ := record.SplitChunkID(record.ChunkID(p, o))
 			if gp != p || go_ != o {
-				t.Errorf("split(chunkID(%q,%d)) = %q,%d", p, o, gp, go_)
+				t.Errorf("split(record.ChunkID(%q,%d)) = %q,%d", p, o, gp, go_)
 			}
 		}
 	}
-	if !lessChunkID(chunkID("a", 2), chunkID("a", 10)) || !lessChunkID(chunkID("a", 10), chunkID("b", 0)) {
+	if !record.LessChunkID(record.ChunkID("a", 2), record.ChunkID("a", 10)) || !record.LessChunkID(record.ChunkID("a", 10), record.ChunkID("b", 0)) {
 		t.Error("chunk IDs must order by path, then numerically by ordinal")
 	}
 }

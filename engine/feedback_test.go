@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/rank"
 )
 
 // localEngine indexes files with the built-in embedder and the default
@@ -113,7 +114,7 @@ func TestFusionFeedbackSetting(t *testing.T) {
 	if !strings.HasSuffix(f.String(), " feedback=5") {
 		t.Errorf("default adaptive fusion %q does not name its feedback", f)
 	}
-	for _, n := range []int{-1, maxFeedback + 1} {
+	for _, n := range []int{-1, rank.MaxFeedback + 1} {
 		f.Feedback = n
 		if err := f.Validate(); err == nil {
 			t.Errorf("feedback %d: no error", n)

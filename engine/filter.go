@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -123,7 +124,7 @@ func (s *searcher) filesWith(ctx context.Context, t string) (*pathFilter, error)
 		if err != nil {
 			return nil, p.fail(err)
 		}
-		if path, _ := splitChunkID(id); mayAttach(path) {
+		if path, _ := record.SplitChunkID(id); mayAttach(path) {
 			out.chunks[id] = true
 		} else {
 			out.paths[path] = true

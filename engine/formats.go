@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -167,11 +168,9 @@ func mayAttach(path string) bool {
 	return mirror.DocType(parser) == mirror.TypeEmail
 }
 
-// entryKey is what the per-file limit counts: the file, or one of its
-// attachments.
-func entryKey(path, attachment string) string {
-	if attachment == "" {
-		return path
-	}
-	return path + "\x00" + attachment
+// isCode reports whether a chunk comes from a file parsed as code.
+func isCode(id string) bool {
+	path, _ := record.SplitChunkID(id)
+	p, ok := mirror.ParserFor(path)
+	return ok && strings.HasPrefix(p, "code@")
 }

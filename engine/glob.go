@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/autorag/autorag/engine/record"
 )
 
 // pathFilter matches result paths against a --path glob: `*` and `?` stay
@@ -76,7 +78,7 @@ func (f *pathFilter) match(id string) bool {
 	if f == nil {
 		return true
 	}
-	path, _ := splitChunkID(id)
+	path, _ := record.SplitChunkID(id)
 	if f.re != nil && !f.re.MatchString(path) {
 		return false
 	}

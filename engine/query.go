@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -37,45 +37,6 @@ type QueryOptions struct {
 	// space and version numbers) apart; by default they collapse into the
 	// best-ranked one (Result.AlsoIn).
 	NoCollapse bool
-}
-
-// Query modes.
-const (
-	ModeBM25   = "bm25"
-	ModeVector = "vector"
-	ModeHybrid = "hybrid"
-)
-
-// Scores say what each list thought of a result: its score and 1-based
-// rank there, or null when the result was not in that list.
-type Scores struct {
-	BM25       *float64 `json:"bm25"`
-	BM25Rank   *int     `json:"bm25_rank"`
-	Vector     *float64 `json:"vector"`
-	VectorRank *int     `json:"vector_rank"`
-}
-
-// Result is one passage.
-type Result struct {
-	Rank    int    `json:"rank"`
-	Path    string `json:"path"`
-	Chunk   int    `json:"chunk"`
-	Lines   [2]int `json:"lines"`
-	Section string `json:"section"`
-	Title   string `json:"title"`
-	Page    int    `json:"page,omitempty"` // PDF page, 1-based
-	// Attachment names the e-mail attachment of Path the passage is from
-	// ("report.pdf"; Page is then the attachment's page): each attachment
-	// is an entry of its own, for the per-file limit too.
-	Attachment string  `json:"attachment,omitempty"`
-	Score      float64 `json:"score"`
-	Scores     Scores  `json:"scores"`
-	Explain    string  `json:"explain,omitempty"`
-	Text       string  `json:"text"`
-	// AlsoIn lists the other places the same passage (the same chunk text
-	// but for white space and version numbers) was found, best-ranked
-	// first; they are not results of their own.
-	AlsoIn []Location `json:"also_in,omitempty"`
 }
 
 // QueryResult is the answer to a query.
@@ -224,7 +185,7 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 	k, perFile := defaults(o)
 	want := max(50, 5*k*perFile) // each list is oversampled before fusion
 	var terms []queryTerm
-	lexical := func() ([]listHit, error) {
+	lexical := func() ([]rank.Hit, error) {
 		var err error
 		if terms, err = s.queryTerms(ctx, ls, sc, o.Text); err != nil {
 			return nil, err
@@ -232,7 +193,7 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 		return s.bm25List(ctx, terms, filter, mode, want, k, perFile)
 	}
 	f := e.fusion()
-	dense := func(bm []listHit) ([]listHit, int, error) {
+	dense := func(bm []rank.Hit) ([]rank.Hit, int, error) {
 		return e.denseList(ctx, ls.vec, sc, f, o.Text, bm, filter, want)
 	}
 	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
@@ -240,121 +201,22 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 		return nil, err
 	}
 	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
-	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
-	results, collapsed, err := s.materialize(ranking, pg)
+	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	results, collapsed, err := pg.Walk(ranking, s.load)
 	// In bm25 mode the list holds just enough chunks for k files; when
 	// collapsing used some of them up, score deeper.
 	for mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
 		n := len(bmList)
-		pg.k = k
+		pg.K = k
 		if bmList, err = s.bm25List(ctx, terms, filter, mode, want, 2*len(results)+k+collapsed, perFile); err != nil || len(bmList) == n {
 			break
 		}
-		ranking, _ = rank(mode, f, 1, 0, bmList, nil)
-		results, collapsed, err = s.materialize(ranking, pg)
+		ranking, _ = rank.Rank(mode, f, rank.Query{}, 0, bmList, nil)
+		results, collapsed, err = pg.Walk(ranking, s.load)
 	}
 	if err != nil {
 		return nil, err
 	}
 	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: len(terms), fed: fed}
 	return how.result(sc, results, o.Explain), nil
-}
-
-// ranked is how a search ranked its results, on any backend.
-type ranked struct {
-	mode    string
-	f       Fusion
-	floor   float64 // hybrid: the vector-only floor applied
-	dropped int     // vector-only chunks below the floor
-	terms   int     // distinct query terms after analysis
-	fed     int     // chunks whose vectors turned the query vector
-}
-
-// result is the answer of results ranked so; with explain it says how.
-func (how ranked) result(sc *fingerprint.Sidecar, results []Result, explain bool) *QueryResult {
-	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: how.mode, Results: results, Dropped: how.dropped}
-	if how.mode == ModeHybrid {
-		res.Fusion = how.f.String()
-	}
-	if explain {
-		res.Explain = explainQuery(how.mode, how.f, how.floor, how.dropped, how.terms) + explainFeedback(how.mode, how.f, how.fed)
-	}
-	return res
-}
-
-func defaults(o QueryOptions) (k, perFile int) {
-	k, perFile = o.K, o.PerFile
-	if k <= 0 {
-		k = 10
-	}
-	if perFile <= 0 {
-		perFile = 1
-	}
-	return k, perFile
-}
-
-// searchLists runs a query's BM25 and dense searches for its mode. They run
-// side by side (BM25 scoring takes one core, and the dense search would
-// otherwise wait for it), except when a hybrid query's vector takes
-// feedback from BM25's best chunks (feedback.go): dense then follows and
-// gets BM25's list, where side by side it gets nil. It returns both lists
-// and how many chunks turned the query vector.
-func searchLists(mode string, f Fusion, lexical func() ([]listHit, error), dense func(bm []listHit) ([]listHit, int, error)) (bm, de []listHit, fed int, err error) {
-	if mode == ModeHybrid && f.Feedback > 0 {
-		if bm, err = lexical(); err != nil {
-			return nil, nil, 0, err
-		}
-		de, fed, err = dense(bm)
-		return bm, de, fed, err
-	}
-	var deErr error
-	var wg sync.WaitGroup
-	if mode != ModeBM25 {
-		wg.Go(func() { de, _, deErr = dense(nil) })
-	}
-	if mode != ModeVector {
-		bm, err = lexical()
-	}
-	wg.Wait()
-	if err == nil {
-		err = deErr
-	}
-	return bm, de, fed, err
-}
-
-// fuseWith ranks a query's two lists the same way on every backend: the
-// fusion f, the query's dense weight and, in hybrid mode, the floor below
-// which a vector-only hit is dropped.
-func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []listHit) (_ Fusion, floor float64, ranking []fused, dropped int) {
-	if mode == ModeHybrid {
-		floor = e.floor(f, text, bm)
-	}
-	ranking, dropped = rank(mode, f, queryWeight(f, text), floor, bm, de)
-	return f, floor, ranking, dropped
-}
-
-// rank turns the lists into one ranking for the mode; in hybrid mode it
-// also returns how many vector-only chunks fell below the floor. q is the
-// query's dense weight factor (adaptive fusion).
-func rank(mode string, f Fusion, q, floor float64, bm, de []listHit) ([]fused, int) {
-	switch mode {
-	case ModeBM25:
-		return single(bm, true), 0
-	case ModeVector:
-		return single(de, false), 0
-	}
-	return dropBelowFloor(floor, fuseQ(f, q, bm, de))
-}
-
-func single(l []listHit, isBM25 bool) []fused {
-	out := make([]fused, len(l))
-	for i, h := range l {
-		out[i] = fused{id: h.id, score: h.score}
-		if isBM25 {
-			out[i].bm25, out[i].bm25Rank = h.score, i+1
-		} else {
-			out[i].dense, out[i].denseRank = h.score, i+1
-		}
-	}
-	return out
 }

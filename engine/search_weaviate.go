@@ -12,6 +12,8 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -74,12 +76,12 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 		vdepth *= 20
 	}
 	nterms := 0
-	lexical := func() (l []listHit, err error) {
+	lexical := func() (l []rank.Hit, err error) {
 		l, nterms, err = w.lexical(ctx, o.Text, facets, filter, depth)
 		return l, err
 	}
 	f := e.fusion()
-	dense := func(bm []listHit) ([]listHit, int, error) {
+	dense := func(bm []rank.Hit) ([]rank.Hit, int, error) {
 		return w.vectorList(ctx, e, o.Text, f, bm, facets, filter, vdepth, want)
 	}
 	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
@@ -92,8 +94,8 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 		return nil, err
 	}
 	s := &searcher{remote: func(id string) (Result, error) { return w.load(ctx, docs, id) }}
-	pg := page{k: k, perFile: perFile, collapse: !o.NoCollapse, explain: o.Explain, mode: mode, f: f}
-	results, _, err := s.materialize(ranking, pg)
+	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	results, _, err := pg.Walk(ranking, s.load)
 	if err != nil {
 		return nil, err
 	}
@@ -120,8 +122,8 @@ func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 // vectorList is the vector list, its query vector turned by bm's best
 // chunks when the fusion f says so (feedbackVector), whose stored vectors
 // it fetches from the collection; it returns how many turned it.
-func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, f Fusion, bm []listHit, facets []string, filter *pathFilter, depth, want int) ([]listHit, int, error) {
-	stored := func(top []listHit) (func(string) ([]float32, bool), error) { return w.vectors(ctx, top) }
+func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, f Fusion, bm []rank.Hit, facets []string, filter *pathFilter, depth, want int) ([]rank.Hit, int, error) {
+	stored := func(top []rank.Hit) (func(string) ([]float32, bool), error) { return w.vectors(ctx, top) }
 	v, fed, err := e.feedbackVector(ctx, f, text, bm, stored)
 	if err != nil {
 		return nil, 0, err
@@ -132,10 +134,10 @@ func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, 
 
 // vectors fetches the stored vectors of the listed chunks and returns
 // their lookup.
-func (w *weaviateState) vectors(ctx context.Context, hits []listHit) (func(id string) ([]float32, bool), error) {
+func (w *weaviateState) vectors(ctx context.Context, hits []rank.Hit) (func(id string) ([]float32, bool), error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
-		ids[i] = wireID(h.id)
+		ids[i] = wireID(h.ID)
 	}
 	objs, err := w.c.Vectors(ctx, w.alias, ids, w.ws)
 	if err != nil {
@@ -157,14 +159,14 @@ func (w *weaviateState) vectors(ctx context.Context, hits []listHit) (func(id st
 // One difference remains: Weaviate computes a term's idf over the whole
 // shard, where the local backend counts only the chunks of the term's
 // languages.
-func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *pathFilter, depth int) ([]listHit, int, error) {
+func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *pathFilter, depth int) ([]rank.Hit, int, error) {
 	if !w.perLanguage() {
 		terms := analyze.TermsIn(text, w.langs)
 		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
 		l, err := w.list(ctx, q, filter, depth)
 		return l, len(terms), err
 	}
-	lists := make([][]listHit, len(w.langs))
+	lists := make([][]rank.Hit, len(w.langs))
 	errs := make([]error, len(w.langs))
 	distinct := map[string]bool{}
 	var wg sync.WaitGroup
@@ -181,7 +183,7 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 		return nil, 0, err
 	}
 	merged := slices.Concat(lists...)
-	slices.SortStableFunc(merged, func(a, b listHit) int { return cmp.Compare(b.score, a.score) })
+	slices.SortStableFunc(merged, func(a, b rank.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	return merged[:min(len(merged), depth)], len(distinct), nil
 }
 
@@ -189,7 +191,7 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 func (w *weaviateState) perLanguage() bool { return w.scoped && len(w.langs) > 1 }
 
 // list runs one ranked search and keeps the hits that pass the filter.
-func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]listHit, error) {
+func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]rank.Hit, error) {
 	if q.Mode == weaviate.BM25 && q.Tokens == "" {
 		return nil, nil // nothing left of the query after analysis
 	}
@@ -197,10 +199,10 @@ func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *path
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: %w", err)
 	}
-	out := make([]listHit, 0, min(len(hits), depth))
+	out := make([]rank.Hit, 0, min(len(hits), depth))
 	for _, h := range hits {
 		if id := fromWire(h.ChunkID); filter.match(id) {
-			out = append(out, listHit{id: id, score: h.Score})
+			out = append(out, rank.Hit{ID: id, Score: h.Score})
 		}
 	}
 	return out, nil
@@ -208,10 +210,10 @@ func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *path
 
 // prefetch loads the stored fields of the first n chunks of the ranking in
 // one request; the rest, should the walk need them, one by one.
-func (w *weaviateState) prefetch(ctx context.Context, ranking []fused, n int) (map[string]Result, error) {
+func (w *weaviateState) prefetch(ctx context.Context, ranking []rank.Fused, n int) (map[string]Result, error) {
 	ids := make([]string, 0, n)
 	for _, x := range ranking[:min(n, len(ranking))] {
-		ids = append(ids, wireID(x.id))
+		ids = append(ids, wireID(x.ID))
 	}
 	docs := map[string]Result{}
 	return docs, w.fetch(ctx, docs, ids)
@@ -227,7 +229,7 @@ func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids [
 	}
 	for _, ob := range objs {
 		id := fromWire(ob.ChunkID)
-		path, ord := splitChunkID(id)
+		path, ord := record.SplitChunkID(id)
 		var m chunkMeta
 		if err := json.Unmarshal([]byte(ob.Meta), &m); err != nil {
 			return fmt.Errorf("weaviate: chunk %s#%d: bad metadata: %w", path, ord, err)
@@ -247,6 +249,6 @@ func (w *weaviateState) load(ctx context.Context, docs map[string]Result, id str
 	if r, ok := docs[id]; ok {
 		return r, nil
 	}
-	path, ord := splitChunkID(id)
+	path, ord := record.SplitChunkID(id)
 	return Result{}, fmt.Errorf("load chunk %s#%d: not in the collection", path, ord)
 }

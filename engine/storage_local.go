@@ -8,6 +8,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -101,7 +102,7 @@ func (w *localWriter) apply(ctx context.Context, ch change) error {
 	}
 	w.deletes = append(w.deletes, ch.deletes...)
 	for i, d := range ch.upserts {
-		w.adds = append(w.adds, vector.Entry{ID: chunkID(d.Path, d.Ord), Vec: ch.vecs[i]})
+		w.adds = append(w.adds, vector.Entry{ID: record.ChunkID(d.Path, d.Ord), Vec: ch.vecs[i]})
 	}
 	return nil
 }

@@ -41,11 +41,11 @@ var Project = Config{
 		// BM25 parameters and scoring.
 		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine.bm25",
 		// Fusion.
-		"engine.Settings.Fusion", "engine.Fusion", "engine.DefaultFusion", "engine.fuse",
+		"engine.Settings.Fusion", "engine/rank.Fusion", "engine.DefaultFusion", "engine/rank.Fuse",
 		// Query analysis and options.
 		"engine/analyze.Terms", "engine/analyze.TermsIn", "engine/analyze.DetectQuery", "engine.QueryOptions",
 		// Result shaping.
-		"engine.(*searcher).materialize", "engine.Result", "engine.QueryResult",
+		"engine/rank.Page.Walk", "engine/rank.Result", "engine.QueryResult",
 	},
 	Reports: []string{"engine.RefreshResult"},
 	QueryRoots: []string{

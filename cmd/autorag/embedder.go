@@ -32,32 +32,11 @@ func newEmbedder(name string) (embed.Embedder, error) {
 }
 
 // fusionFrom applies the fusion and fusion_alpha settings over the
-// embedder's default.
+// embedder's default (engine.FusionFrom).
 func fusionFrom(d draft, emb embed.Embedder) (engine.Fusion, error) {
-	if d.fusion == "" && d.alpha == nil {
-		return engine.Fusion{}, nil
-	}
-	var f engine.Fusion
-	if emb != nil {
-		f = engine.DefaultFusion(emb.Identity())
-	}
-	switch d.fusion {
-	case engine.FusionConvex:
-		f = engine.DefaultConvex
-	case engine.FusionRRF:
-		f = engine.DefaultRRF
-	case engine.FusionAdaptive:
-		f = engine.DefaultAdaptive
-	case "":
-	default:
-		return f, usagef("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", d.fusion)
-	}
-	if d.alpha != nil {
-		if f.Method == engine.FusionRRF {
-			f.WDense = *d.alpha
-		} else {
-			f.Alpha = *d.alpha
-		}
+	f, err := engine.FusionFrom(d.fusion, d.alpha, emb)
+	if err != nil {
+		return f, &usageError{err: err}
 	}
 	return f, nil
 }

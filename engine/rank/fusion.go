@@ -1,8 +1,10 @@
-package engine
+package rank
 
 import (
 	"fmt"
 	"sort"
+
+	"github.com/autorag/autorag/engine/record"
 )
 
 // Fusion methods.
@@ -83,8 +85,8 @@ func (f Fusion) Validate() error {
 	default:
 		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)
 	}
-	if f.Feedback < 0 || f.Feedback > maxFeedback {
-		return fmt.Errorf("feedback needs 0 to %d chunks (got %d)", maxFeedback, f.Feedback)
+	if f.Feedback < 0 || f.Feedback > MaxFeedback {
+		return fmt.Errorf("feedback needs 0 to %d chunks (got %d)", MaxFeedback, f.Feedback)
 	}
 	if f.Floor < -1 || f.Floor > 1 || f.FloorUnknown < -1 || f.FloorUnknown > 1 {
 		return fmt.Errorf("vector floors are cosine similarities in [-1,1] (got %g, %g)", f.Floor, f.FloorUnknown)
@@ -92,86 +94,84 @@ func (f Fusion) Validate() error {
 	return nil
 }
 
-// listHit is one entry of a ranked list: a chunk ID and its score.
-type listHit struct {
-	id    string
-	score float64
+// Hit is one entry of a ranked list: a chunk ID and its score.
+type Hit struct {
+	ID    string
+	Score float64
 }
 
-// fused is a chunk of the combined ranking with what each list said.
-type fused struct {
-	id                  string
-	score               float64
-	bm25, dense         float64
-	bm25Rank, denseRank int     // 1-based; 0 = not in that list
-	wDense              float64 // adaptive: the dense weight of this chunk
+// Fused is a chunk of the combined ranking with what each list said.
+type Fused struct {
+	ID                  string
+	Score               float64
+	BM25, Dense         float64
+	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
+	WDense              float64 // adaptive: the dense weight of this chunk
 }
 
-// fuse combines two ranked lists (best first). It is pure and
-// deterministic: ties break on chunk ID (path, then ordinal).
-func fuse(f Fusion, bm25, dense []listHit) []fused { return fuseQ(f, 1, bm25, dense) }
-
-// fuseQ is fuse with the query's dense weight factor of adaptive fusion.
-func fuseQ(f Fusion, q float64, bm25, dense []listHit) []fused {
-	byID := map[string]*fused{}
-	var order []*fused
-	get := func(id string) *fused {
+// Fuse combines two ranked lists (best first); adaptive fusion weighs the
+// dense list by the query q (QueryWeight) and its code chunks. It is pure
+// and deterministic: ties break on chunk ID (path, then ordinal).
+func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
+	byID := map[string]*Fused{}
+	var order []*Fused
+	get := func(id string) *Fused {
 		if x, ok := byID[id]; ok {
 			return x
 		}
-		x := &fused{id: id}
+		x := &Fused{ID: id}
 		byID[id] = x
 		order = append(order, x)
 		return x
 	}
 	for i, h := range bm25 {
-		x := get(h.id)
-		x.bm25, x.bm25Rank = h.score, i+1
+		x := get(h.ID)
+		x.BM25, x.BM25Rank = h.Score, i+1
 	}
 	for i, h := range dense {
-		x := get(h.id)
-		x.dense, x.denseRank = h.score, i+1
+		x := get(h.ID)
+		x.Dense, x.DenseRank = h.Score, i+1
 	}
 	switch f.Method {
 	case FusionRRF:
 		scoreRRF(f, order)
 	case FusionAdaptive:
-		scoreAdaptive(f, order, bm25, dense, q)
+		scoreAdaptive(f, order, bm25, dense, QueryWeight(f, q), q)
 	default:
 		scoreConvex(f, order, bm25, dense)
 	}
-	out := make([]fused, len(order))
+	out := make([]Fused, len(order))
 	for i, x := range order {
 		out[i] = *x
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
 		}
-		return lessChunkID(out[i].id, out[j].id)
+		return record.LessChunkID(out[i].ID, out[j].ID)
 	})
 	return out
 }
 
-func scoreRRF(f Fusion, xs []*fused) {
+func scoreRRF(f Fusion, xs []*Fused) {
 	for _, x := range xs {
-		if x.bm25Rank > 0 {
-			x.score += f.WBM25 / (f.K + float64(x.bm25Rank))
+		if x.BM25Rank > 0 {
+			x.Score += f.WBM25 / (f.K + float64(x.BM25Rank))
 		}
-		if x.denseRank > 0 {
-			x.score += f.WDense / (f.K + float64(x.denseRank))
+		if x.DenseRank > 0 {
+			x.Score += f.WDense / (f.K + float64(x.DenseRank))
 		}
 	}
 }
 
 // listBounds returns the best BM25 score and the dense list's best and worst
 // similarities (0 for an empty list): the scales of convex fusion.
-func listBounds(bm25, dense []listHit) (maxB, minD, maxD float64) {
+func listBounds(bm25, dense []Hit) (maxB, minD, maxD float64) {
 	if len(bm25) > 0 {
-		maxB = bm25[0].score
+		maxB = bm25[0].Score
 	}
 	if len(dense) > 0 {
-		maxD, minD = dense[0].score, dense[len(dense)-1].score
+		maxD, minD = dense[0].Score, dense[len(dense)-1].Score
 	}
 	return maxB, minD, maxD
 }
@@ -179,16 +179,16 @@ func listBounds(bm25, dense []listHit) (maxB, minD, maxD float64) {
 // scoreConvex scales BM25 by its maximum with a floor of 0 (min-max over a
 // short BM25 list is a trap: when few chunks match, the last match would
 // score like a non-match) and the dense scores min-max over their list.
-func scoreConvex(f Fusion, xs []*fused, bm25, dense []listHit) {
+func scoreConvex(f Fusion, xs []*Fused, bm25, dense []Hit) {
 	maxB, minD, maxD := listBounds(bm25, dense)
 	for _, x := range xs {
 		var b, d float64
-		if x.bm25Rank > 0 && maxB > 0 {
-			b = x.bm25 / maxB
+		if x.BM25Rank > 0 && maxB > 0 {
+			b = x.BM25 / maxB
 		}
-		if x.denseRank > 0 && maxD > minD {
-			d = (x.dense - minD) / (maxD - minD)
+		if x.DenseRank > 0 && maxD > minD {
+			d = (x.Dense - minD) / (maxD - minD)
 		}
-		x.score = f.Alpha*b + (1-f.Alpha)*d
+		x.Score = f.Alpha*b + (1-f.Alpha)*d
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package rank
 
 import (
 	"hash/maphash"

@@ -1,32 +1,32 @@
-package engine
+package rank
 
 import (
 	"math"
 	"testing"
 )
 
-func ids(fs []fused) []string {
+func ids(fs []Fused) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, f.id)
+		out = append(out, f.ID)
 	}
 	return out
 }
 
 func TestFuseRRF(t *testing.T) {
 	f := Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
-	bm := []listHit{{"a\x000", 9}, {"b\x000", 5}, {"c\x000", 1}}
-	de := []listHit{{"c\x000", 0.9}, {"a\x000", 0.8}, {"d\x000", 0.1}}
+	bm := []Hit{{"a\x000", 9}, {"b\x000", 5}, {"c\x000", 1}}
+	de := []Hit{{"c\x000", 0.9}, {"a\x000", 0.8}, {"d\x000", 0.1}}
 	got := fuse(f, bm, de)
 	// a: 1/61 + 1/62; c: 1/63 + 1/61; b: 1/62; d: 1/63.
 	want := []string{"a\x000", "c\x000", "b\x000", "d\x000"}
 	if g := ids(got); len(g) != 4 || g[0] != want[0] || g[1] != want[1] || g[2] != want[2] || g[3] != want[3] {
 		t.Fatalf("order %q, want %q", g, want)
 	}
-	if math.Abs(got[0].score-(1.0/61+1.0/62)) > 1e-12 || got[0].bm25Rank != 1 || got[0].denseRank != 2 {
+	if math.Abs(got[0].Score-(1.0/61+1.0/62)) > 1e-12 || got[0].BM25Rank != 1 || got[0].DenseRank != 2 {
 		t.Errorf("a: %+v", got[0])
 	}
-	if got[3].bm25Rank != 0 || got[3].denseRank != 3 {
+	if got[3].BM25Rank != 0 || got[3].DenseRank != 3 {
 		t.Errorf("d must be absent from bm25: %+v", got[3])
 	}
 }
@@ -34,12 +34,12 @@ func TestFuseRRF(t *testing.T) {
 func TestFuseConvex(t *testing.T) {
 	f := Fusion{Method: FusionConvex, Alpha: 0.95}
 	// Only two BM25 matches: the second must not be scored like a non-match.
-	bm := []listHit{{"a\x000", 10}, {"b\x000", 8}}
-	de := []listHit{{"c\x000", 0.9}, {"b\x000", 0.5}, {"a\x000", 0.1}}
+	bm := []Hit{{"a\x000", 10}, {"b\x000", 8}}
+	de := []Hit{{"c\x000", 0.9}, {"b\x000", 0.5}, {"a\x000", 0.1}}
 	got := fuse(f, bm, de)
 	score := map[string]float64{}
 	for _, x := range got {
-		score[x.id] = x.score
+		score[x.ID] = x.Score
 	}
 	if want := 0.95*1 + 0.05*0; math.Abs(score["a\x000"]-want) > 1e-12 {
 		t.Errorf("a = %v, want %v", score["a\x000"], want)
@@ -58,8 +58,8 @@ func TestFuseConvex(t *testing.T) {
 func TestFuseTiesAreDeterministic(t *testing.T) {
 	f := Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 	// b#10 and b#2 tie; ordinal order must be numeric, not textual.
-	bm := []listHit{{"b\x0010", 1}}
-	de := []listHit{{"b\x002", 1}}
+	bm := []Hit{{"b\x0010", 1}}
+	de := []Hit{{"b\x002", 1}}
 	for i := 0; i < 20; i++ {
 		got := ids(fuse(f, bm, de))
 		if got[0] != "b\x002" || got[1] != "b\x0010" {
@@ -80,3 +80,6 @@ func TestFusionValidate(t *testing.T) {
 		}
 	}
 }
+
+// fuse is Fuse for a query in English over prose.
+func fuse(f Fusion, bm25, dense []Hit) []Fused { return Fuse(f, Query{}, bm25, dense) }

@@ -1,12 +1,9 @@
-package engine
+package rank
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/autorag/autorag/engine/analyze"
 )
 
 // Pseudo-relevance feedback for the dense list (Fusion.Feedback). A static
@@ -28,37 +25,37 @@ import (
 // and queries whose best BM25 chunks are mostly code (CoSQA, where the
 // dense list barely counts: Fusion.Code).
 
-// maxFeedback bounds Fusion.Feedback.
-const maxFeedback = 100
+// MaxFeedback bounds Fusion.Feedback.
+const MaxFeedback = 100
 
-// useFeedback reports whether a hybrid query's vector takes feedback from
+// UseFeedback reports whether a hybrid query's vector takes feedback from
 // bm, BM25's list for it.
-func useFeedback(f Fusion, text string, bm []listHit) bool {
+func UseFeedback(f Fusion, q Query, bm []Hit) bool {
 	if f.Feedback <= 0 || len(bm) == 0 {
 		return false
 	}
-	if l := analyze.DetectQuery(text); l != "" && l != analyze.English {
+	if q.Foreign {
 		return false
 	}
 	top := bm[:min(f.Feedback, len(bm))]
 	code := 0
 	for _, h := range top {
-		if isCode(h.id) {
+		if q.isCode(h.ID) {
 			code++
 		}
 	}
 	return 2*code <= len(top)
 }
 
-// addFeedback adds to the unit vector q the mean of the stored vectors of
+// AddFeedback adds to the unit vector q the mean of the stored vectors of
 // the chunks top (stored looks one up) and scales the sum back to unit
 // length, so that the dense scores stay cosine similarities (the floor
 // compares them). It returns how many vectors it added.
-func addFeedback(q []float32, stored func(id string) ([]float32, bool), top []listHit) int {
+func AddFeedback(q []float32, stored func(id string) ([]float32, bool), top []Hit) int {
 	mean := make([]float32, len(q))
 	got := 0
 	for _, h := range top {
-		v, ok := stored(h.id)
+		v, ok := stored(h.ID)
 		if !ok || len(v) != len(q) {
 			continue
 		}
@@ -84,15 +81,14 @@ func addFeedback(q []float32, stored func(id string) ([]float32, bool), top []li
 	return got
 }
 
-// feedbackVector is the vector a query's dense search uses: the query's
-// own, or, when useFeedback says so for bm (BM25's list of a hybrid query),
-// a copy turned towards the stored vectors of bm's best chunks, which
-// stored looks up (a backend may fetch them first). It also returns how
-// many chunks' vectors it took.
-func (e *Engine) feedbackVector(ctx context.Context, f Fusion, text string, bm []listHit, stored func(top []listHit) (func(id string) ([]float32, bool), error)) ([]float32, int, error) {
-	q, err := e.queryVector(ctx, text)
-	if err != nil || !useFeedback(f, text, bm) {
-		return q, 0, err
+// Turn is the vector a query's dense search uses: q, the query's own, or,
+// when UseFeedback says so for bm (BM25's list of a hybrid query), a copy
+// turned towards the stored vectors of bm's best chunks, which stored
+// looks up (a backend may fetch them first). It also returns how many
+// chunks' vectors it took.
+func Turn(f Fusion, query Query, q []float32, bm []Hit, stored func(top []Hit) (func(id string) ([]float32, bool), error)) ([]float32, int, error) {
+	if !UseFeedback(f, query, bm) {
+		return q, 0, nil
 	}
 	top := bm[:min(f.Feedback, len(bm))]
 	lookup, err := stored(top)
@@ -100,11 +96,11 @@ func (e *Engine) feedbackVector(ctx context.Context, f Fusion, text string, bm [
 		return nil, 0, err
 	}
 	q = slices.Clone(q) // a cached vector is not ours to change
-	return q, addFeedback(q, lookup, top), nil
+	return q, AddFeedback(q, lookup, top), nil
 }
 
-// explainFeedback says whether a query's vector took feedback.
-func explainFeedback(mode string, f Fusion, fed int) string {
+// ExplainFeedback says whether a query's vector took feedback.
+func ExplainFeedback(mode string, f Fusion, fed int) string {
 	switch {
 	case mode != ModeHybrid || f.Feedback <= 0:
 		return ""

@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/mirror"
+)
+
+// commitNew builds the next generation, commits it through the sidecar and
+// collects garbage. On any error before the commit the new generation is
+// removed and the old one stays served.
+func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
+	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
+	st, err := e.storageFor(nil)
+	if err != nil {
+		return nil, err
+	}
+	base, prevTable, err := e.incrementalBase(ctx, st, o, sc, res)
+	if err != nil {
+		return nil, err
+	}
+	current := ""
+	if sc != nil {
+		current = sc.Generation
+	}
+	gen, err := e.Layout.nextGeneration(current)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = os.RemoveAll(e.Layout.GenDir(gen))
+		}
+	}()
+	if err := fingerprint.MkdirAll(e.Layout.GenDir(gen)); err != nil {
+		return nil, fmt.Errorf("create generation: %w", err)
+	}
+	vb, err := e.openVectorBuilder(o)
+	if err != nil {
+		return nil, err
+	}
+	defer vb.close()
+	w, err := st.begin(ctx, base, gen)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb, w: w}
+	table, err := b.build(ctx, prevTable, scan.Manifest, res)
+	if err == nil {
+		err = vb.flush(res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	warning, err := w.commit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		res.Warnings = append(res.Warnings, warning)
+	}
+	clock.mark("build")
+	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
+	if err != nil {
+		return nil, err
+	}
+	res.Outcome = OutcomeUpdated
+	if base == "" {
+		res.Outcome = OutcomeRebuilt
+	}
+	res.Generation = gen
+	res.Chunks = next.Counts.Chunks
+	res.TookMS = ms(time.Since(clock.start))
+	next.Refresh = fingerprint.Refresh{Outcome: res.Outcome, At: time.Now().UTC(), TookMS: res.TookMS,
+		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
+	if err := failpoint.Hit("before-sidecar"); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := fingerprint.WriteSidecar(e.Layout.SidecarPath(), next); err != nil {
+		if !fingerprint.Renamed(err) {
+			return nil, fmt.Errorf("commit: %w", err)
+		}
+		// The sidecar is in place: the commit has happened.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("commit: %v", err))
+	}
+	committed = true
+	clock.mark("commit")
+	if err := failpoint.Hit("after-sidecar"); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("after commit: %v", err))
+		return res, nil
+	}
+	e.afterCommit(ctx, st, next, scan, store, res)
+	e.collectEmbeddings(vb, scan.Manifest, store, res)
+	clock.mark("gc")
+	res.TookMS = ms(time.Since(clock.start))
+	return res, nil
+}
+
+// incrementalBase picks the generation to build on: the committed one when
+// it is intact and was built with the same settings; else none (rebuild).
+// A remote backend that cannot be reached fails the refresh instead: a
+// rebuild could not reach it either.
+func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
+	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
+		return "", nil, nil
+	}
+	if err := st.check(ctx, sc); unavailable(err) {
+		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
+	} else if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
+		return "", nil, nil
+	}
+	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
+		return "", nil, nil
+	}
+	return sc.Generation, t, nil
+}
+
+//semguard:begin sidecar-new
+
+func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {
+	var reuse *fingerprint.Reuse
+	if prev != nil {
+		reuse = &fingerprint.Reuse{Dir: "index/" + prev.Generation, Artifacts: prev.Artifacts}
+	}
+	arts, err := fingerprint.Describe(e.Layout.Dir, "index/"+gen, reuse)
+	if err != nil {
+		return nil, fmt.Errorf("describe generation: %w", err)
+	}
+	chunks, tokens := table.totals()
+	return &fingerprint.Sidecar{
+		Format:           fingerprint.FormatVersion,
+		SemanticsVersion: IndexSemanticsVersion,
+		Fingerprint:      fp,
+		Generation:       gen,
+		Settings:         e.Settings.fingerprinted(),
+		Counts:           fingerprint.Counts{Files: len(table), Chunks: chunks, Tokens: tokens},
+		Artifacts:        arts,
+	}, nil
+}
+
+//semguard:end sidecar-new
