@@ -22,10 +22,11 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 	if err != nil {
 		return false, err
 	}
+	defer w.close()
 	if err := w.walkAll(); err != nil {
 		return false, err
 	}
-	s := &scanner{ctx: ctx, root: w.root, prev: prev, max: maxFileSize}
+	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize}
 	idx := pathIndex(prev)
 	found := 0
 	for i := range w.files {

@@ -44,7 +44,10 @@ func newTree(ctx context.Context, root string) (*tree, error) {
 	return &tree{fs: w, match: m, root: m.Root(), dirs: map[string]bool{}, add: w.Add}, nil
 }
 
-func (t *tree) close() error { return t.fs.Close() }
+func (t *tree) close() error {
+	t.match.Close()
+	return t.fs.Close()
+}
 
 // watchErr marks the errors that mean the kernel's watch limit (or, with
 // kqueue, the open file limit) was reached.
