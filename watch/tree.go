@@ -90,6 +90,22 @@ func (t *tree) addTree(ctx context.Context, rel string) error {
 	return nil
 }
 
+// rewatch rebuilds the watch set from a walk of the tree: the ignore rules
+// are read again, every directory a scan would enter is watched (adding a
+// watch again is harmless), and directories no longer found lose theirs.
+func (t *tree) rewatch(ctx context.Context) error {
+	old := t.dirs
+	t.dirs = map[string]bool{}
+	t.match.Reset()
+	err := t.addTree(ctx, "")
+	for d := range old {
+		if !t.dirs[d] {
+			_ = t.fs.Remove(t.abs(d))
+		}
+	}
+	return err
+}
+
 // change is what one event means for the index.
 type change struct {
 	path   string // relative path to refresh ("" is the whole root)
