@@ -26,10 +26,15 @@ test: test-setup
 # where node is absent), and the PDF parser's WebAssembly module, compiled
 # once without the race detector into the user cache directory (the
 # race-instrumented compile takes minutes, longer than the tests that load it
-# wait).
+# wait). wazero keys that cache by the version the binary's build info
+# gives it, which differs between a package's test binary and a built CLI
+# (whose build the CLI tests re-execute): both are warmed.
 MCPCLIENT := testdata/mcpclient
+PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
 test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
+	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
+	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
 
 $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
