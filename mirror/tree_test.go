@@ -88,7 +88,7 @@ func TestPathEntriesAgree(t *testing.T) {
 		}
 	})
 	within(t, "Changed", func() {
-		if _, err := Changed(context.Background(), root, &Manifest{}, 0); err != nil {
+		if _, err := Changed(context.Background(), root, &Manifest{}, 0, nil); err != nil {
 			t.Error(err)
 		}
 	})
