@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
+.PHONY: build test test-setup demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -15,10 +15,29 @@ build:
 # tests go with them, before the package's (which kill nodes).
 WEAVIATE_PKG := ./engine/backend/weaviate
 WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
-test:
+test: test-setup
 	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
 	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag
 	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
+
+# What the tests need besides Go, done by the test command itself so that a
+# fresh clone passes: the TypeScript MCP client of TestMCPWithTypeScriptClient
+# (npm ci, again only when package-lock.json changes; the test skips only
+# where node is absent), and the PDF parser's WebAssembly module, compiled
+# once without the race detector into the user cache directory (the
+# race-instrumented compile takes minutes, longer than the tests that load it
+# wait). wazero keys that cache by the version the binary's build info
+# gives it, which differs between a package's test binary and a built CLI
+# (whose build the CLI tests re-execute): both are warmed.
+MCPCLIENT := testdata/mcpclient
+PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
+test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
+	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
+	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
+	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
+
+$(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
+	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build

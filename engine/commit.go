@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -122,6 +123,10 @@ func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptio
 	if err := st.check(ctx, sc); unavailable(err) {
 		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
 	} else if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
+		return "", nil, nil
+	}
+	if err := e.probeCommitted(sc); errors.Is(err, ErrDamaged) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}

@@ -117,6 +117,9 @@ func (e *Engine) openCommitted() (*Generation, error) {
 			return g, nil
 		}
 		failed, lastErr = sc.Generation, fmt.Errorf("generation %s: %w", sc.Generation, err)
+		if d := e.damage(sc); d != nil {
+			lastErr = fmt.Errorf("%w; opening it: %v", d, err)
+		}
 	}
 	return nil, lastErr
 }

@@ -174,7 +174,14 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
 	if !o.Rebuild && sc != nil && sc.Fingerprint == fp && fingerprint.Check(e.Layout.Dir, sc.Artifacts) == nil {
-		return e.finishUnchanged(res, sc, scan, clock)
+		err := e.probeCommitted(sc)
+		if err == nil {
+			return e.finishUnchanged(res, sc, scan, clock)
+		}
+		if !errors.Is(err, ErrDamaged) {
+			return nil, err
+		}
+		// Damaged: commitNew's incrementalBase finds it so and rebuilds.
 	}
 	return e.commitNew(ctx, o, sc, scan, store, res, clock)
 }

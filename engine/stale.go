@@ -23,7 +23,7 @@ func (e *Engine) SourcesChanged(ctx context.Context, sc *fingerprint.Sidecar) (b
 	if e.fingerprintOf(man) != sc.Fingerprint {
 		return true, nil
 	}
-	changed, err := mirror.Changed(ctx, e.Layout.Root, man, e.Settings.MaxFileSize)
+	changed, err := mirror.Changed(ctx, e.Layout.Root, man, e.Settings.MaxFileSize, mirror.LoadFailMemo(e.failuresPath()))
 	if err != nil {
 		return false, fmt.Errorf("sources check: %w", err)
 	}

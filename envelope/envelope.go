@@ -113,6 +113,7 @@ const (
 	CodeNoIndex     = "no_index"
 	CodeLockPath    = "lock_path"
 	CodeFailed      = "failed"
+	CodeDamaged     = "damaged" // the committed index is damaged; a refresh rebuilds it
 )
 
 // Code names the class of err. Errors of the caller's request wrap
@@ -129,6 +130,8 @@ func Code(err error) string {
 		return CodeNoIndex
 	case errors.Is(err, lock.ErrNotRegular):
 		return CodeLockPath
+	case errors.Is(err, engine.ErrDamaged):
+		return CodeDamaged
 	default:
 		return CodeFailed
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -69,6 +70,9 @@ func Run(ctx context.Context, ds *Dataset, o Options) (*Report, error) {
 		}
 	}
 	root := filepath.Join(o.Workspace, "corpus")
+	if err := os.MkdirAll(o.Workspace, 0o700); err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
 	say("writing %d documents to %s", len(ds.Docs), root)
 	paths, err := Materialize(ds, root, o.Ext)
 	if err != nil {

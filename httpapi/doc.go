@@ -18,9 +18,18 @@
 // The server binds to loopback unless told otherwise; any other address
 // requires a bearer token (CheckBind), compared in constant time. Without a
 // token, requests whose Host header is not a loopback name are refused
-// (403), so a web page cannot reach the API through DNS rebinding, and POST
-// bodies must be application/json, which a cross-origin page cannot send
-// without a CORS preflight that the server never grants. Bodies are
-// limited to MaxBody bytes, headers to 64 KiB, and each request to its
-// time limit.
+// (403), so a web page cannot reach the API through DNS rebinding. With or
+// without a token, a request carrying an Origin header other than the
+// server's own (scheme://Host) is refused (403): browsers send Origin on
+// every cross-origin request, so a page the user visits cannot start a
+// refresh or read a file. Every POST must say Content-Type:
+// application/json, an empty body included (400 otherwise): that is the
+// one type a cross-origin page cannot send without a CORS preflight,
+// which the server never grants. A loopback server without a token serves
+// every local user of the machine: any process, of any user, that can
+// connect to 127.0.0.1 can search, read and refresh; use --token where
+// other users share the machine. Bodies are limited to MaxBody bytes,
+// headers to 64 KiB, and each request to its time limit, which holds even
+// when the handler is stuck where no context reaches it: the server
+// answers 504 at the limit (deadline.go).
 package httpapi

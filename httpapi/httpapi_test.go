@@ -176,7 +176,7 @@ func TestErrorsAndStatuses(t *testing.T) {
 	if code != 200 || st["indexed"] != true {
 		t.Errorf("status: %d %v", code, st)
 	}
-	code, ref := do(t, "POST", s.base+"/v1/refresh", "", "", "")
+	code, ref := do(t, "POST", s.base+"/v1/refresh", "", "application/json", "")
 	if code != 200 || ref["outcome"] != "unchanged" {
 		t.Errorf("refresh: %d %v", code, ref)
 	}

@@ -89,7 +89,7 @@ func limited(h http.Handler, o Options) http.Handler {
 		_ = rc.SetReadDeadline(time.Now().Add(d))
 		_ = rc.SetWriteDeadline(time.Now().Add(d + 5*time.Second))
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-		h.ServeHTTP(w, r.WithContext(ctx))
+		withDeadline(ctx, w, r, h)
 	})
 }
 

@@ -13,8 +13,11 @@ import (
 // differs from its entry (to tell a touch from an edit) and the first
 // 8 KiB of each file the manifest lacks (to tell binary files, which are
 // never entries, from new ones). A file whose bytes changed but whose text
-// did not (re-encoded, say) is reported as changed.
-func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64) (bool, error) {
+// did not (re-encoded, say) is reported as changed. A file whose parse
+// failure failures remembers, with the size, mtime and parser it still
+// has, is not a change: a scan would report it failed again and leave
+// the manifest as it is (so stale agrees with status and refresh).
+func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64, failures *FailMemo) (bool, error) {
 	if maxFileSize <= 0 {
 		maxFileSize = DefaultMaxFileSize
 	}
@@ -22,10 +25,11 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 	if err != nil {
 		return false, err
 	}
+	defer w.close()
 	if err := w.walkAll(); err != nil {
 		return false, err
 	}
-	s := &scanner{ctx: ctx, root: w.root, prev: prev, max: maxFileSize}
+	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize}
 	idx := pathIndex(prev)
 	found := 0
 	for i := range w.files {
@@ -44,6 +48,9 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 			continue
 		}
 		if known && s.statSkip(c, &prev.Entries[j]) {
+			continue
+		}
+		if _, failed := failures.lookup(c); failed && !known {
 			continue
 		}
 		if s.differs(c, prev, int(j), known) {

@@ -48,7 +48,7 @@ func TestChanged(t *testing.T) {
 			writeTree(t, root, base)
 			res := scan(t, root, OpenStore(t.TempDir()), nil, ScanOptions{MaxFileSize: 16})
 			tt.change(t, root)
-			got, err := Changed(t.Context(), root, res.Manifest, 16)
+			got, err := Changed(t.Context(), root, res.Manifest, 16, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,11 +84,30 @@ func BenchmarkChanged(b *testing.B) {
 			root, _, m := benchTree(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				changed, err := Changed(b.Context(), root, m, 0)
+				changed, err := Changed(b.Context(), root, m, 0, nil)
 				if err != nil || changed {
 					b.Fatal(changed, err)
 				}
 			}
 		})
+	}
+}
+
+// TestChangedRecordedFailureIsNoChange: a file whose parse failed (a text
+// file named .docx) and is remembered so is not a change while it keeps
+// its size and mtime, and is one once edited.
+func TestChangedRecordedFailureIsNoChange(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.md": "# A\nalpha", "fake.docx": "not a zip at all"})
+	res := scan(t, root, OpenStore(t.TempDir()), nil, ScanOptions{Failures: &FailMemo{}})
+	if len(res.Failures.Files) != 1 {
+		t.Fatalf("failures remembered: %+v", res.Failures)
+	}
+	if got, err := Changed(t.Context(), root, res.Manifest, 0, res.Failures); err != nil || got {
+		t.Errorf("Changed = %v, %v with only a remembered failure; want false", got, err)
+	}
+	writeTree(t, root, map[string]string{"fake.docx": "still not a zip, but edited"})
+	if got, err := Changed(t.Context(), root, res.Manifest, 0, res.Failures); err != nil || !got {
+		t.Errorf("Changed = %v, %v after the failed file was edited; want true", got, err)
 	}
 }

@@ -115,17 +115,26 @@
 // order in which the file system lists each directory: Scan finds each
 // file's previous entry through a map of paths, returns the previous
 // (sorted) entries as they are when nothing changed, and otherwise sorts
-// only the files it read and merges them in. .git and .autorag are never
-// entered. Ignore rules: see ignore.go. Symlinks to files inside the root
-// are indexed under the link's own path; symlinks to directories are not
-// followed; links that leave the root or dangle are reported. Nothing
-// outside the root is read.
+// only the files it read and merges them in. .git and .autorag (in any
+// case: .GIT is the same directory on a case-insensitive file system) are
+// never entered. Ignore rules: see ignore.go. Symlinks to files inside the
+// root are indexed under the link's own path when the walk would index the
+// file they lead to (not ignored, not internal); symlinks to directories
+// are not followed; links that leave the root or dangle are reported.
+// Nothing outside the root is read.
+//
+// Every open under the root goes through one resolver (tree.go): relative
+// to the root's descriptor, with no symlink in any component (openat2
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS on Linux, one O_NOFOLLOW openat per
+// component elsewhere), non-blocking and for regular files only, so a
+// FIFO cannot hang a refresh and a component swapped for a symlink cannot
+// lead out of the root or past an ignore rule. The walk, a targeted scan
+// (refresh --paths, watch events), Changed and ReadSource apply the same
+// rules through it: ReadSource and a targeted scan share walker.target.
 //
 // Two read-only entry points apply the same rules for the servers
 // (autorag mcp, autorag serve): Changed walks the tree and reports whether
 // a scan would change the manifest's texts (the stale flag), and
 // ReadSource reads one file as a scan would, refusing whatever the walk
-// would not index (ErrNotSource), through os.Root so that nothing outside
-// the root can be opened even if a path component is swapped for a
-// symlink after the checks.
+// would not index (ErrNotSource), through the same resolver.
 package mirror

@@ -20,9 +20,11 @@ func NewMatcher(ctx context.Context, root string) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.frames = make(map[string]*ignoreFrame)
 	return &Matcher{w: w}, nil
 }
+
+// Close releases the root's descriptors.
+func (m *Matcher) Close() { m.w.close() }
 
 // Root is the absolute root with symlinks resolved: the directory whose
 // paths Rel accepts.
@@ -46,7 +48,10 @@ func (m *Matcher) Skipped(rel string, isDir bool) bool {
 }
 
 // Reset forgets the ignore rules read so far.
-func (m *Matcher) Reset() { m.w.frames = make(map[string]*ignoreFrame) }
+func (m *Matcher) Reset() {
+	m.w.frames = make(map[string]*ignoreFrame)
+	m.w.failed = nil // unreadable ignore files, which a scan reports
+}
 
 // IsIgnoreFile reports whether the base name of rel is an ignore file
 // (.gitignore, .ignore, .autoragignore), whose edits change what is indexed.

@@ -58,7 +58,7 @@ func ParseContext(ctx context.Context, path string, raw []byte, lim parse.Limits
 		return nil, fmt.Errorf("parse %s: %w", path, ErrBinary)
 	}
 	if p, isFormat := byName(k.parser); isFormat {
-		pd, err := parse.Run(ctx, p, &parse.Input{Path: path, Data: raw, Limits: lim, Nested: nested})
+		pd, err := parse.Run(ctx, p, &parse.Input{Path: path, Data: raw, Limits: lim.WithDefaults(), Nested: nested(lim.WithDefaults())})
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", path, err)
 		}

@@ -107,9 +107,17 @@ func DocType(parser string) string {
 	return TypeDoc
 }
 
-// nested parses an e-mail attachment with the parser its name selects. Text
-// attachments are read as text; e-mail inside e-mail is not descended into.
-func nested(ctx context.Context, name string, data []byte) (*parse.Doc, string, bool, error) {
+// nested parses an e-mail attachment with the parser its name selects,
+// under the limits of the message's own parse. Text attachments are read
+// as text; e-mail inside e-mail is not descended into.
+func nested(lim parse.Limits) func(ctx context.Context, name string, data []byte) (*parse.Doc, string, bool, error) {
+	return func(ctx context.Context, name string, data []byte) (*parse.Doc, string, bool, error) {
+		return parseNested(ctx, name, data, lim)
+	}
+}
+
+// parseNested parses an attachment under the limits of its message.
+func parseNested(ctx context.Context, name string, data []byte, lim parse.Limits) (*parse.Doc, string, bool, error) {
 	k, ok := classify(name)
 	if !ok {
 		return nil, "", false, nil
@@ -126,7 +134,7 @@ func nested(ctx context.Context, name string, data []byte) (*parse.Doc, string, 
 	if DocType(k.parser) == TypeEmail {
 		return nil, "", false, nil
 	}
-	d, err := p.Parse(ctx, &parse.Input{Path: name, Data: data, Limits: parse.DefaultLimits})
+	d, err := p.Parse(ctx, &parse.Input{Path: name, Data: data, Limits: lim})
 	return d, k.parser, true, err
 }
 

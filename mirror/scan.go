@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -90,6 +89,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if err != nil {
 		return nil, err
 	}
+	defer w.close()
 	var cov *coverage
 	if opts.Paths != nil {
 		cov, err = w.targeted(opts.Paths)
@@ -101,7 +101,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 		return nil, err
 	}
 	_ = failpoint.Hit("scan-after-walk")
-	s := &scanner{ctx: ctx, root: w.root, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
+	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
 		memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
 	fresh, err := s.run(w.files, res)
@@ -122,7 +122,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 // scanner turns candidates into entries.
 type scanner struct {
 	ctx    context.Context
-	root   string
+	tree   *tree
 	store  *Store
 	prev   *Manifest
 	max    int64
@@ -384,17 +384,28 @@ func (s *scanner) indexByRaw() map[rawKey]Hash {
 func (s *scanner) read(c *candidate) ([]byte, error) {
 	p := c.target
 	if p == "" {
-		p = filepath.Join(s.root, filepath.FromSlash(c.rel))
+		p = c.rel
 	}
-	f, err := openSource(p)
+	f, err := s.tree.openFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err // process drops a file removed since the walk
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read: %s", errText(err))
+		return nil, fmt.Errorf("read: %s", openErrText(err))
 	}
 	defer f.Close()
 	return s.readFile(f, c.size, c.parser)
+}
+
+// openErrText renders an error of tree.openFile for a failure reason.
+func openErrText(err error) string {
+	switch {
+	case errors.Is(err, errSymlinkPath):
+		return "became a symlink after the walk (not followed)"
+	case errors.Is(err, errNotRegular):
+		return "not a regular file"
+	}
+	return errText(err)
 }
 
 // readFile reads the open file f of the given size (as stat'ed) as read

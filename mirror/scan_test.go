@@ -331,8 +331,12 @@ func TestScanIncrementalEqualsFresh(t *testing.T) {
 // is gone by the time it is read is simply dropped, like one that vanished
 // before its stat, rather than reported as a read failure.
 func TestScanFileRemovedAfterWalk(t *testing.T) {
-	root := t.TempDir()
-	s := &scanner{ctx: t.Context(), root: root, store: OpenStore(t.TempDir()), prev: &Manifest{}, max: DefaultMaxFileSize}
+	tr, err := openTree(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.close()
+	s := &scanner{ctx: t.Context(), tree: tr, store: OpenStore(t.TempDir()), prev: &Manifest{}, max: DefaultMaxFileSize}
 	s.byRaw = s.indexByRaw
 	var o outcome
 	if err := s.process(&candidate{rel: "gone.txt", size: 5, parser: textParser}, &o); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -19,12 +18,12 @@ var ErrNotSource = errors.New("not an indexed source")
 // ReadSource parses the file at rel (relative to root, '/' separated) as a
 // refresh would index it, or refuses it with an error wrapping
 // ErrNotSource (fs.ErrNotExist when there is no such file). The rules are
-// the walk's: no absolute paths and no "..", nothing under .git or
-// .autorag, the ignore files of every ancestor directory, symlinked
-// directories not entered, a symlink to a file only when the file is
-// inside the root, binary and oversized files refused. The file is opened
-// through os.Root, so a component swapped for a symlink after the checks
-// still cannot lead outside the root.
+// the walk's, applied by the same code as a targeted refresh's (walker.target):
+// no absolute paths and no "..", nothing under .git or .autorag, the ignore
+// files of every ancestor directory, symlinked directories not entered, a
+// symlink to a file only when the walk would index the file, binary and
+// oversized files refused. The file is opened through the tree, which
+// follows no symlink in any component and never blocks.
 func ReadSource(ctx context.Context, root, rel string, maxFileSize int64) (*Doc, error) {
 	if maxFileSize <= 0 {
 		maxFileSize = DefaultMaxFileSize
@@ -32,23 +31,30 @@ func ReadSource(ctx context.Context, root, rel string, maxFileSize int64) (*Doc,
 	if err := checkRel(rel); err != nil {
 		return nil, err
 	}
+	if _, ok := ParserFor(rel); !ok {
+		return nil, refused(rel, "binary extension")
+	}
 	w, err := newWalker(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	target, err := w.sourceTarget(rel)
+	defer w.close()
+	c, err := w.sourceTarget(rel)
 	if err != nil {
 		return nil, err
 	}
-	r, err := os.OpenRoot(w.root)
-	if err != nil {
-		return nil, err
+	if c.size > maxFileSize {
+		return nil, refused(rel, fmt.Sprintf("%s (%d bytes)", reasonTooLarge, c.size))
 	}
-	defer r.Close()
-	parser, _ := ParserFor(rel)
-	data, err := readRooted(r, target, maxFileSize, parser)
-	if err != nil {
+	s := &scanner{ctx: ctx, tree: w.tree, max: maxFileSize}
+	data, err := s.read(&c)
+	switch {
+	case errors.Is(err, ErrBinary):
+		return nil, refused(rel, reasonBinary)
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
+	case err != nil:
+		return nil, refused(rel, err.Error())
 	}
 	doc, err := Parse(rel, data)
 	if errors.Is(err, ErrBinary) {
@@ -83,89 +89,23 @@ func checkRel(rel string) error {
 	return nil
 }
 
-// sourceTarget applies the walk's rules to rel and returns the path to
-// open, relative to the root: rel itself, or where the symlink rel leads.
-func (w *walker) sourceTarget(rel string) (string, error) {
-	if _, ok := ParserFor(rel); !ok {
-		return "", refused(rel, "binary extension")
+// sourceTarget applies the walk's rules to the one file rel (w.target)
+// and returns the candidate to read, or why the walk would not index it.
+func (w *walker) sourceTarget(rel string) (candidate, error) {
+	fi, err := w.tree.lstat(rel)
+	if err == nil && fi.IsDir() {
+		return candidate{}, refused(rel, "a directory")
 	}
-	w.frames = make(map[string]*ignoreFrame)
-	for i := 0; i < len(rel); i++ {
-		if rel[i] != '/' {
-			continue
-		}
-		fi, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(rel[:i])))
-		if err != nil {
-			return "", err
-		}
-		if !fi.IsDir() {
-			return "", refused(rel, rel[:i]+" is not a directory (symlinked directories are not followed)")
-		}
+	if err := w.target(rel); err != nil {
+		return candidate{}, err
 	}
-	stack, ok := w.stackFor(rel)
-	if !ok || stack.ignored(rel, false) {
-		return "", refused(rel, "ignored")
-	}
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(abs)
 	switch {
-	case err != nil:
-		return "", err
-	case fi.Mode().IsRegular():
-		return rel, nil
-	case fi.Mode()&fs.ModeSymlink == 0:
-		return "", refused(rel, "not a regular file")
+	case len(w.failed) > 0:
+		return candidate{}, refused(rel, w.failed[len(w.failed)-1].Reason)
+	case len(w.files) == 1 && w.files[0].rel == rel:
+		return w.files[0], nil
+	case err == nil:
+		return candidate{}, refused(rel, "not a regular file (a symlink to a directory or a special file)")
 	}
-	return w.linkTarget(abs, rel)
-}
-
-// linkTarget follows the symlink rel when it leads to a file inside the
-// root, as the walk does.
-func (w *walker) linkTarget(abs, rel string) (string, error) {
-	target, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", refused(rel, reasonDangling)
-	}
-	if err != nil {
-		return "", err
-	}
-	inner, ok := relUnder(w.root, target)
-	if !ok || inner == "" {
-		return "", refused(rel, reasonOutsideRoot)
-	}
-	if hasInternalDir(inner) {
-		return "", refused(rel, "symlink into an internal directory")
-	}
-	return filepath.FromSlash(inner), nil
-}
-
-// readRooted reads name inside r, refusing anything but a regular file of
-// at most max bytes, and binary content by its first bytes unless parser
-// reads a binary format.
-func readRooted(r *os.Root, name string, max int64, parser string) ([]byte, error) {
-	f, err := r.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	rel := filepath.ToSlash(name)
-	switch {
-	case !fi.Mode().IsRegular():
-		return nil, refused(rel, "not a regular file")
-	case fi.Size() > max:
-		return nil, refused(rel, fmt.Sprintf("%s (%d bytes)", reasonTooLarge, fi.Size()))
-	}
-	s := &scanner{max: max}
-	data, err := s.readFile(f, fi.Size(), parser)
-	if errors.Is(err, ErrBinary) {
-		return nil, refused(rel, reasonBinary)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	return data, nil
+	return candidate{}, &fs.PathError{Op: "open", Path: rel, Err: fs.ErrNotExist}
 }

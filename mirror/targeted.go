@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,7 +58,6 @@ func (w *walker) targeted(paths []string) (*coverage, error) {
 	if cov.all {
 		return cov, w.walkAll()
 	}
-	w.frames = make(map[string]*ignoreFrame)
 	for rel := range cov.paths {
 		if err := w.ctx.Err(); err != nil {
 			return nil, err
@@ -72,16 +70,21 @@ func (w *walker) targeted(paths []string) (*coverage, error) {
 	return cov, nil
 }
 
-// target examines one relative path. A path that no longer exists yields
-// nothing, so whatever was indexed under it is deleted; a path that exists
-// but cannot be indexed is also reported in failed.
+// target examines one relative path with every rule of the walk: no
+// component inside .git or .autorag, no symlinked directory on the way,
+// no ignored ancestor, not ignored itself. A path that no longer exists
+// yields nothing, so whatever was indexed under it is deleted; a path that
+// exists but cannot be indexed is also reported in failed.
 func (w *walker) target(rel string) error {
 	if hasInternalDir(rel) {
 		w.fail(rel, reasonInternal)
 		return nil
 	}
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(abs)
+	fi, err := w.tree.lstat(rel)
+	if errors.Is(err, errSymlinkPath) {
+		w.fail(rel, reasonSymlinkDir)
+		return nil
+	}
 	if err != nil {
 		w.statFailed(rel, err)
 		return nil
@@ -92,6 +95,7 @@ func (w *walker) target(rel string) error {
 		w.fail(rel, reasonIgnored)
 		return nil
 	}
+	abs := w.tree.abs(rel)
 	switch {
 	case isDir:
 		return w.walkDir(abs, rel, stack)
@@ -140,12 +144,9 @@ func (w *walker) frame(rel string) *ignoreFrame {
 	}
 	// The ignore files are opened by name: listing the directory to find
 	// them cost 10-20 ms in a directory of 16,000 files, more than the rest
-	// of a one-file refresh's scan.
-	var f *ignoreFrame
-	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		f = loadFrame(abs, rel, ignoreFileNames)
-	}
+	// of a one-file refresh's scan. A directory that is not one (or is
+	// reached through a symlink) has no files to open.
+	f := w.loadFrame(rel, ignoreFileNames)
 	w.frames[rel] = f
 	return f
 }
@@ -158,6 +159,7 @@ func ResolvePaths(ctx context.Context, root string, paths []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
+	defer w.close()
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rel, ok := w.relPath(p)

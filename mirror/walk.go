@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // Failure reasons reported by Scan (Failure.Reason starts with one of these).
@@ -26,12 +27,16 @@ const (
 	reasonInternal    = "inside .git or .autorag"
 	reasonNotRegular  = "not a regular file"
 	reasonUnsupported = "unsupported file type"
+	// Reasons for a symlink whose target the walk would not index.
+	reasonLinkInternal = "symlink into .git or .autorag"
+	reasonLinkIgnored  = "symlink to an ignored file"
+	reasonSymlinkDir   = "path through a symlinked directory (not followed)"
 )
 
 // candidate is a file the walk found: not ignored, of a supported type.
 type candidate struct {
 	rel    string // relative to the root, '/' separated
-	target string // absolute path to read for symlinks; "" means root/rel
+	target string // for symlinks, the resolved target relative to the root; "" means rel
 	size   int64
 	mtime  int64
 	parser string
@@ -42,6 +47,7 @@ type candidate struct {
 // to resolve where a symlink points.
 type walker struct {
 	ctx    context.Context
+	tree   *tree  // every open under the root goes through it
 	root   string // absolute, symlinks resolved
 	given  string // absolute root as the caller named it
 	files  []candidate
@@ -67,8 +73,15 @@ func newWalker(ctx context.Context, root string) (*walker, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("scan %s: not a directory", root)
 	}
-	return &walker{ctx: ctx, root: resolved, given: abs}, nil
+	t, err := openTree(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	return &walker{ctx: ctx, tree: t, root: resolved, given: abs, frames: make(map[string]*ignoreFrame)}, nil
 }
+
+// close releases the root's descriptors.
+func (w *walker) close() { w.tree.close() }
 
 func (w *walker) fail(rel, reason string) {
 	w.failed = append(w.failed, Failure{Path: rel, Reason: reason})
@@ -77,7 +90,7 @@ func (w *walker) fail(rel, reason string) {
 // walkAll walks the whole tree. An unreadable root is an error (scanning
 // nothing would delete every entry); unreadable subdirectories are failures.
 func (w *walker) walkAll() error {
-	d, entries, err := openDir(w.root)
+	d, entries, err := w.openDir("")
 	if err != nil {
 		return fmt.Errorf("scan %s: %w", w.root, err)
 	}
@@ -89,7 +102,7 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	d, entries, err := openDir(abs)
+	d, entries, err := w.openDir(rel)
 	if err != nil {
 		w.fail(rel, "read dir: "+errText(err))
 		return nil
@@ -103,7 +116,7 @@ func (w *walker) walkDir(abs, rel string, stack ignoreStack) error {
 // microseconds, stat'ing a large directory on every core roughly halves
 // the no-op walk. Subdirectories and symlinks follow, once d is closed.
 func (w *walker) walkEntries(d *os.File, abs, rel string, entries []fs.DirEntry, stack ignoreStack) error {
-	if f := loadFrame(abs, rel, ignoreFilesIn(entries)); f != nil {
+	if f := w.loadFrame(rel, ignoreFilesIn(entries)); f != nil {
 		stack = append(stack, f)
 	}
 	first := len(w.files)
@@ -215,8 +228,11 @@ func (w *walker) statFailed(rel string, err error) {
 }
 
 // symlink indexes a link to a regular file inside the root under the link's
-// own path. Links to directories are not followed; links leaving the root or
-// pointing nowhere are reported.
+// own path, when the walk would index the file it leads to (not inside
+// .git or .autorag, not ignored). Links to directories are not followed;
+// links leaving the root or pointing nowhere are reported. The target is
+// recorded by its resolved path and later opened through the tree, which
+// follows no symlink at all.
 func (w *walker) symlink(abs, rel string) {
 	target, err := filepath.EvalSymlinks(abs)
 	switch {
@@ -228,14 +244,15 @@ func (w *walker) symlink(abs, rel string) {
 		return
 	}
 	inner, ok := relUnder(w.root, target)
-	if !ok {
+	if !ok || inner == "" {
 		w.fail(rel, reasonOutsideRoot)
 		return
 	}
 	if hasInternalDir(inner) {
+		w.fail(rel, reasonLinkInternal)
 		return
 	}
-	fi, err := os.Stat(target)
+	fi, err := w.tree.lstat(inner)
 	if err != nil {
 		w.statFailed(rel, err)
 		return
@@ -243,8 +260,12 @@ func (w *walker) symlink(abs, rel string) {
 	if !fi.Mode().IsRegular() {
 		return
 	}
+	if stack, ok := w.stackFor(inner); !ok || stack.ignored(inner, false) {
+		w.fail(rel, reasonLinkIgnored)
+		return
+	}
 	if parser, ok := ParserFor(rel); ok {
-		w.add(rel, target, fi.Size(), fi.ModTime().UnixNano(), parser)
+		w.add(rel, inner, fi.Size(), fi.ModTime().UnixNano(), parser)
 	}
 }
 
@@ -259,10 +280,15 @@ func ignoreFilesIn(entries []fs.DirEntry) []string {
 	return names
 }
 
-// loadFrame reads the directory's ignore files of the given names (and, at
-// the root, .git/info/exclude). It returns nil when the directory has no
-// rules.
-func loadFrame(abs, rel string, names []string) *ignoreFrame {
+// maxIgnoreFile is the largest ignore file read; a larger one is reported
+// and its rules are not applied.
+const maxIgnoreFile = 4 << 20
+
+// loadFrame reads the ignore files of the given names in the directory rel
+// (and, at the root, .git/info/exclude). It returns nil when the directory
+// has no rules. An ignore file that is not a regular file (a FIFO, say) or
+// cannot be read is reported, never waited for.
+func (w *walker) loadFrame(rel string, names []string) *ignoreFrame {
 	var f *ignoreFrame
 	set := func(kind int, data []byte) {
 		if rs := parseRules(data); len(rs) > 0 {
@@ -272,25 +298,35 @@ func loadFrame(abs, rel string, names []string) *ignoreFrame {
 			f.sets[kind] = rs
 		}
 	}
+	read := func(name string) ([]byte, bool) {
+		p := joinRel(rel, name)
+		data, err := w.tree.readSmall(p, maxIgnoreFile)
+		switch {
+		case err == nil:
+			return data, true
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) && !errors.Is(err, syscall.EISDIR):
+			w.fail(p, "ignore file: "+errText(err))
+		}
+		return nil, false
+	}
 	for _, name := range names {
-		// A directory of that name fails to read and is skipped.
-		if data, err := os.ReadFile(filepath.Join(abs, name)); err == nil {
+		if data, ok := read(name); ok {
 			set(ignoreFileKind(name), data)
 		}
 	}
 	if rel == "" {
-		if data, err := os.ReadFile(filepath.Join(abs, ".git", "info", "exclude")); err == nil {
+		if data, ok := read(".git/info/exclude"); ok {
 			set(kindExclude, data)
 		}
 	}
 	return f
 }
 
-// openDir opens a directory (the caller closes it) and lists it in the
-// order the file system returns. The walk does not sort: Scan looks
+// openDir opens the directory rel (the caller closes it) and lists it in
+// the order the file system returns. The walk does not sort: Scan looks
 // candidates up by path and sorts only when something changed.
-func openDir(dir string) (*os.File, []fs.DirEntry, error) {
-	f, err := os.Open(dir)
+func (w *walker) openDir(rel string) (*os.File, []fs.DirEntry, error) {
+	f, err := w.tree.openDir(rel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -327,8 +363,15 @@ func relUnder(root, target string) (string, bool) {
 }
 
 // isInternalName reports whether a directory entry is .git or .autorag,
-// which are never indexed nor entered.
-func isInternalName(name string) bool { return name == ".git" || name == ".autorag" }
+// which are never indexed nor entered. The comparison ignores case: on a
+// case-insensitive file system (macOS and Windows by default, ext4 and
+// tmpfs directories with casefold) .GIT and .Autorag are the same
+// directories, and case sensitivity can differ from directory to
+// directory, so telling them apart would cost a probe per directory; on a
+// case-sensitive one a directory named .GIT is not indexed either.
+func isInternalName(name string) bool {
+	return strings.EqualFold(name, ".git") || strings.EqualFold(name, ".autorag")
+}
 
 // hasInternalDir reports whether a relative path passes through .git or
 // .autorag.

@@ -71,12 +71,16 @@ func TestStatFilesDropsVanished(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			d, entries, err := openDir(root)
+			w, err := newWalker(t.Context(), root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.close()
+			d, entries, err := w.openDir("")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			w := &walker{ctx: t.Context(), root: root}
 			w.add("earlier/dir.txt", "", 7, 8, textParser)
 			var pending []pendingStat
 			var want []string

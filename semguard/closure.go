@@ -14,17 +14,24 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// implicitMethods are called by the standard library on a value, not by
-// name in the code (fmt, errors, encoding/json, encoding, encoding/gob,
-// sort). A type a region reaches brings these methods of it along; other
-// methods are followed only where the code names them, and a call
-// through an interface is not followed to its implementations (mark the
-// implementation, as the built-in embedder's Embed is marked).
+// implicitMethods are called by the standard library on a value after a
+// type assertion, not through the interface the value was converted to
+// (fmt's String and Format, errors' Unwrap, encoding/json's MarshalJSON,
+// io.Copy's WriteTo and ReadFrom, the decompressors' ReadByte, ...). A type
+// a region reaches brings these methods of it along, and so does every
+// conversion of a value to an interface (convert.go), which also reaches
+// the methods of that interface: a call through an interface can land
+// only on a method of a value once converted to it. Calls through an
+// interface whose values are made outside the closure (the embedders,
+// the analyzer) are not followed: mark the implementation, as the
+// built-in embedder's Embed is marked.
 var implicitMethods = map[string]bool{
 	"String": true, "GoString": true, "Format": true, "Error": true, "Unwrap": true, "Is": true, "As": true,
 	"MarshalJSON": true, "UnmarshalJSON": true, "MarshalText": true, "UnmarshalText": true, "AppendText": true,
 	"MarshalBinary": true, "UnmarshalBinary": true, "AppendBinary": true, "GobEncode": true, "GobDecode": true,
 	"Len": true, "Less": true, "Swap": true,
+	"WriteTo": true, "ReadFrom": true, "ReadByte": true, "UnreadByte": true, "ReadRune": true, "UnreadRune": true,
+	"WriteString": true, "WriteByte": true, "WriteRune": true, "ReadAt": true, "Seek": true, "Close": true, "Size": true,
 }
 
 // facts are what a unit contributes to a digest: its own digest (of its
@@ -91,10 +98,12 @@ func (g *graph) compute(u *unit) *facts {
 	case *ast.ValueSpec:
 		e.node(n)
 		g.collect(u, n, refs, mods)
+		g.conversions(u, n, refs)
 		g.embedded(u, n, e)
 	default:
 		e.node(n)
 		g.collect(u, n, refs, mods)
+		g.conversions(u, n, refs)
 	}
 	if _, ok := u.node.(*ast.Field); ok {
 		if head := g.headOf(u); head != nil {

@@ -304,7 +304,7 @@ func (m *module) checkPkg(p *pkg, deps map[string]*types.Package) error {
 		p.names[i] = m.relPath(name)
 	}
 	p.rel = strings.TrimPrefix(strings.TrimPrefix(p.path, m.path), "/")
-	p.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	p.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	conf := types.Config{
 		GoVersion: "go" + m.goVer,
 		Importer: importerFunc(func(path string) (*types.Package, error) {

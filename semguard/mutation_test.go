@@ -274,3 +274,38 @@ func TestConfigNamesMustExist(t *testing.T) {
 	_, err := Compute("..", cfg)
 	mustContain(t, err, "symbol engine.scoreGone not found", "symbol engine.Settings.Gone not found", "semguard/config.go")
 }
+
+// TestGuardReachesInterfaceMethods: methods reached only through an
+// interface a value was converted to — a reader passed to a decoder, a
+// reader returned as io.ReadCloser — and the OpenAI embedder's averaging
+// of a split text's vectors each fail the guard when changed.
+func TestGuardReachesInterfaceMethods(t *testing.T) {
+	t.Parallel()
+	root := copyModule(t)
+	tests := []struct {
+		name, recv, fn, old, new string
+		region                   string
+		symbol                   string
+	}{
+		{name: "base64 space stripper (argument to base64.NewDecoder)", recv: "*stripSpace", fn: "Read",
+			old: `c != '\r' && c != '\n'`, new: `c != '\r'`, region: "email-parser"},
+		{name: "decompression budget (returned as io.ReadCloser)", recv: "*budgetReader", fn: "Read",
+			old: `return 0, fmt.Errorf("%w: more than %d bytes decompressed", parse.ErrTooLarge, b.p.limit)`, new: `return 0, io.EOF`, region: "xlsx-parser"},
+		{name: "OpenAI split-and-average weight", recv: "pieces", fn: "join",
+			old: `w := float64(len(p.inputs[i]))`, new: `w := 1.0`, region: "openai-embedder"},
+	}
+	for i, tt := range tests {
+		tests[i].symbol = editFunc(t, root, tt.recv, tt.fn, tt.old, tt.new)
+	}
+	st, rec := state(t, root)
+	d := st.diff(rec)
+	for _, tt := range tests {
+		if !slices.ContainsFunc(d.Symbols, func(s string) bool { return strings.HasPrefix(s, tt.symbol+" (changed; reached from ") }) {
+			t.Errorf("%s: %s is not reported changed:\n%s", tt.name, tt.symbol, d)
+		}
+		if !slices.Contains(d.Regions, tt.region+" (changed)") {
+			t.Errorf("%s: region %s is not reported changed:\n%s", tt.name, tt.region, d)
+		}
+	}
+	mustContain(t, st.verdict(rec, Project), "bump engine.IndexSemanticsVersion")
+}

@@ -20,6 +20,10 @@
 //   - reconcile: every Options.Reconcile (5 minutes) and after fsnotify
 //     reports lost events, a full mtime-then-hash walk as a safety net
 //     (it also catches edits of .git/info/exclude, which is not watched).
+//     Lost events (a queue overflow) may have been the creation of
+//     directories or edits of ignore files, so before that walk the watch
+//     set is rebuilt from a walk of its own: rules read again, every
+//     directory a scan would enter watched, vanished ones dropped.
 //   - poll: with Options.Poll, or when the kernel refuses another watch
 //     (fs.inotify.max_user_watches; reported through OnNotice), a full
 //     walk every period instead of events.

@@ -39,7 +39,8 @@ type runner struct {
 	wake, idle *time.Timer
 	poll       *time.Ticker // nil unless polling
 
-	addWatch func(abs string) error // replaces fsnotify's Add when set (tests: the watch limit)
+	addWatch func(abs string) error    // replaces fsnotify's Add when set (tests: the watch limit)
+	lose     func(fsnotify.Event) bool // tests: drop this event, as a queue overflow does
 }
 
 // flight is a tick in progress.
@@ -82,13 +83,16 @@ func (r *runner) run(ctx context.Context) error {
 				r.lostWatcher()
 				continue
 			}
+			if r.lose != nil && r.lose(ev) {
+				continue
+			}
 			r.onEvent(ctx, ev)
 		case err, ok := <-r.errors():
 			if !ok {
 				r.lostWatcher()
 				continue
 			}
-			r.onWatchError(err)
+			r.onWatchError(ctx, err)
 		case <-r.wake.C:
 		case <-reconcile:
 			r.pend.addFull(TriggerReconcile)
@@ -216,11 +220,20 @@ func (r *runner) lostWatcher() {
 	r.pend.addFull(TriggerPoll)
 }
 
-// onWatchError handles fsnotify's errors: a queue overflow lost events, so
-// a full walk catches up.
-func (r *runner) onWatchError(err error) {
-	r.o.OnNotice(fmt.Sprintf("watch: %v; a full walk follows", err))
+// onWatchError handles fsnotify's errors. A queue overflow lost events:
+// among them, maybe, the creation of directories that are therefore not
+// watched, and edits of ignore files. So the watch set is rebuilt from a
+// walk (rules read again, every directory a scan would enter watched,
+// watches of vanished ones dropped) before a full refresh catches up.
+// Any other error is treated the same way: whatever it lost is found.
+func (r *runner) onWatchError(ctx context.Context, err error) {
+	r.o.OnNotice(fmt.Sprintf("watch: %v; watching the tree again, a full walk follows", err))
 	r.pend.addFull(TriggerReconcile)
+	if err := r.tree.rewatch(ctx); errors.Is(err, ErrWatchLimit) {
+		r.fallBack(err)
+	} else if err != nil {
+		r.o.OnNotice(fmt.Sprintf("watch: %v", err))
+	}
 }
 
 // schedule starts the pending tick when it is due and nothing is in

@@ -44,7 +44,10 @@ func newTree(ctx context.Context, root string) (*tree, error) {
 	return &tree{fs: w, match: m, root: m.Root(), dirs: map[string]bool{}, add: w.Add}, nil
 }
 
-func (t *tree) close() error { return t.fs.Close() }
+func (t *tree) close() error {
+	t.match.Close()
+	return t.fs.Close()
+}
 
 // watchErr marks the errors that mean the kernel's watch limit (or, with
 // kqueue, the open file limit) was reached.
@@ -85,6 +88,22 @@ func (t *tree) addTree(ctx context.Context, rel string) error {
 		}
 	}
 	return nil
+}
+
+// rewatch rebuilds the watch set from a walk of the tree: the ignore rules
+// are read again, every directory a scan would enter is watched (adding a
+// watch again is harmless), and directories no longer found lose theirs.
+func (t *tree) rewatch(ctx context.Context) error {
+	old := t.dirs
+	t.dirs = map[string]bool{}
+	t.match.Reset()
+	err := t.addTree(ctx, "")
+	for d := range old {
+		if !t.dirs[d] {
+			_ = t.fs.Remove(t.abs(d))
+		}
+	}
+	return err
 }
 
 // change is what one event means for the index.

@@ -63,7 +63,9 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	}
 	work := o.work
 	if work == "" {
-		work = defaultWorkspace(dir, o)
+		if work, err = defaultWorkspace(dir, o); err != nil {
+			return err
+		}
 	}
 	l, err := engine.NewLayout(filepath.Join(work, "corpus"))
 	if err != nil {
@@ -131,14 +133,20 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 }
 
 // defaultWorkspace is the workspace of a set when --work is not given: one
-// per set directory, extension and analyzer under $TMPDIR/autorag-eval, kept
-// so a second run of the same set only queries (the workspace rewrites only
-// the documents whose bytes differ, and the index refreshes incrementally).
-func defaultWorkspace(dir string, o *evalOptions) string {
+// per set directory, extension and analyzer under $TMPDIR/autorag-eval-UID,
+// kept so a second run of the same set only queries (the workspace rewrites
+// only the documents whose bytes differ, and the index refreshes
+// incrementally). Both directories are this user's alone (mode 0700,
+// checked when they exist): another user cannot plant a link in them.
+func defaultWorkspace(dir string, o *evalOptions) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
 	}
 	key := blake3.Sum256([]byte(abs + "\x00" + o.ext + "\x00" + o.analyzer))
-	return filepath.Join(os.TempDir(), "autorag-eval", fmt.Sprintf("%s-%x", filepath.Base(abs), key[:4]))
+	base, err := eval.PrivateDir(filepath.Join(os.TempDir(), fmt.Sprintf("autorag-eval-%d", os.Getuid())))
+	if err != nil {
+		return "", err
+	}
+	return eval.PrivateDir(filepath.Join(base, fmt.Sprintf("%s-%x", filepath.Base(abs), key[:4])))
 }

@@ -35,6 +35,7 @@ var exitCodes = map[string]int{
 	envelope.CodeNoIndex:     exitUsage,
 	envelope.CodeLockPath:    exitFailed,
 	envelope.CodeFailed:      exitFailed,
+	envelope.CodeDamaged:     exitFailed,
 }
 
 // classify maps an error to its exit code and envelope code.

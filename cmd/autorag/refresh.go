@@ -13,8 +13,10 @@ import (
 
 // refreshFlags are the flags refresh and index rebuild share.
 type refreshFlags struct {
-	ro       engine.RefreshOptions
-	progress string
+	ro        engine.RefreshOptions
+	progress  string
+	paths     []string // --paths, each one path (never split)
+	pathsFrom string   // --paths-from FILE or -
 }
 
 func (f *refreshFlags) add(cmd *cobra.Command, g *globals) {
@@ -26,18 +28,30 @@ func (f *refreshFlags) add(cmd *cobra.Command, g *globals) {
 func newRefreshCmd(g *globals) *cobra.Command {
 	f := &refreshFlags{}
 	cmd := &cobra.Command{
-		Use:   "refresh [--paths P...]",
+		Use:   "refresh [PATH...]",
 		Short: "Bring the index up to date with the folder (skips all work when nothing changed)",
 		Long: `Bring the index up to date with the folder. Files whose size and mtime are
 unchanged are not read; changed files are hashed (BLAKE3) and only those whose
 content changed are re-indexed. When the corpus fingerprint is unchanged no
-index work is done. Exit 1 (busy) when another process holds the refresh lock.`,
-		Args: cobra.NoArgs,
+index work is done. Exit 1 (busy) when another process holds the refresh lock.
+
+With PATH arguments, --paths P (repeatable, one path each: commas are part
+of the name) or --paths-from FILE (- for stdin; NUL-separated if it holds a
+NUL, as from "git diff -z --name-only", else one path a line), only those
+files and directories are refreshed, without walking the tree. Relative
+paths are relative to the working directory.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
+			paths, err := targetPaths(cmd, f, args, g.stdin)
+			if err != nil {
+				return err
+			}
+			f.ro.Paths = paths
 			return runRefresh(cmd, g, *f)
 		}),
 	}
-	cmd.Flags().StringSliceVar(&f.ro.Paths, "paths", nil, "refresh only these paths (files or directories), without walking the tree")
+	cmd.Flags().StringArrayVar(&f.paths, "paths", nil, "refresh only this path (file or directory; repeat the flag for more), without walking the tree")
+	cmd.Flags().StringVar(&f.pathsFrom, "paths-from", "", "refresh only the paths listed in this file (- for stdin), NUL- or newline-separated")
 	f.add(cmd, g)
 	return cmd
 }

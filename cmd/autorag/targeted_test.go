@@ -62,7 +62,7 @@ func TestTargetedPathGoneIsDeletion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := cliIn(t, root, nil, "refresh", "--json", "--paths", "gone.txt,olddir")
+	r := cliIn(t, root, nil, "refresh", "--json", "--paths", "gone.txt", "--paths", "olddir")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -82,7 +82,7 @@ func TestTargetedPathOutsideRootIsUsage(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "x.txt")
 	writeFile(t, filepath.Dir(outside), "x.txt", "outside\n")
 	for _, p := range []string{outside, filepath.Join("..", filepath.Base(root)+"-not", "y.txt")} {
-		r := cliIn(t, root, nil, "refresh", "--json", "--paths", "notes,"+p)
+		r := cliIn(t, root, nil, "refresh", "--json", "--paths", "notes", "--paths", p)
 		if r.code != 2 {
 			t.Errorf("--paths %s: exit %d, want 2\n%s%s", p, r.code, r.stdout, r.stderr)
 			continue
@@ -106,8 +106,8 @@ func TestTargetedPathFailuresListed(t *testing.T) {
 	writeFile(t, root, ".git/config", "[core]\n")
 	writeFile(t, root, "ok.txt", "the ocelot\n")
 	refreshJSON(t, root)
-	m := refreshJSON(t, root, "--paths", filepath.Join(root, "build.log")+","+filepath.Join(root, "pic.png")+","+
-		filepath.Join(root, ".git", "config")+","+filepath.Join(root, "ok.txt"))
+	m := refreshJSON(t, root, "--paths", filepath.Join(root, "build.log"), filepath.Join(root, "pic.png"),
+		filepath.Join(root, ".git", "config"), "--paths", filepath.Join(root, "ok.txt"))
 	want := map[string]string{"build.log": "ignored", "pic.png": "unsupported file type", ".git/config": "inside .git or .autorag"}
 	if diff := cmp.Diff(want, failures(m)); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)

@@ -60,6 +60,12 @@ func (b *Builder) Blank() {
 	b.Line("")
 }
 
+// Room is how many more bytes of text the Builder takes. A parser that
+// assembles a line from pieces (cells, attachments) checks what it holds
+// against Room as it goes, so that no input makes it hold more than the
+// limit before a Line call would refuse it.
+func (b *Builder) Room() int { return max(b.max-b.sb.Len(), 0) }
+
 // Over reports whether text was dropped because of the size limit.
 func (b *Builder) Over() bool { return b.over }
 

@@ -73,6 +73,9 @@ type Limits struct {
 // DefaultLimits are the limits used when a field of Limits is zero.
 var DefaultLimits = Limits{Timeout: 20 * time.Second, MaxText: 32 << 20, MaxUnpacked: 128 << 20}
 
+// WithDefaults fills zero fields from DefaultLimits.
+func (l Limits) WithDefaults() Limits { return l.withDefaults() }
+
 // withDefaults fills zero fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	if l.Timeout <= 0 {

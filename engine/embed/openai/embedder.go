@@ -113,6 +113,11 @@ func (e *Embedder) ProbeDims(ctx context.Context) error {
 	return nil
 }
 
+//semguard:begin openai-embedder
+// Everything Embed reaches shapes the vectors an index stores (how a long
+// text is split, how its pieces' vectors are averaged, what is sent), so
+// it is index semantics, although queries call it too.
+
 // Embed returns one unit-length vector per text, in order. Texts over the
 // per-input budget are split and their pieces' vectors averaged (see the
 // package doc). It fails as a whole: on any error, including an empty text,
@@ -142,6 +147,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	}
 	return p.join(len(texts), vecs), nil
 }
+
+//semguard:end openai-embedder
 
 // run calls do for every span with at most Concurrency calls at once. The
 // first error cancels the rest and is returned; if ctx itself is done,

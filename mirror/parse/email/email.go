@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -62,6 +63,9 @@ func (Mbox) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 			return nil, err
 		}
 		m, err := readMessage(ctx, in, raw)
+		if errors.Is(err, errTextOver) {
+			return nil, err
+		}
 		if err != nil {
 			b.Part("message "+strconv.Itoa(i+1)+" (unreadable)", 0, "text")
 			b.Line(err.Error())

@@ -31,6 +31,7 @@ type message struct {
 	fields      []parse.Field
 	headerLines []string
 	plain, html []string // text bodies, in order
+	htmlOver    bool     // HTML bodies dropped: more text than the limit
 	attachments []attachment
 }
 
@@ -59,6 +60,9 @@ func readMessage(ctx context.Context, in *parse.Input, raw []byte) (*message, er
 	if err := w.entity(textproto(mm.Header), mm.Body, 0); err != nil {
 		return nil, err
 	}
+	if m.htmlOver && len(m.plain) == 0 {
+		return nil, w.errMessageTooLarge()
+	}
 	return m, nil
 }
 
@@ -73,6 +77,41 @@ type mimeWalker struct {
 	in    *parse.Input
 	m     *message
 	parts int
+	// What the message holds is charged as it grows, not once all of it
+	// is held (a thousand small attachments can each expand to the text
+	// limit): held is a lower bound of what write will write from the
+	// plain bodies and attachments, html of what it would write from the
+	// HTML bodies (written only when there is no plain one).
+	held, html int
+}
+
+// errTextOver marks a message whose text cannot fit the limit: written
+// out, it would have put the Builder over the limit, so a mailbox holding
+// it is too large as a whole (unlike a message with too many parts, which
+// a mailbox reports as unreadable and goes on).
+var errTextOver = fmt.Errorf("%w: a message of more text than the limit", parse.ErrTooLarge)
+
+func (w *mimeWalker) errMessageTooLarge() error {
+	return fmt.Errorf("%w (%d bytes)", errTextOver, w.in.Limits.MaxText)
+}
+
+// charge counts n more bytes that write will certainly write.
+func (w *mimeWalker) charge(n int) error {
+	if w.held += n; w.held > w.in.Limits.MaxText {
+		return w.errMessageTooLarge()
+	}
+	return nil
+}
+
+// keepHTML holds an HTML body unless those held already cannot fit (then
+// they are dropped: the message is too large unless a plain body, which
+// write prefers, comes later).
+func (w *mimeWalker) keepHTML(text string) {
+	if w.html += lineFloor(text); w.html > w.in.Limits.MaxText {
+		w.m.html, w.m.htmlOver = nil, true
+		return
+	}
+	w.m.html = append(w.m.html, text)
 }
 
 // entity reads one MIME entity: a multipart container, a text body or an
@@ -104,11 +143,14 @@ func (w *mimeWalker) entity(h getter, body io.Reader, depth int) error {
 	}
 	switch ctype {
 	case "text/plain", "":
-		w.m.plain = append(w.m.plain, decodeCharset(data, params["charset"]))
+		t := decodeCharset(data, params["charset"])
+		w.m.plain = append(w.m.plain, t)
+		w.m.html = nil // not written when there is a plain body
+		return w.charge(lineFloor(t))
 	case "text/html":
 		d, err := html.Extract(w.ctx, []byte(decodeCharset(data, params["charset"])), w.in.Limits.MaxText)
-		if err == nil {
-			w.m.html = append(w.m.html, d.Text)
+		if err == nil && len(w.m.plain) == 0 {
+			w.keepHTML(d.Text)
 		}
 	}
 	return nil
@@ -141,7 +183,30 @@ func (w *mimeWalker) attach(name string, data []byte) error {
 		return nil // unsupported or unreadable attachments are left out
 	}
 	w.m.attachments = append(w.m.attachments, attachment{name, parser, d})
-	return nil
+	return w.charge(appendFloor(d))
+}
+
+// lineFloor is at most what Builder.Line writes of a body (write trims its
+// line ends; Line turns CRLF into LF).
+func lineFloor(body string) int {
+	t := strings.TrimRight(body, "\n")
+	return len(t) - strings.Count(t, "\r\n")
+}
+
+// appendFloor is at most what Builder.Append writes of d: its lines from
+// the first part's on, each with a line end.
+func appendFloor(d *parse.Doc) int {
+	text := d.Text
+	if len(d.Parts) > 0 {
+		for range d.Parts[0].Line {
+			i := strings.IndexByte(text, '\n')
+			if i < 0 {
+				return 0
+			}
+			text = text[i+1:]
+		}
+	}
+	return len(strings.TrimSuffix(text, "\n"))
 }
 
 // filename is the attachment's file name, or "" for an inline body.

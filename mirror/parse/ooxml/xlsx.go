@@ -94,7 +94,7 @@ func (p *pkg) sharedStrings(max int) ([]string, error) {
 				if total > max {
 					return parse.ErrTooLarge
 				}
-				out = append(out, cur.String())
+				out = append(out, parse.OneLine(cur.String()))
 				cur.Reset()
 			}
 		}
@@ -106,9 +106,13 @@ func (p *pkg) sharedStrings(max int) ([]string, error) {
 	return out, err
 }
 
-// sheet writes one worksheet's non-empty rows.
+// sheet writes one worksheet's non-empty rows, each as its cells joined
+// by " | " less trailing blanks and bars. The row is assembled as its cells
+// are read and charged against the Builder's room (rowLine): cells that
+// refer to one long shared string would otherwise copy it once per cell
+// before the row is written.
 func (p *pkg) sheet(part string, shared []string, b *parse.Builder) error {
-	var cells []string
+	var row rowLine
 	var val strings.Builder
 	typ, inVal := "", false
 	return p.decode(part, func(_ *xml.Decoder, t xml.Token) error {
@@ -116,7 +120,7 @@ func (p *pkg) sheet(part string, shared []string, b *parse.Builder) error {
 		case xml.StartElement:
 			switch v.Name.Local {
 			case "row":
-				cells = cells[:0]
+				row.reset()
 			case "c":
 				typ = attr(v, "t")
 				val.Reset()
@@ -132,9 +136,11 @@ func (p *pkg) sheet(part string, shared []string, b *parse.Builder) error {
 			case "v", "t":
 				inVal = false
 			case "c":
-				cells = append(cells, cellValue(typ, val.String(), shared))
+				if !row.add(cellValue(typ, val.String(), shared), b.Room()) {
+					return parse.ErrTooLarge
+				}
 			case "row":
-				if line := strings.TrimRight(strings.Join(cells, " | "), " |"); line != "" {
+				if line := row.line(); line != "" {
 					b.Line(line)
 				}
 				if b.Over() {
@@ -144,6 +150,55 @@ func (p *pkg) sheet(part string, shared []string, b *parse.Builder) error {
 		}
 		return nil
 	})
+}
+
+// rowLine is strings.TrimRight(strings.Join(cells, " | "), " |") built
+// one cell at a time, holding at most about room bytes: once what it holds
+// passes room, only blanks and bars may follow (they would be trimmed);
+// anything else makes the line too long, which add reports at once.
+type rowLine struct {
+	sb    strings.Builder
+	cells int
+	seps  int  // separators owed before the next non-empty cell
+	solid int  // length through the last byte that is not ' ' or '|'
+	full  bool // past room: only trimmable cells may follow
+}
+
+func (r *rowLine) reset() { r.sb.Reset(); *r = rowLine{} }
+
+// add appends cell c; false means the line cannot fit in room bytes.
+func (r *rowLine) add(c string, room int) bool {
+	if r.cells++; r.cells > 1 {
+		r.seps++
+	}
+	if c == "" {
+		return true
+	}
+	keep := len(strings.TrimRight(c, " |"))
+	if r.full {
+		return keep == 0
+	}
+	start := r.sb.Len() + r.seps*len(" | ")
+	if keep > 0 && start+keep > room {
+		return false
+	}
+	for ; r.seps > 0; r.seps-- {
+		r.sb.WriteString(" | ")
+	}
+	if r.sb.Len()+len(c) > room {
+		r.full = true // c is trimmable past room: only its start can stay
+		c = c[:room-r.sb.Len()]
+	}
+	r.sb.WriteString(c)
+	if keep > 0 {
+		r.solid = start + keep
+	}
+	return true
+}
+
+// line is the row as one line: trailing blanks and bars dropped.
+func (r *rowLine) line() string {
+	return strings.TrimRight(r.sb.String()[:max(r.solid, 0)], " |")
 }
 
 // cellValue renders a cell: shared strings looked up, booleans as
@@ -160,7 +215,7 @@ func cellValue(typ, v string, shared []string) string {
 			i = i*10 + int(c-'0')
 		}
 		if i < len(shared) {
-			return parse.OneLine(shared[i])
+			return shared[i] // on one line already
 		}
 		return ""
 	case "b":

@@ -86,7 +86,7 @@ func pages(ctx context.Context, inst instanceAPI, doc references.FPDF_DOCUMENT, 
 	if err != nil {
 		return fail(ctx, err)
 	}
-	for i := 0; i < n.PageCount; i++ {
+	for i := 0; i < n.PageCount && !b.Over(); i++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

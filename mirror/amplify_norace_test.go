@@ -1,0 +1,5 @@
+//go:build linux && !race
+
+package mirror
+
+const raceMemory = 1
