@@ -8,7 +8,12 @@
 //     "foo_bar.baz", "can't", "3.14" and "v1.2.3" whole and splits
 //     "kebab-case" and "path/to/file". CJK text comes out one ideograph per
 //     token (kana runs stay together): adequate for matching, not
-//     dictionary-quality segmentation.
+//     dictionary-quality segmentation. The letters the tokenizer's Unicode
+//     8 tables give no word-break class, which bleve drops (Thai, Lao,
+//     Khmer, Myanmar, and every script encoded since), are recovered: a
+//     run of them is cut into words, Thai by maximal matching over ICU's
+//     Thai dictionary, the other scripts written without spaces into
+//     bigrams of character clusters (script.go, thai.go).
 //  2. ident: splits code identifiers into words (camelCase, PascalCase,
 //     snake_case, dotted.names, a:b, "HTTPServer" into HTTP and Server,
 //     "utf8Decode" into utf8 and Decode; digits stay with the letters before
