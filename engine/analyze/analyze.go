@@ -50,7 +50,7 @@ func Terms(text string) []string {
 // unicode tokenizer, identifier splitting, lower-case, possessive_en,
 // stop_en and stemmer_porter), run in one pass by analyzer (chain.go).
 func newAnalyzer() analysis.Analyzer {
-	return &analyzer{stop: newStopWords(englishStopWords())}
+	return &analyzer{stop: newStopWords(englishStopWords()), english: true}
 }
 
 // englishStopWords is bleve's English stop list (the Snowball list), the

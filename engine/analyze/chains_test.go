@@ -1,0 +1,78 @@
+package analyze
+
+import (
+	"slices"
+	"testing"
+)
+
+// sameTerms: each pair of words of a language is analyzed to one term.
+func TestChainsConflateForms(t *testing.T) {
+	for _, c := range []struct{ code, a, b string }{
+		{"ar", "بالسواكن", "السواكن"}, // attached prefixes
+		{"ar", "المعركة", "معركة"},
+		{"ar", "أحمد", "احمد"}, // hamza on alef
+		{"el", "πρώτης", "πρώτη"},
+		{"el", "ΣΕΙΡΆΣ", "σειρά"}, // capitals, accents, final sigma
+		{"hi", "नागरिकों", "नागरिक"},
+		{"tr", "Ankara'nın", "Ankara"}, // apostrophe suffixes
+		{"tr", "IŞIK", "ışık"},         // dotless i
+		{"tr", "İstanbul’da", "istanbul"},
+		{"fa", "کتاب\u200cها", "کتاب ها"}, // the zero-width non-joiner separates
+		{"ar", "databases", "database"},  // English inside Arabic: Porter
+	} {
+		a, b := termsOf(c.code, c.a), termsOf(c.code, c.b)
+		if len(a) == 0 || !slices.Equal(a, b) {
+			t.Errorf("%s: %q → %q, %q → %q; want the same terms", c.code, c.a, a, c.b, b)
+		}
+	}
+}
+
+func TestChainsDropStopWords(t *testing.T) {
+	for _, c := range []struct{ code, text string }{
+		{"ar", "ما هو الذي"},
+		{"el", "το του της"},
+		{"hi", "हैं करने"},
+		{"fa", "این است"},
+		{"th", "what is the"}, // English stop words in every chain
+	} {
+		if got := termsOf(c.code, c.text); len(got) != 0 {
+			t.Errorf("%s: %q → %q, want no terms", c.code, c.text, got)
+		}
+	}
+}
+
+func TestDetectByScript(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"ทีมรับของแพนเธอร์สถอดใจที่คะแนน 308 ได้อันดับที่หกของลีก", "th"},
+		{"في عام 1066 وقعت معركة هاستينغز بين جيش النورمان والإنجليز", "ar"},
+		{"این کتاب را دیروز خریدم و امروز می‌خوانم", "fa"},
+		{"Η πρώτη σειρά του αστικού κώδικα", "el"},
+		{"भारत के नागरिकों को मतदान का अधिकार है", "hi"},
+		// an English term inside the question does not change it
+		{"วิธีติดตั้ง Docker บน Ubuntu", "th"},
+		{"كيف أستخدم Kubernetes في الإنتاج", "ar"},
+	} {
+		if got := DetectQuery(c.text); got != c.want {
+			t.Errorf("DetectQuery(%q) = %q, want %q", c.text, got, c.want)
+		}
+		if got := Detect(c.text); got != c.want {
+			t.Errorf("Detect(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestNamesStayEnglish: a short English passage full of Spanish-looking
+// names (XQuAD en, about Southern California) was detected as Spanish.
+func TestNamesStayEnglish(t *testing.T) {
+	text := "Professional sports teams in Southern California include teams from the NFL (Los Angeles Rams, " +
+		"San Diego Chargers); NBA (Los Angeles Lakers, Los Angeles Clippers); MLB (Los Angeles Dodgers, " +
+		"Los Angeles Angels of Anaheim, San Diego Padres); NHL (Los Angeles Kings, Anaheim Ducks); and MLS (LA Galaxy)."
+	if got := Detect(text); got != English {
+		t.Errorf("Detect = %q, want en", got)
+	}
+	// Spanish prose is still Spanish, sentence-initial capitals included.
+	es := "Los equipos de la ciudad juegan en el estadio. Las entradas se venden en la taquilla y los aficionados llegan temprano."
+	if got := Detect(es); got != "es" {
+		t.Errorf("Detect(Spanish) = %q, want es", got)
+	}
+}
