@@ -18,7 +18,7 @@ func TestChainsConflateForms(t *testing.T) {
 		{"tr", "IŞIK", "ışık"},         // dotless i
 		{"tr", "İstanbul’da", "istanbul"},
 		{"fa", "کتاب\u200cها", "کتاب ها"}, // the zero-width non-joiner separates
-		{"ar", "databases", "database"},  // English inside Arabic: Porter
+		{"ar", "databases", "database"},   // English inside Arabic: Porter
 	} {
 		a, b := termsOf(c.code, c.a), termsOf(c.code, c.b)
 		if len(a) == 0 || !slices.Equal(a, b) {
@@ -74,5 +74,15 @@ func TestNamesStayEnglish(t *testing.T) {
 	es := "Los equipos de la ciudad juegan en el estadio. Las entradas se venden en la taquilla y los aficionados llegan temprano."
 	if got := Detect(es); got != "es" {
 		t.Errorf("Detect(Spanish) = %q, want es", got)
+	}
+}
+
+// TestCJKIsEnglish: the Latin words of a Japanese page (code, product
+// names) do not make it Portuguese or Italian; Han and kana get the
+// English chain.
+func TestCJKIsEnglish(t *testing.T) {
+	text := "OpenTelemetryコレクターの設定ファイルでレシーバーとエクスポーターを定義します。詳細はドキュメントを参照してください。 para com uma em os"
+	if got := Detect(text); got != English {
+		t.Errorf("Detect = %q, want en", got)
 	}
 }

@@ -196,7 +196,7 @@ func isLetter(c rune) bool {
 type scriptCounts struct {
 	letters             int // bytes of letters, of every script
 	arabic, greek, deva int
-	thai                int
+	thai, cjk           int
 	persian, arabicOnly int // letters only Persian, or only Arabic, writes
 }
 
@@ -217,6 +217,9 @@ func (s *scriptCounts) add(c rune, n int) {
 		s.deva += n
 	case c >= 0x0E00 && c <= 0x0E7F:
 		s.thai += n
+	case c >= 0x3040 && c <= 0x30FF || c >= 0x3400 && c <= 0x4DBF || c >= 0x4E00 && c <= 0x9FFF ||
+		c >= 0xAC00 && c <= 0xD7AF || c >= 0x1100 && c <= 0x11FF || c >= 0xF900 && c <= 0xFAFF:
+		s.cjk += n
 	}
 }
 
@@ -224,7 +227,9 @@ func (s *scriptCounts) add(c rune, n int) {
 // letters read are of it: Greek el, Devanagari hi (the script of Marathi
 // and Nepali too, whose words the Hindi chain at least keeps), Thai th,
 // Arabic ar or, when Persian's own letters (پ چ ژ گ and its forms of kaf
-// and yeh) outnumber Arabic's (ك ي ة), fa. "" otherwise.
+// and yeh) outnumber Arabic's (ك ي ة), fa; Han, kana and Hangul English,
+// whose chain they get (the Latin words of a Japanese page are code and
+// names, not Portuguese). "" otherwise.
 func (s *scriptCounts) language() string {
 	half := s.letters / 2
 	switch {
@@ -239,6 +244,8 @@ func (s *scriptCounts) language() string {
 		return "hi"
 	case s.thai > half:
 		return "th"
+	case s.cjk > half:
+		return English
 	}
 	return ""
 }
