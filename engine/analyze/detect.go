@@ -81,7 +81,7 @@ func Guess(text string) (code string, sure bool) {
 }
 
 func detect(text, fallback string, least float64) string {
-	var score [len(others) + 1]float64
+	var score, withNames [len(others) + 1]float64
 	var scripts scriptCounts
 	var buf [32]byte
 	words, ukrainian, sentence := 0, false, true
@@ -97,8 +97,8 @@ func detect(text, fallback string, least float64) string {
 			continue
 		}
 		// A capitalized word inside a sentence is a name or part of one
-		// ("Los Angeles", "San Diego", "De Niro"): its stop words do not
-		// vote.
+		// ("Los Angeles", "San Diego", "De Niro"): its stop words vote
+		// only when the other words do not decide.
 		name := !sentence && isUpper(c)
 		sentence = false
 		n, long := 0, false
@@ -133,7 +133,7 @@ func detect(text, fallback string, least float64) string {
 			n += utf8.EncodeRune(buf[n:], c)
 		}
 		words++
-		if long || n == 1 || name {
+		if long || n == 1 {
 			// One-letter stop words ("a", "e", "y", "o", "c") are more
 			// often variables, list markers and initials than words.
 			continue
@@ -141,7 +141,11 @@ func detect(text, fallback string, least float64) string {
 		if m := stopMask(buf[:n]); m != 0 {
 			share := 1 / float64(bits.OnesCount16(m))
 			for ; m != 0; m &= m - 1 {
-				score[bits.TrailingZeros16(m)] += share
+				l := bits.TrailingZeros16(m)
+				withNames[l] += share
+				if !name {
+					score[l] += share
+				}
 			}
 		}
 	}
@@ -149,8 +153,24 @@ func detect(text, fallback string, least float64) string {
 		return code
 	}
 	if ukrainian {
-		score[slices.IndexFunc(others[:], func(l language) bool { return l.code == "ru" })+1] = 0
+		ru := slices.IndexFunc(others[:], func(l language) bool { return l.code == "ru" }) + 1
+		score[ru], withNames[ru] = 0, 0
 	}
+	// The words of names vote only when the others say too little: the
+	// Romanian paragraph about the Los Angeles teams has three Romanian
+	// stop words, the English one five English ones.
+	if code, ok := vote(&score, least, words); ok {
+		return code
+	}
+	if code, ok := vote(&withNames, least, words); ok {
+		return code
+	}
+	return fallback
+}
+
+// vote returns the language with the highest score if it has enough (ties
+// go to English, then to the order of others).
+func vote(score *[len(others) + 1]float64, least float64, words int) (string, bool) {
 	best := 0
 	for l := 1; l < len(score); l++ {
 		if score[l] > score[best] {
@@ -159,11 +179,11 @@ func detect(text, fallback string, least float64) string {
 	}
 	switch {
 	case score[best] < least || score[best] < minShare*float64(words):
-		return fallback
+		return "", false
 	case best == 0:
-		return English
+		return English, true
 	}
-	return others[best-1].code
+	return others[best-1].code, true
 }
 
 // endsSentence reports a character after which a capitalized word starts
