@@ -105,8 +105,7 @@ type run struct {
 	english  bool
 	snowball func(*snowballstem.Env) bool
 	steps    *steps
-	one      [1]*analysis.Token // for the bleve filters of steps
-	oneTok   analysis.Token
+	one      *[1]*analysis.Token // for the bleve filters of steps, made on first use
 	env      *snowballstem.Env
 	size     int // input bytes, to size allocations
 	out      analysis.TokenStream
@@ -210,10 +209,10 @@ func (r *run) stepsAfter(term []byte) []byte {
 }
 
 func (r *run) filter(f analysis.TokenFilter, term []byte) []byte {
-	if r.one[0] == nil {
-		r.one[0] = &r.oneTok
+	if r.one == nil {
+		r.one = &[1]*analysis.Token{{}}
 	}
-	return filterTerm(f, &r.one, term)
+	return filterTerm(f, r.one, term)
 }
 
 // grow makes room for more tokens, guessing how many the rest of the input

@@ -86,3 +86,13 @@ func TestCJKIsEnglish(t *testing.T) {
 		t.Errorf("Detect = %q, want en", got)
 	}
 }
+
+func TestGreekFold(t *testing.T) {
+	for in, want := range map[string]string{
+		"πρώτης": "πρωτησ", "ΐ": "ι", "ὁδὸς": "οδοσ", "ἀρχή": "αρχη", "α\u0301β": "αβ", "abc": "abc",
+	} {
+		if got := string(greekFold([]byte(in))); got != want {
+			t.Errorf("greekFold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
