@@ -45,7 +45,12 @@ import (
 //     0.9435, five 0.9416, six 0.9362, Snowball Turkish 0.9271 (bleve's
 //     and Lucene's stemmer).
 //   - th: no steps beyond the tokenizer's dictionary segmentation and the
-//     English stop words.
+//     English stop words;
+//   - vi: a stop list of one-syllable function words (below), no stemming.
+//     Spaces separate syllables, not words, but pairs of adjacent
+//     syllables as terms as well (shingles) scored lower on XQuAD vi
+//     (0.9539 with the stop list, 0.9530 without) than syllables alone
+//     (0.9634; the English chain 0.9584).
 //
 // In these chains a term written in ASCII only is English quoted in the
 // text (a product, an API, a technical term): it is stemmed by Porter as
@@ -57,6 +62,7 @@ var scripted = [...]language{
 	{code: "fa", stop: fa.PersianStopWords, steps: persianSteps},
 	{code: "hi", stop: hi.HindiStopWords, steps: hindiSteps},
 	{code: "th", steps: func() *steps { return &steps{} }},
+	{code: "vi", stop: vietnameseStopWords, steps: func() *steps { return &steps{} }},
 }
 
 // steps are what a chain does beyond lower-casing, the stop list and a
@@ -208,3 +214,58 @@ func filterTerm(f analysis.TokenFilter, one *[1]*analysis.Token, term []byte) []
 	}
 	return out[0].Term
 }
+
+// vietnameseStopWords are Vietnamese function words (conjunctions,
+// prepositions, particles, classifiers and question words), each one
+// syllable.
+var vietnameseStopWords = []byte(`và
+của
+có
+các
+là
+được
+trong
+cho
+không
+những
+một
+với
+này
+đã
+để
+khi
+từ
+thì
+đến
+như
+cũng
+vào
+ra
+về
+sẽ
+lại
+nhưng
+nên
+còn
+rằng
+do
+bị
+bởi
+tại
+theo
+mà
+đó
+nào
+gì
+ai
+sao
+đâu
+hay
+hoặc
+nếu
+vì
+đang
+rất
+việc
+sự
+`)

@@ -96,3 +96,19 @@ func TestGreekFold(t *testing.T) {
 		}
 	}
 }
+
+func TestVietnamese(t *testing.T) {
+	text := "Công ty của chúng tôi đã phản đối quyết định này vì nó không công bằng"
+	if got := Detect(text); got != "vi" {
+		t.Errorf("Detect = %q, want vi", got)
+	}
+	// French quoting a Vietnamese name stays French.
+	fr := "Le général Võ Nguyên Giáp a dirigé les troupes pendant la bataille, et il est resté célèbre dans le pays."
+	if got := Detect(fr); got != "fr" {
+		t.Errorf("Detect(French) = %q, want fr", got)
+	}
+	got := termsOf("vi", "các công ty và những người")
+	if want := []string{"công", "ty", "người"}; !slices.Equal(got, want) {
+		t.Errorf("terms = %q, want %q", got, want)
+	}
+}

@@ -42,8 +42,8 @@ const English = "en"
 // the detected language). It goes into the index fingerprint in place of
 // Version when chunks are analyzed in their own language; change it with
 // any change to the detector, a language's chain or the language list.
-const MultiVersion = "analyze@3 detect(script>half:ar,fa,el,hi,th;stop-words,120words,min3,share0.05,no1letter,names-last,cjk:en)+" + Version +
-	"+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv)+tr(lower_tr,apos,prefix5)+ar(nfkc,norm,light)+fa(zwnj,norm)+el(fold,snowball-greek)+hi(norm,light)+th+porter_ascii(ar,fa,el,hi,th)+stop_xx+stop_en"
+const MultiVersion = "analyze@3 detect(script>half:ar,fa,el,hi,th;vi-letters>0.15;stop-words,120words,min3,share0.05,no1letter,names-last,cjk:en)+" + Version +
+	"+snowball(da,de,es,fi,fr,hu,it,nl,no,pt,ro,ru,sv)+tr(lower_tr,apos,prefix5)+ar(nfkc,norm,light)+fa(zwnj,norm)+el(fold,snowball-greek)+hi(hindi-norm,light)+th+vi(stop_vi)+porter_ascii(ar,fa,el,hi,th)+stop_xx+stop_en"
 
 // language is one language other than English: its Snowball stemmer and
 // its Snowball stop list (as bleve ships it), to which the English stop
