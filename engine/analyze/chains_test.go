@@ -112,3 +112,12 @@ func TestVietnamese(t *testing.T) {
 		t.Errorf("terms = %q, want %q", got, want)
 	}
 }
+
+// TestRomanianIsNotVietnamese: Romanian writes ă, which Vietnamese does
+// too; a Romanian paragraph stays Romanian.
+func TestRomanianIsNotVietnamese(t *testing.T) {
+	text := "Această echipă a câștigat campionatul în ultima săptămână, după o serie de meciuri grele în care apărarea a fost cea mai bună."
+	if got := Detect(text); got != "ro" {
+		t.Errorf("Detect = %q, want ro", got)
+	}
+}

@@ -226,11 +226,12 @@ type scriptCounts struct {
 }
 
 // isVietnamese reports the letters of Vietnamese no other language with a
-// chain writes: đ, ơ, ư, ă and the vowels with a tone mark below or a hook
-// (Latin Extended Additional, U+1EA0 to U+1EF9).
+// chain writes: đ, ơ, ư and the vowels with a tone mark below or a hook
+// (Latin Extended Additional, U+1EA0 to U+1EF9). Not ă, which Romanian
+// writes too.
 func isVietnamese(c rune) bool {
 	switch c {
-	case 'đ', 'Đ', 'ơ', 'Ơ', 'ư', 'Ư', 'ă', 'Ă':
+	case 'đ', 'Đ', 'ơ', 'Ơ', 'ư', 'Ư':
 		return true
 	}
 	return c >= 0x1EA0 && c <= 0x1EF9
