@@ -95,12 +95,13 @@ func main() {
 		t.print("XQuAD paragraphs (analyze.Detect)")
 	}
 	for _, dir := range docs {
-		d := tallies{}
-		if err := readDocs(d, dir); err != nil {
+		d, declared := tallies{}, tallies{}
+		if err := readDocs(d, declared, dir); err != nil {
 			fmt.Fprintln(os.Stderr, "detect:", err)
 			os.Exit(1)
 		}
 		d.print(filepath.Base(dir) + " files (analyze.Detect of title and text)")
+		declared.print(filepath.Base(dir) + " files, the declared language first (frontmatter lang, analyze.PathLanguage), else analyze.Detect")
 	}
 }
 
@@ -141,7 +142,7 @@ func readCorpus(t tallies, lang, path string) error {
 	return sc.Err()
 }
 
-func readDocs(t tallies, root string) error {
+func readDocs(t, declared tallies, root string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" {
 			return err
@@ -156,7 +157,20 @@ func readDocs(t tallies, root string) error {
 		if err != nil {
 			return nil // not a document the mirror keeps
 		}
-		t.add(lang, analyze.Detect(doc.Title+"\n"+doc.Text))
+		detected := analyze.Detect(doc.Title + "\n" + doc.Text)
+		t.add(lang, detected)
+		for _, f := range doc.Fields {
+			if code, ok := analyze.Declared(f.Value); ok && f.Key == "lang" {
+				declared.add(lang, code)
+				return nil
+			}
+		}
+		// The tree is the content/ folder of a Hugo site: content/ja/...
+		if code, ok := analyze.PathLanguage("content/" + filepath.ToSlash(rel)); ok {
+			declared.add(lang, code)
+			return nil
+		}
+		declared.add(lang, detected)
 		return nil
 	})
 }

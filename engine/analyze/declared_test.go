@@ -25,8 +25,10 @@ func TestPathLanguage(t *testing.T) {
 		{"site/content/pt-br/blog/x.md", "pt", true},
 		{"fr/docs/index.md", "fr", true},
 		{"docs/de/guide.md", "de", true},
-		{"content/ja/docs/x.md", "", false}, // no chain: detection decides
-		{"src/it/test.md", "", false},       // not a localized tree
+		{"content/ja/docs/x.md", English, true}, // no chain: English's
+		{"ja/docs/x.md", "", false},             // first folder: only chains
+		{"docs/ui/x.md", "", false},
+		{"src/it/test.md", "", false}, // not a localized tree
 		{"es.md", "", false},
 		{"content/es.md", "", false},
 		{"content/docs/x.md", "", false},
