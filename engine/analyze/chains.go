@@ -61,7 +61,7 @@ var scripted = [...]language{
 	{code: "el", stop: el.GreekStopWords, stem: greek.Stem, steps: greekSteps},
 	{code: "fa", stop: fa.PersianStopWords, steps: persianSteps},
 	{code: "hi", stop: hi.HindiStopWords, steps: hindiSteps},
-	{code: "th", steps: func() *steps { return &steps{} }},
+	{code: "th", steps: func() *steps { return &steps{porter: true} }},
 	{code: "vi", stop: vietnameseStopWords, steps: func() *steps { return &steps{} }},
 }
 

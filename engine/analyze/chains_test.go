@@ -121,3 +121,13 @@ func TestRomanianIsNotVietnamese(t *testing.T) {
 		t.Errorf("Detect = %q, want ro", got)
 	}
 }
+
+// TestEnglishInsideScripts: an English word inside Arabic, Persian, Greek,
+// Hindi or Thai text is stemmed as the English chain stems it.
+func TestEnglishInsideScripts(t *testing.T) {
+	for _, code := range []string{"ar", "fa", "el", "hi", "th"} {
+		if got, want := termsOf(code, "databases"), termsOf(English, "databases"); !slices.Equal(got, want) {
+			t.Errorf("%s: databases → %q, want %q", code, got, want)
+		}
+	}
+}
