@@ -120,8 +120,8 @@ func truncate(term []byte, n int) []byte {
 // greekFold removes the accents (tonos, dialytika and the polytonic marks)
 // of a lower-case Greek term and writes final sigma as σ, as Lucene's
 // GreekLowerCaseFilter does: bleve's Greek stop list is written so. It
-// works in place (no folded letter is longer than its source; lower gives
-// non-ASCII terms their own copy).
+// works in place (no folded letter is longer than its source, and the
+// term's bytes are the token's own: Analyze may write over its input).
 func greekFold(term []byte) []byte {
 	if isASCII(term) {
 		return term

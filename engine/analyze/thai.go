@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"io"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -49,6 +50,14 @@ var thaiWords = sync.OnceValue(func() *thaiDictionary {
 	}
 	return d
 })
+
+// thaiScratch is the working memory of appendThaiWords, reused.
+type thaiScratch struct {
+	bounds, back []int
+	best         []thaiCell
+}
+
+var thaiScratchPool = sync.Pool{New: func() any { return new(thaiScratch) }}
 
 // thaiBoundary reports whether a word may start at byte i of run (0 < i <
 // len(run)): not before a mark or a vowel that follows its consonant (ะ า
@@ -98,7 +107,9 @@ func (c thaiCell) better(o thaiCell) bool {
 // the dictionary, a name or a loanword, make one word.
 func appendThaiWords(words []span, run []byte) []span {
 	dict := thaiWords()
-	bounds := []int{0}
+	sc := thaiScratchPool.Get().(*thaiScratch)
+	defer thaiScratchPool.Put(sc)
+	bounds := append(sc.bounds[:0], 0)
 	for i := 0; i < len(run); {
 		_, w := utf8.DecodeRune(run[i:])
 		i += w
@@ -106,9 +117,9 @@ func appendThaiWords(words []span, run []byte) []span {
 			bounds = append(bounds, i)
 		}
 	}
-	best := make([]thaiCell, len(bounds))
+	best := slices.Grow(sc.best[:0], len(bounds))[:len(bounds)]
 	for k := range best {
-		best[k].from = -1
+		best[k] = thaiCell{from: -1}
 	}
 	best[0] = thaiCell{from: 0}
 	for k := 0; k < len(bounds)-1; k++ {
@@ -132,10 +143,11 @@ func appendThaiWords(words []span, run []byte) []span {
 		}
 	}
 	// Walk back from the end, then append in order, merging unknown pieces.
-	var back []int // boundary indexes of word ends, last first
+	back := sc.back[:0] // boundary indexes of word ends, last first
 	for k := len(bounds) - 1; k > 0; k = best[k].from {
 		back = append(back, k)
 	}
+	sc.bounds, sc.best, sc.back = bounds, best, back
 	start := 0
 	for i := len(back) - 1; i >= 0; i-- {
 		k := back[i]
