@@ -152,19 +152,25 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 	}
 	docs := splitDoc(en.Path, doc, b.e.Settings.Chunk)
 	if b.e.Settings.multilingual() {
-		setLanguages(docs, doc)
+		setLanguages(docs, en.Path, doc)
 	}
 	return docs, nil
 }
 
 // setLanguages sets each chunk's analysis language: English for code;
-// for prose the chunk's own detected language, or, when the chunk says too
-// little (a heading and a code block), the file's, detected only then.
-func setLanguages(docs []*chunkDoc, doc *mirror.Doc) {
+// for prose the language the file declares (declaredLanguage), else the
+// chunk's own detected language, or, when the chunk says too little (a
+// heading and a code block), the file's, detected only then.
+func setLanguages(docs []*chunkDoc, path string, doc *mirror.Doc) {
+	declared, hasDeclared := declaredLanguage(path, doc)
 	fileLang := ""
 	for _, d := range docs {
 		if d.kind == chunk.KindCode {
 			d.Lang = analyze.English
+			continue
+		}
+		if hasDeclared {
+			d.Lang = declared
 			continue
 		}
 		l, sure := analyze.Guess(d.body())
@@ -176,6 +182,22 @@ func setLanguages(docs []*chunkDoc, doc *mirror.Doc) {
 		}
 		d.Lang = l
 	}
+}
+
+// declaredLanguage is the analysis language a file declares: its lang
+// field (Markdown frontmatter, <html lang>) or a localized docs folder in
+// its path (content/es/..., analyze.PathLanguage). A declaration beats
+// detection, which misreads a Spanish page full of English terms as
+// English or a Japanese one as Portuguese.
+func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
+	for _, f := range doc.Fields {
+		if f.Key == "lang" {
+			if code, ok := analyze.Declared(f.Value); ok {
+				return code, true
+			}
+		}
+	}
+	return analyze.PathLanguage(path)
 }
 
 // reparse reads a source whose mirror object is missing and checks that it

@@ -135,7 +135,7 @@ func TestParserFor(t *testing.T) {
 		{"font.woff2", "", false},
 		{"doc.pdf", "pdf@1", true},
 		{"old.doc", "", false},
-		{"page.html", "html@1", true},
+		{"page.html", "html@2", true},
 		{"mail.eml", "eml@3", true},
 	}
 	for _, tt := range tests {

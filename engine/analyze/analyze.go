@@ -10,7 +10,7 @@ import (
 // Version names the analysis chain and its settings. It goes into the index
 // fingerprint: change it whenever Analyzer may produce different terms for
 // the same text.
-const Version = "analyze@1 unicode+ident+apos+lower+possessive+stop_en+porter+max64"
+const Version = "analyze@1 unicode+scripts(th:icu-dict,sa:bigram2,ideo:1)+ident+apos+lower+possessive+stop_en+porter+max64"
 
 // MaxTermBytes is the longest term kept. Longer tokens (hashes beyond SHA-256
 // hex, base64 blobs, minified code) are dropped whole; the parts an
@@ -50,7 +50,7 @@ func Terms(text string) []string {
 // unicode tokenizer, identifier splitting, lower-case, possessive_en,
 // stop_en and stemmer_porter), run in one pass by analyzer (chain.go).
 func newAnalyzer() analysis.Analyzer {
-	return &analyzer{stop: newStopWords(englishStopWords())}
+	return &analyzer{stop: newStopWords(englishStopWords()), english: true}
 }
 
 // englishStopWords is bleve's English stop list (the Snowball list), the

@@ -20,9 +20,12 @@ import (
 // the term.
 type analyzer struct {
 	stop *stopWords
-	// snowball, when set, is the language's Snowball stemmer, used in place
-	// of Porter, and the English possessive step is skipped (lang.go).
+	// english: the English possessive step and Porter stemming.
+	english bool
+	// snowball, when set, is the language's Snowball stemmer (lang.go).
 	snowball func(*snowballstem.Env) bool
+	// steps are a language's other steps (chains.go), or nil.
+	steps *steps
 }
 
 var _ analysis.Analyzer = (*analyzer)(nil)
@@ -31,7 +34,10 @@ var _ analysis.Analyzer = (*analyzer)(nil)
 
 // Analyze implements analysis.Analyzer. It may modify input in place.
 func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
-	r := run{stop: a.stop, snowball: a.snowball, size: len(input)}
+	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
+	if a.steps != nil && a.steps.zwnj {
+		separateZWNJ(input)
+	}
 	z := tokenizer{data: input}
 	pos, shift := 0, 0
 	for {
@@ -96,7 +102,10 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 // run is the state of one Analyze call.
 type run struct {
 	stop     *stopWords
+	english  bool
 	snowball func(*snowballstem.Env) bool
+	steps    *steps
+	one      *[1]*analysis.Token // for the bleve filters of steps, made on first use
 	env      *snowballstem.Env
 	size     int // input bytes, to size allocations
 	out      analysis.TokenStream
@@ -110,16 +119,29 @@ type run struct {
 // emit runs the steps after identifier splitting on t and appends it to
 // the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
-	term := lower(t.Term)
-	if r.snowball == nil {
+	var term []byte
+	if r.steps != nil {
+		if term = r.stepsBefore(t.Term); len(term) == 0 {
+			return
+		}
+	} else {
+		term = lower(t.Term)
+	}
+	if r.english {
 		term = possessive(term)
 	}
 	if r.stop.has(term) {
 		return
 	}
-	if r.snowball != nil {
+	switch {
+	case r.steps != nil:
+		if term = r.stepsAfter(term); len(term) == 0 {
+			return
+		}
+		t.Term = term
+	case r.snowball != nil:
 		t.Term = r.stemSnowball(term)
-	} else {
+	default:
 		t.Term = r.stem(term)
 	}
 	if len(r.slab) == 0 {
@@ -129,6 +151,68 @@ func (r *run) emit(t analysis.Token) {
 	r.slab = r.slab[1:]
 	*slot = t
 	r.out = append(r.out, slot)
+}
+
+// stepsBefore is what a language's steps do before the stop list:
+// lower-casing, the apostrophe, folding and filters.
+func (r *run) stepsBefore(term []byte) []byte {
+	s := r.steps
+	if s.lower != nil {
+		term = s.lower(term)
+	} else {
+		term = lower(term)
+	}
+	if s.apostrophe {
+		term = cutApostrophe(term)
+	}
+	if s.fold != nil {
+		term = s.fold(term)
+	}
+	if s.porter && isASCII(term) {
+		return term
+	}
+	if len(s.before) > 0 && r.stop.has(term) {
+		// A stop word as written, before normalization: a list may
+		// hold a word only in its written form.
+		return nil
+	}
+	for _, f := range s.before {
+		if len(term) == 0 {
+			break
+		}
+		term = r.filter(f, term)
+	}
+	return term
+}
+
+// stepsAfter is what a language's steps do after the stop list: Porter
+// for ASCII terms where the steps say so, else the filters and the
+// Snowball stemmer.
+func (r *run) stepsAfter(term []byte) []byte {
+	s := r.steps
+	if s.porter && isASCII(term) {
+		return stemASCII(term)
+	}
+	for _, f := range s.after {
+		if len(term) == 0 {
+			return nil
+		}
+		term = r.filter(f, term)
+	}
+	if r.snowball != nil && len(term) > 0 {
+		term = r.stemSnowball(term)
+	}
+	if s.prefix > 0 {
+		term = truncate(term, s.prefix)
+	}
+	return term
+}
+
+func (r *run) filter(f analysis.TokenFilter, term []byte) []byte {
+	if r.one == nil {
+		r.one = &[1]*analysis.Token{{}}
+	}
+	return filterTerm(f, r.one, term)
 }
 
 // grow makes room for more tokens, guessing how many the rest of the input

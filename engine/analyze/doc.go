@@ -8,7 +8,12 @@
 //     "foo_bar.baz", "can't", "3.14" and "v1.2.3" whole and splits
 //     "kebab-case" and "path/to/file". CJK text comes out one ideograph per
 //     token (kana runs stay together): adequate for matching, not
-//     dictionary-quality segmentation.
+//     dictionary-quality segmentation. The letters the tokenizer's Unicode
+//     8 tables give no word-break class, which bleve drops (Thai, Lao,
+//     Khmer, Myanmar, and every script encoded since), are recovered: a
+//     run of them is cut into words, Thai by maximal matching over ICU's
+//     Thai dictionary, the other scripts written without spaces into
+//     bigrams of character clusters (script.go, thai.go).
 //  2. ident: splits code identifiers into words (camelCase, PascalCase,
 //     snake_case, dotted.names, a:b, "HTTPServer" into HTTP and Server,
 //     "utf8Decode" into utf8 and Decode; digits stay with the letters before
@@ -62,23 +67,39 @@
 // in another language is analyzed by the same chain with that language's
 // Snowball stop list and Snowball stemmer in place of steps 4 to 6 (no
 // possessive step): Danish, Dutch, Finnish, French, German, Hungarian,
-// Italian, Norwegian, Portuguese, Romanian, Russian, Spanish, Swedish and
-// Turkish (lang.go; stop lists as bleve ships them, stemmers from
-// github.com/blevesearch/snowballstem). CJK text keeps the tokenizer's
-// handling. Detect picks the language from the stop words a text uses
-// (a measured heuristic, no model: each stop word votes for the languages
-// that list it, shared words weigh less); text with too few stop words,
-// such as code, is English. The engine detects a file's language once and
-// each chunk's own where its evidence is strong, and records it in the
-// index; a query is analyzed in every language the index holds, each
-// language's terms scoring that language's chunks (engine/querylang.go).
-// MultiVersion names this analysis in the fingerprint.
+// Italian, Norwegian, Portuguese, Romanian, Russian, Spanish and Swedish
+// (lang.go; stop lists as bleve ships them, stemmers from
+// github.com/blevesearch/snowballstem). Turkish, Arabic, Persian, Greek,
+// Hindi, Thai and Vietnamese have chains of their own (chains.go: bleve's
+// normalizers, stop lists and light stemmers, Snowball Greek, Turkish
+// lower-casing and apostrophes, a five-letter Turkish stem), each measured
+// on XQuAD against the alternatives (docs/QUALITY.md). Every chain drops
+// the English stop words too. CJK text keeps the tokenizer's handling and
+// the English chain.
+//
+// Detect picks the language of a text (detect.go, a measured heuristic, no
+// model): a text more than half of whose letters are Arabic, Greek,
+// Devanagari or Thai is that language (Arabic or Persian by the letters
+// only one of them writes), more than half Han, kana or Hangul is English,
+// a text with enough words carrying Vietnamese letters (đ, ơ, ư, ă, the
+// hooked and dotted vowels) is Vietnamese; otherwise each stop word votes
+// for the languages that list it, shared words weigh less, and the words
+// of names (capitalized inside a sentence: "Los Angeles") vote only when
+// the others do not decide. Text with too few stop words, such as code, is
+// English. A language the document declares (Declared, PathLanguage:
+// frontmatter lang, a localized docs folder such as content/es/) comes
+// before detection. The engine detects a file's language once and each
+// chunk's own where its evidence is strong, and records it in the index;
+// a query is analyzed in every language the index holds, each language's
+// terms scoring that language's chunks (engine/querylang.go), so an
+// English term inside a Thai question finds the English pages as well as
+// the Thai ones. MultiVersion names this analysis in the fingerprint.
 //
 // Nothing is built at package initialization: the analyzer (including the
-// stop word map) is built on the first call to Analyzer or Terms, and each
+// stop word map) is built on the first call to Analyzer or Terms, each
 // other language's analyzer on the first call that needs that language, so
 // a query process builds the chains of the languages its index holds and
-// no others. The detector builds nothing: its stop word table (every
+// no others, and the Thai word list on the first Thai text. The detector builds nothing: its stop word table (every
 // language's stop words and the languages listing each) is compiled in
 // (stoptable.go, generated from bleve's stop lists and checked against them
 // by TestStopTable). They hold no mutable state and are safe for

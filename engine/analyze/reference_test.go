@@ -5,7 +5,12 @@ package analyze
 // one-pass analyzer (chain.go) must match token for token. Nothing outside
 // the tests uses them.
 
-import "github.com/blevesearch/bleve/v2/analysis"
+import (
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/segment"
+)
 
 // identFilter is step 2 (ident.go): it keeps each token (unless it is
 // longer than MaxTermBytes) and emits its parts after it, with typographic
@@ -110,4 +115,44 @@ func (lowerFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 		tok.Term = lower(tok.Term)
 	}
 	return input
+}
+
+// scriptTokenizer is step 1: bleve's unicode tokenizer, except that a
+// segment of type None starting with a letter (which bleve drops) starts a
+// run of its script's letters that is cut into words (script.go). It walks
+// the segments as bleve's tokenizer does, one segment.SegmentWords call per
+// segment from the rest of the input, and stops where it stops.
+type scriptTokenizer struct{}
+
+var _ analysis.Tokenizer = scriptTokenizer{}
+
+// Tokenize implements analysis.Tokenizer.
+func (scriptTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	out := analysis.TokenStream{}
+	rest, off, pos := input, 0, 1
+	add := func(term []byte, start int, typ analysis.TokenType) {
+		out = append(out, &analysis.Token{Term: term, Start: start, End: start + len(term), Position: pos, Type: typ})
+		pos++
+	}
+	for len(rest) > 0 {
+		n, seg, typ, err := segment.SegmentWords(rest, true)
+		if err != nil || n < 0 || n > len(rest) || seg == nil {
+			break
+		}
+		if typ == segment.None {
+			if c, _ := utf8.DecodeRune(rest); isLetter(c) {
+				if words, run := appendScriptWords(nil, rest, c); run > 0 {
+					for _, w := range words {
+						add(rest[w.start:w.end:w.end], off+w.start, analysis.Ideographic)
+					}
+					rest, off = rest[run:], off+run
+					continue
+				}
+			}
+		} else {
+			add(seg, off, convertType(typ))
+		}
+		rest, off = rest[n:], off+len(seg)
+	}
+	return out
 }

@@ -134,12 +134,18 @@ scan:
 	return i, typ, true
 }
 
-// tokenizer yields the tokens of bleve's unicode tokenizer, in order.
+// tokenizer yields the tokens of bleve's unicode tokenizer, in order, and
+// the words of the letters that tokenizer drops (script.go).
 type tokenizer struct {
 	data []byte
 	pos  int  // where the next segment starts
 	off  int  // bleve's running offset: the sum of the segment lengths
 	done bool // the segmenter stopped
+	// the words of a run of letters without a word-break class still to
+	// yield: ranges relative to runPos in data and runOff in offsets
+	words          []span
+	next0          int // index in words of the next one
+	runPos, runOff int
 }
 
 // next returns the next token's bytes, start offset and type; ok is false
@@ -147,6 +153,11 @@ type tokenizer struct {
 // ASCII term). Like bleve's tokenizer it stops at the first segmenter error
 // and at a call that yields no segment.
 func (z *tokenizer) next() (term []byte, start int, typ analysis.TokenType, ascii, ok bool) {
+	if z.next0 < len(z.words) {
+		w := z.words[z.next0]
+		z.next0++
+		return z.data[z.runPos+w.start : z.runPos+w.end : z.runPos+w.end], z.runOff + w.start, analysis.Ideographic, false, true
+	}
 	for !z.done && z.pos < len(z.data) {
 		rest := z.data[z.pos:]
 		n, t, fast := asciiSegment(rest)
@@ -157,6 +168,19 @@ func (z *tokenizer) next() (term []byte, start int, typ analysis.TokenType, asci
 			if err != nil || n < 0 || n > len(rest) || seg == nil {
 				z.done = true
 				break
+			}
+		}
+		if t == segment.None && !fast {
+			if c, _ := utf8.DecodeRune(rest); isLetter(c) {
+				// A letter the tables give no class: bleve drops it.
+				if words, run := appendScriptWords(z.words[:0], rest, c); run > 0 {
+					z.words, z.runPos, z.runOff = words, z.pos, z.off
+					z.pos += run
+					z.off += run
+					w := words[0]
+					z.next0 = 1
+					return z.data[z.runPos+w.start : z.runPos+w.end : z.runPos+w.end], z.runOff + w.start, analysis.Ideographic, false, true
+				}
 			}
 		}
 		z.pos += n

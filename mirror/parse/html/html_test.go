@@ -66,3 +66,28 @@ func FuzzHTML(f *testing.F) {
 		parsetest.Parse(t, Parser{}, "f.html", data)
 	})
 }
+
+// TestExtractDeclaredLanguage: <html lang> becomes the field "lang", which
+// the engine prefers to detecting the page's language; an empty one is no
+// field.
+func TestExtractDeclaredLanguage(t *testing.T) {
+	for page, want := range map[string]string{
+		`<html lang="de-AT"><body><p>Hallo</p></body></html>`: "de-AT",
+		`<html lang=""><body><p>Hello</p></body></html>`:      "",
+		`<html><body><p>Hello</p></body></html>`:              "",
+	} {
+		d, err := Extract(context.Background(), []byte(page), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, f := range d.Fields {
+			if f.Key == "lang" {
+				got = f.Value
+			}
+		}
+		if got != want {
+			t.Errorf("%s: lang field %q, want %q", page, got, want)
+		}
+	}
+}

@@ -23,13 +23,19 @@ type walker struct {
 	steps   int
 }
 
-// meta reads <title> and the author, description and keywords meta tags.
+// meta reads <title>, the author, description and keywords meta tags and
+// the page's declared language (<html lang>, as field "lang", which the
+// engine prefers to detection).
 func (w *walker) meta(n *xhtml.Node, depth int) {
 	if depth > maxDepth {
 		return
 	}
 	if n.Type == xhtml.ElementNode {
 		switch n.DataAtom {
+		case atom.Html:
+			if lang := attr(n, "lang"); lang != "" {
+				w.fields = append(w.fields, parse.Field{Key: "lang", Value: lang})
+			}
 		case atom.Title:
 			if w.title == "" {
 				w.title = parse.OneLine(textOf(n, 0))
