@@ -7,6 +7,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embed/local"
 	"github.com/autorag/autorag/engine/embed/openai"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // newEmbedder builds the configured embedder; "none" builds a BM25-only
@@ -15,6 +16,8 @@ func newEmbedder(name string) (embed.Embedder, error) {
 	switch name {
 	case "local", "":
 		return local.New(), nil
+	case "static":
+		return static.New(), nil
 	case "none":
 		return nil, nil
 	case "openai":
