@@ -141,12 +141,12 @@ func TestCoverage(t *testing.T) {
 		text string
 		want float64
 	}{
-		{"qwxz vbnm", 0},              // every word in pieces
-		{"", 0},                       // no word
-		{"?!", 0},                     // punctuation only
-		{"heart and qwxz", 2.0 / 3}, // one word in pieces
-		{"the heart, the lungs.", 1},  // punctuation does not count
-		{"😀 heart", 0.5},              // an unknown token is an unknown word
+		{"qwxz vbnm", 0},             // every word in pieces
+		{"", 0},                      // no word
+		{"?!", 0},                    // punctuation only
+		{"heart and qwxz", 2.0 / 3},  // one word in pieces
+		{"the heart, the lungs.", 1}, // punctuation does not count
+		{"😀 heart", 0.5},             // an unknown token is an unknown word
 	} {
 		if got := e.Coverage(tc.text); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("Coverage(%q) = %.3f, want %.3f", tc.text, got, tc.want)
