@@ -87,6 +87,37 @@ type word struct {
 	buf   [4*MaxWordCharsLimit + utf8.UTFMax]byte
 	n     int // bytes in buf
 	chars int // characters, counted past the buffer's end too
+	rec   *record
+}
+
+// record collects the words of a text for AppendWords.
+type record struct {
+	words []Word
+	norm  []byte
+}
+
+// Word is one word of a text as the tokenizer cut it (a run of word
+// characters, a punctuation character, an ideograph or a special token):
+// its tokens are ids[First:Last] and its normalized text is
+// norm[From:To], cut after 1,028 bytes, of AppendWords' results.
+type Word struct {
+	First, Last int
+	From, To    int
+}
+
+// AppendWords is Append that also appends each word of text to words and
+// its normalized text to norm.
+func (t *Tokenizer) AppendWords(dst []int, words []Word, norm []byte, text string) ([]int, []Word, []byte) {
+	rec := record{words: words, norm: norm}
+	dst = t.appendIDs(dst, text, &rec)
+	return dst, rec.words, rec.norm
+}
+
+// add records a word whose tokens start at first.
+func (r *record) add(dst []int, first int, text []byte) {
+	from := len(r.norm)
+	r.norm = append(r.norm, text...)
+	r.words = append(r.words, Word{First: first, Last: len(dst), From: from, To: len(r.norm)})
 }
 
 func (w *word) addByte(c byte) {
@@ -109,13 +140,20 @@ func (w *word) addRune(r rune) {
 // Append appends the ids of text's tokens to dst, without the model's
 // special tokens around them. Bytes that are not UTF-8 count as U+FFFD.
 func (t *Tokenizer) Append(dst []int, text string) []int {
-	var w word
+	return t.appendIDs(dst, text, nil)
+}
+
+func (t *Tokenizer) appendIDs(dst []int, text string, rec *record) []int {
+	w := word{rec: rec}
 	for i := 0; i < len(text); {
 		c := text[i]
 		if t.firstByte[c] {
 			if s, ok := t.special(text[i:]); ok {
 				dst = t.flush(dst, &w)
 				dst = append(dst, s.id)
+				if rec != nil {
+					rec.add(dst, len(dst)-1, []byte(s.text))
+				}
 				i += len(s.text)
 				continue
 			}
@@ -213,10 +251,14 @@ func (t *Tokenizer) flush(dst []int, w *word) []int {
 	if w.chars == 0 {
 		return dst
 	}
+	first := len(dst)
 	if w.chars > t.opt.MaxWordChars {
 		dst = append(dst, t.unk)
 	} else {
 		dst = t.pieces(dst, w.buf[:w.n])
+	}
+	if w.rec != nil {
+		w.rec.add(dst, first, w.buf[:min(w.n, len(w.buf))])
 	}
 	w.n, w.chars = 0, 0
 	return dst

@@ -138,3 +138,20 @@ func TestAppendDoesNotAllocate(t *testing.T) {
 		t.Errorf("Append allocates %.0f times per text with a large enough dst", allocs)
 	}
 }
+
+func TestAppendWords(t *testing.T) {
+	tk := testTokenizer(t)
+	text := "Naïve qwxz, [SEP] 中文"
+	ids, words, norm := tk.AppendWords(nil, nil, nil, text)
+	if diff := cmp.Diff(tk.Append(nil, text), ids); diff != "" {
+		t.Fatalf("AppendWords ids differ from Append's: %s", diff)
+	}
+	var got []string
+	for _, w := range words {
+		got = append(got, string(norm[w.From:w.To])+"="+strings.Join(tk.tokens(ids[w.First:w.Last]), "+"))
+	}
+	want := []string{"naive=naive", "qwxz=q+##w+##x+##z", ",=,", "[SEP]=[SEP]", "中=中", "文=文"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("words (-want +got)\n%s", diff)
+	}
+}
