@@ -25,7 +25,7 @@ var table string
 // package's reading of it. Bump the suffix whenever the table, the
 // tokenizer or the pooling changes: it is part of every embedding-cache
 // key and of the index fingerprint.
-const Model = "potion-base-8M@bf8b0566-q8-v1"
+const Model = "potion-base-8M@bf8b0566-q8-v2"
 
 // Dims is the length of every vector.
 const Dims = 256
@@ -37,8 +37,10 @@ const parallelMin = 8
 // Embedder is the built-in static embedder. It is immutable and safe for
 // concurrent use.
 type Embedder struct {
-	tab *tab.Table
-	tok *wordpiece.Tokenizer
+	tab     *tab.Table
+	tok     *wordpiece.Tokenizer
+	unkText string // the unknown token, written in a text
+	plain   bool   // model2vec's vectors: no fallback vectors (for tests)
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
@@ -72,7 +74,7 @@ func open(data string) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Embedder{tab: t, tok: tok}, nil
+	return &Embedder{tab: t, tok: tok, unkText: v.Token(tok.Unknown())}, nil
 }
 
 // Identity implements embed.Embedder.
@@ -123,18 +125,30 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // scratch is one goroutine's working memory.
 type scratch struct {
-	ids []int
-	acc [Dims]float32
+	ids   []int
+	words []wordpiece.Word
+	norm  []byte
+	acc   [Dims]float32
+	grams [Dims]int32
 }
 
-// embed writes text's unit vector (or zeros) into dst.
+// embed writes text's unit vector (or zeros) into dst: the sum of its
+// tokens' rows, a spelled-out word's fallback vector in place of its
+// pieces' rows (fallback.go), unknown tokens dropped.
 func (e *Embedder) embed(s *scratch, text string, dst []float32) {
-	s.ids = e.tok.Append(s.ids[:0], text)
+	s.ids, s.words, s.norm = e.tok.AppendWords(s.ids[:0], s.words[:0], s.norm[:0], text)
 	s.acc = [Dims]float32{}
 	unk := e.tok.Unknown()
-	for _, id := range s.ids {
-		if id != unk {
-			e.addRow(&s.acc, id)
+	for _, w := range s.words {
+		ids, word := s.ids[w.First:w.Last], s.norm[w.From:w.To]
+		if !e.plain && spelledOut(word, len(ids), len(ids) == 1 && ids[0] == unk && string(word) != e.unkText) {
+			addFallback(&s.acc, &s.grams, word)
+			continue
+		}
+		for _, id := range ids {
+			if id != unk {
+				e.addRow(&s.acc, id)
+			}
 		}
 	}
 	var n float64
@@ -145,7 +159,7 @@ func (e *Embedder) embed(s *scratch, text string, dst []float32) {
 		clear(dst)
 		return
 	}
-	inv := float32(1 / math.Sqrt(n))
+	inv := float32(1 / sqrt(n))
 	for d := range dst[:Dims] {
 		dst[d] = s.acc[d] * inv
 	}
@@ -159,5 +173,7 @@ func (e *Embedder) addRow(acc *[Dims]float32, id int) {
 		acc[d] += scale * float32(int8(q[d]))
 	}
 }
+
+func sqrt(x float64) float64 { return math.Sqrt(x) }
 
 //semguard:end static-embedder

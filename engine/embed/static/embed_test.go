@@ -5,15 +5,16 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/autorag/autorag/engine/embed/static/internal/tab"
 )
 
-// TestMatchesReference compares the vectors with the float32 model's, as
-// model2vec computes them (testdata/reference.py): the int8 table may move
-// a vector only by its rounding.
+// TestMatchesReference compares the vectors without fallback vectors with
+// the float32 model's, as model2vec computes them (testdata/reference.py):
+// the int8 table may move a vector only by its rounding.
 func TestMatchesReference(t *testing.T) {
 	b, err := os.ReadFile("testdata/texts.txt")
 	if err != nil {
@@ -31,7 +32,9 @@ func TestMatchesReference(t *testing.T) {
 	if len(want) != len(texts) {
 		t.Fatalf("%d reference vectors for %d texts: run testdata/reference.py", len(want), len(texts))
 	}
-	got, err := New().Embed(context.Background(), texts)
+	e := New()
+	e.plain = true
+	got, err := e.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,6 +153,79 @@ func TestCoverage(t *testing.T) {
 	} {
 		if got := e.Coverage(tc.text); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("Coverage(%q) = %.3f, want %.3f", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestFallbackNorm(t *testing.T) {
+	e := New()
+	norms := make([]float64, e.tab.Rows())
+	for i := range norms {
+		scale, q := e.tab.Row(i)
+		var ss float64
+		for d := range Dims {
+			x := float64(scale) * float64(int8(q[d]))
+			ss += x * x
+		}
+		norms[i] = math.Sqrt(ss)
+	}
+	slices.Sort(norms)
+	if med := norms[len(norms)/2]; math.Abs(med-fallbackNorm) > 1 {
+		t.Errorf("median row length %.2f, fallbackNorm %d", med, fallbackNorm)
+	}
+}
+
+// TestFallback checks that words the vocabulary only spells out get
+// vectors that meet when the words do, and differ when they do not.
+func TestFallback(t *testing.T) {
+	e := New()
+	texts := []string{
+		"ใครพ่ายแพ้ให้แก่ทีมบรอนคอส", "ทีมบรอนคอส", "สวัสดีชาวโลก", // Thai: unknown runs
+		"من الذي خسر أمام البرونكوس", "البرونكوس", "مرحبا بالعالم", // Arabic: spelled out
+		"qwxz", "heart",
+	}
+	vs, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := func(i, j int) (s float64) {
+		for d := range vs[i] {
+			s += float64(vs[i][d]) * float64(vs[j][d])
+		}
+		return s
+	}
+	for i, v := range vs {
+		if n := norm(v); math.Abs(n-1) > 1e-5 {
+			t.Errorf("%q: length %.4f, want 1", texts[i], n)
+		}
+	}
+	for _, g := range [][3]int{{0, 1, 2}, {3, 4, 5}} {
+		if near, far := dot(g[0], g[1]), dot(g[0], g[2]); near < 0.3 || near <= far+0.2 {
+			t.Errorf("%q: cosine %.3f with %q, %.3f with %q: want the shared word to count", texts[g[0]], near, texts[g[1]], far, texts[g[2]])
+		}
+	}
+	if c := dot(6, 7); math.Abs(c) > 0.3 {
+		t.Errorf("cos(qwxz, heart) = %.3f: a fallback vector should be near-orthogonal to a word's", c)
+	}
+}
+
+func TestSpelledOut(t *testing.T) {
+	for _, tc := range []struct {
+		word   string
+		pieces int
+		unk    bool
+		want   bool
+	}{
+		{"heart", 1, false, false},
+		{"statins", 2, false, false}, // stat ##ins: real pieces
+		{"qwxz", 4, false, true},
+		{"من", 2, false, true},
+		{"ใคร", 1, true, true},
+		{"😀", 1, true, false}, // no letter: dropped as model2vec drops it
+		{",", 1, false, false},
+	} {
+		if got := spelledOut([]byte(tc.word), tc.pieces, tc.unk); got != tc.want {
+			t.Errorf("spelledOut(%q, %d, %v) = %v, want %v", tc.word, tc.pieces, tc.unk, got, tc.want)
 		}
 	}
 }
