@@ -20,8 +20,6 @@ import (
 // into short pieces (acronyms, identifiers: "egfr" → e ##gf ##r) keep
 // their rows: on NFCorpus, SciFact and CoSQA their fallback vectors lost
 // 0.001 to 0.006 nDCG@10 in vector mode.
-//
-//semguard:begin static-fallback
 
 // fallbackNorm is the length of a fallback vector: the median length of
 // the table's rows (TestFallbackNorm).
@@ -118,5 +116,3 @@ func addGram(grams *[Dims]int32, h uint64) {
 		}
 	}
 }
-
-//semguard:end static-fallback
