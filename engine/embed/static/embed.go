@@ -39,8 +39,9 @@ const parallelMin = 8
 type Embedder struct {
 	tab     *tab.Table
 	tok     *wordpiece.Tokenizer
+	model   string
 	unkText string // the unknown token, written in a text
-	plain   bool   // model2vec's vectors: no fallback vectors (for tests)
+	plain   bool   // model2vec's vectors: no fallback vectors
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
@@ -74,12 +75,27 @@ func open(data string) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Embedder{tab: t, tok: tok, unkText: v.Token(tok.Unknown())}, nil
+	return &Embedder{tab: t, tok: tok, model: Model, unkText: v.Token(tok.Unknown())}, nil
+}
+
+// NewVariant returns the embedder ("") or, for evaluation, "plain":
+// model2vec's own vectors, without fallback vectors for spelled-out words
+// (fallback.go). A variant reports Model+"+"+name as its model.
+func NewVariant(name string) (*Embedder, error) {
+	e := New()
+	switch name {
+	case "":
+	case "plain":
+		e.plain, e.model = true, Model+"+plain"
+	default:
+		return nil, fmt.Errorf("unknown static embedder variant %q: want \"\" or plain", name)
+	}
+	return e, nil
 }
 
 // Identity implements embed.Embedder.
 func (e *Embedder) Identity() embed.Identity {
-	return embed.Identity{Provider: "local", Model: Model, Dims: Dims}
+	return embed.Identity{Provider: "local", Model: e.model, Dims: Dims}
 }
 
 // Embed implements embed.Embedder: one unit vector per text, or the zero

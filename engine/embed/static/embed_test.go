@@ -32,8 +32,10 @@ func TestMatchesReference(t *testing.T) {
 	if len(want) != len(texts) {
 		t.Fatalf("%d reference vectors for %d texts: run testdata/reference.py", len(want), len(texts))
 	}
-	e := New()
-	e.plain = true
+	e, err := NewVariant("plain")
+	if err != nil {
+		t.Fatal(err)
+	}
 	got, err := e.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
