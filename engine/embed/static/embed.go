@@ -25,7 +25,7 @@ var table string
 // package's reading of it. Bump the suffix whenever the table, the
 // tokenizer or the pooling changes: it is part of every embedding-cache
 // key and of the index fingerprint.
-const Model = "potion-base-8M@bf8b0566-q8-v3"
+const Model = "potion-base-8M@bf8b0566-q8-v4"
 
 // Dims is the length of every vector.
 const Dims = 256

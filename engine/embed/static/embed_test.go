@@ -222,6 +222,7 @@ func TestSpelledOut(t *testing.T) {
 		{"statins", 2, false, false}, // stat ##ins: real pieces
 		{"qwxz", 4, false, false},    // Latin: its pieces' rows
 		{"λογος", 4, false, true},
+		{"kaybetmıs", 7, false, true}, // ı is not ASCII
 		{"من", 2, false, true},
 		{"ใคร", 1, true, true},
 		{"😀", 1, true, false}, // no letter: dropped as model2vec drops it
