@@ -5,7 +5,6 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed"
-	"github.com/autorag/autorag/engine/embed/local"
 	"github.com/autorag/autorag/engine/embed/openai"
 	"github.com/autorag/autorag/engine/embed/static"
 )
@@ -15,8 +14,6 @@ import (
 func newEmbedder(name string) (embed.Embedder, error) {
 	switch name {
 	case "local", "":
-		return local.New(), nil
-	case "static":
 		return static.New(), nil
 	case "none":
 		return nil, nil
