@@ -109,12 +109,12 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(texts)/(parallelMin/2))
 	if len(texts) < parallelMin || workers < 2 {
-		var s scratch
+		s := newScratch()
 		for i, t := range texts {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			e.embed(&s, t, out[i])
+			e.embed(s, t, out[i])
 		}
 		return out, nil
 	}
@@ -122,13 +122,13 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var s scratch
+			s := newScratch()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(texts) || ctx.Err() != nil {
 					return
 				}
-				e.embed(&s, texts[i], out[i])
+				e.embed(s, texts[i], out[i])
 			}
 		})
 	}
@@ -146,6 +146,11 @@ type scratch struct {
 	norm  []byte
 	acc   [Dims]float32
 	grams [Dims]int32
+}
+
+// newScratch sizes the buffers for a short query; a chunk grows them once.
+func newScratch() *scratch {
+	return &scratch{ids: make([]int, 0, 64), words: make([]wordpiece.Word, 0, 32), norm: make([]byte, 0, 256)}
 }
 
 // embed writes text's unit vector (or zeros) into dst: the sum of its
