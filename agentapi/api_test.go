@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/lock"
 )
@@ -47,7 +47,7 @@ func newAPI(t *testing.T) *API {
 	root := t.TempDir()
 	writeTree(t, root, testFiles)
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

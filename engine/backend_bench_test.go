@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend/weaviate"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // BenchmarkBackends measures the same work on each backend with the
@@ -27,7 +27,7 @@ func BenchmarkBackends(b *testing.B) {
 	for _, name := range []string{BackendLocal, BackendWeaviate} {
 		b.Run(name, func(b *testing.B) {
 			s := DefaultSettings()
-			s.Embedder = local.New()
+			s.Embedder = static.New()
 			if name == BackendWeaviate {
 				s.Backend = benchWeaviateBackend(b)
 			}

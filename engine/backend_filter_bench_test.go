@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // BenchmarkBackendFilters measures bm25 queries with and without filters
@@ -28,7 +28,7 @@ func BenchmarkBackendFilters(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for _, analyzer := range []string{AnalyzerAuto, AnalyzerEnglish} {
 				s := DefaultSettings()
-				s.Embedder = local.New()
+				s.Embedder = static.New()
 				s.Analyzer = analyzer
 				if name == BackendWeaviate {
 					s.Backend = benchWeaviateBackend(b)

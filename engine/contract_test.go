@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend/weaviate"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/lock"
 )
 
@@ -30,7 +30,7 @@ func contractBackends() []contractBackend {
 	return []contractBackend{
 		{name: BackendLocal, settings: func(*testing.T) Settings {
 			s := DefaultSettings()
-			s.Embedder = local.New()
+			s.Embedder = static.New()
 			return s
 		}},
 		{name: BackendWeaviate, settings: weaviateSettings},
@@ -60,7 +60,7 @@ func weaviateSettings(t *testing.T) Settings {
 		t.Fatalf("weaviate cluster at %s: %v", url, err)
 	}
 	s := DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	s.Backend = Backend{Name: BackendWeaviate, URL: url, APIKey: key, Shards: 1, Replicas: 1}
 	if nodes >= 3 {
 		s.Backend.Shards, s.Backend.Replicas = 3, 2
@@ -173,14 +173,15 @@ func TestContractRefreshNoopAndQuery(t *testing.T) {
 				t.Errorf("%s: heron fishes: %v", mode, got)
 			}
 		}
-		// Vector scores are cosine similarities, best first, on both
-		// backends.
+		// Vector scores are cosine similarities (in [-1, 1]: the built-in
+		// embedder's vectors can point away from each other), best first,
+		// on both backends.
 		q, err := h.e.Query(h.ctx, QueryOptions{Text: "heron fishes", Mode: ModeVector, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, r := range q.Results {
-			if r.Scores.Vector == nil || *r.Scores.Vector <= 0 || *r.Scores.Vector > 1.0001 ||
+			if r.Scores.Vector == nil || *r.Scores.Vector < -1.0001 || *r.Scores.Vector > 1.0001 ||
 				i > 0 && *r.Scores.Vector > *q.Results[i-1].Scores.Vector {
 				t.Fatalf("vector result %d (%s): score %s, not a similarity in descending order", i, r.Path, fmtScore(r.Scores.Vector))
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/engine/rank"
 )
 
@@ -15,7 +15,7 @@ import (
 func localEngine(t *testing.T, files map[string]string) *Engine {
 	t.Helper()
 	s := DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	root := t.TempDir()
 	for rel, content := range files {
 		writeSource(t, root, rel, content)
@@ -133,7 +133,7 @@ func BenchmarkHybridFeedback(b *testing.B) {
 	dir := b.TempDir()
 	writeCorpus(b, dir, 2000)
 	s := DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := New(dir, s)
 	if err != nil {
 		b.Fatal(err)

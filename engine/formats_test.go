@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // formatsEngine indexes a tree of real documents from mirror/testdata.
@@ -26,7 +26,7 @@ func formatsEngine(t *testing.T) *Engine {
 		files["docs/"+name] = string(b)
 	}
 	e := newTestEngine(t, files)
-	e.Settings.Embedder = local.New()
+	e.Settings.Embedder = static.New()
 	if _, err := e.Refresh(context.Background(), RefreshOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,14 @@ package engine
 import (
 	"testing"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // TestFusionFrom: the fusion settings over the embedder's default; alpha
 // is RRF's dense weight and the others' BM25 weight.
 func TestFusionFrom(t *testing.T) {
 	half := 0.5
-	emb := local.New()
+	emb := static.New()
 	for _, tc := range []struct {
 		name   string
 		method string

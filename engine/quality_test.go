@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 const passage = `# Rotating keys
@@ -118,7 +118,7 @@ func TestGermanQueryFindsInflectedForms(t *testing.T) {
 // that the floor dropped the vector-only hits.
 func TestNonsenseGetsNothing(t *testing.T) {
 	s := DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	root := t.TempDir()
 	writeSource(t, root, "keys.md", passage)
 	writeSource(t, root, "cache.md", "# Cache\n\nThe cache evicts the least recently used entry when it is full.\n")

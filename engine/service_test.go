@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // ignoreTook compares query results without their timing.
@@ -57,7 +57,7 @@ func engineTwin(t *testing.T, e *Engine) *Engine {
 
 func TestServiceAnswersLikeQuery(t *testing.T) {
 	s := DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e := newTestEngine(t, serviceFiles)
 	e.Settings = s
 	refreshOK(t, e)

@@ -36,15 +36,15 @@ func (s Settings) embedderID() string {
 }
 
 // DefaultFusion is the fusion measured best for an embedder. With the
-// built-in static embedder BM25 carries the ranking and the dense list
-// adjusts it: adaptive fusion (α = 0.8, the dense weight halved for code
-// and quartered for queries not in English, vector-only hits below 0.15
-// dropped, 0.25 for a query the embedder knows no word of, and the query
-// vector turned by BM25's best 5 chunks: rank/feedback.go)
-// scored at least BM25's nDCG@10 on every set of ../shared/eval and led on
-// the dev splits (docs/QUALITY.md, `make eval`); fixed convex fusion at 0.8 lost 0.012 on
-// code (CoSQA). An API embedder is strong enough for reciprocal rank
-// fusion at equal weights.
+// built-in static embedder (potion-base-8M) BM25 leads and the dense list
+// adjusts it: adaptive fusion (α = 0.7, the dense weight quartered for
+// queries not in English, vector-only hits below 0.15 dropped, 0.25 for a
+// query the embedder knows no word of, and the query vector turned by
+// BM25's best 5 chunks: rank/feedback.go) was chosen on the dev splits
+// (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
+// eval`): α 0.7 led 0.5-0.8, and code chunks keep the full dense weight
+// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). An API embedder
+// is strong enough for reciprocal rank fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	if id.Provider == "local" {
 		return DefaultAdaptive
@@ -55,7 +55,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.8, Code: 0.1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, Feedback: 5}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // floors are the recorded quality of each mode on the judged queries of
@@ -39,7 +39,7 @@ func TestQualityFloorOnTestdata(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "testdata", "corpus"))
 	qrels, queries := readJudged(t, filepath.Join("..", "testdata", "judged", "queries.tsv"))
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

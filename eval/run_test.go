@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // writeBEIR writes a small BEIR directory: four documents, three judged
@@ -59,7 +59,7 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Fatalf("loaded %d queries, %d docs", len(ds.Queries), len(ds.Docs))
 	}
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	work := t.TempDir()
 	rep, err := Run(t.Context(), ds, Options{Workspace: work, Ext: ".md", Settings: s,
 		Modes: []string{engine.ModeBM25, engine.ModeVector, engine.ModeHybrid}})

@@ -17,7 +17,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/lock"
 )
@@ -66,7 +66,7 @@ func connectLogged(t *testing.T) (*agentapi.API, *mcp.ClientSession, *lockedBuff
 		}
 	}
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

@@ -55,7 +55,7 @@ var Project = Config{
 		// The backends' readers, called through the state interface.
 		"engine.(*localState).search", "engine.(*weaviateState).search", "engine.localStorage.open", "engine.(*weaviateStorage).open",
 		// Called through interfaces: the analyzer (bleve), the embedders.
-		"engine/analyze.(*analyzer).Analyze", "engine/embed/local.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
-		"engine/embed/local.(*Embedder).Coverage", // embed.Coverer, the hybrid floor
+		"engine/analyze.(*analyzer).Analyze", "engine/embed/static.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
+		"engine/embed/static.(*Embedder).Coverage", // embed.Coverer, the hybrid floor
 	},
 }

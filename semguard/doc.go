@@ -24,7 +24,8 @@
 // file:line. Today's regions cover the parsers and text normalization
 // (mirror), the mirror's object, pack and manifest formats, chunking
 // (engine/chunk), the index-time analyzer (engine/analyze), the built-in
-// embedder with its go:embed table (engine/embed/local), the build of a
+// embedder with its go:embed table and its tokenizer (engine/embed/static,
+// engine/embed/wordpiece), the build of a
 // generation (engine/build.go: what is indexed, deleted and kept), the
 // chunk documents and bleve mapping, the file table, the vector input,
 // segments and manifest (engine, engine/vector), the embedding cache format

@@ -32,12 +32,12 @@ func TestGuardTrips(t *testing.T) {
 		{name: "text normalizer", fn: "cleanUTF8", old: `sb.WriteByte('\n')`, new: `sb.WriteByte(' ')`, region: "parse"},
 		{name: "chunk hash", fn: "embedKey", old: `blake3.Sum256([]byte(body))`, new: `blake3.Sum256([]byte(body + "\x00"))`, region: "vector-input"},
 		{name: "fingerprint encoder", recv: "*encoder", fn: "str", old: `e.uint(uint64(len(s)))`, new: `e.uint(uint64(len(s)) + 1)`, region: "fingerprint"},
-		{name: "embedder tokenizer", fn: "isCut", old: "if pd != rd {\n\t\treturn true", new: "if pd != rd {\n\t\treturn false", region: "local-embedder"},
+		{name: "embedder tokenizer", fn: "isASCIIPunct", old: "'!' <= r && r <= '/'", new: "'!' <= r && r <= '.'", region: "static-embedder"},
 	}
 	for i, tt := range tests {
 		tests[i].symbol = editFunc(t, root, tt.recv, tt.fn, tt.old, tt.new)
 	}
-	p := filepath.Join(root, "engine/embed/local/glove.tab")
+	p := filepath.Join(root, "engine/embed/static/potion.tab")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestGuardTrips(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests = append(tests, struct{ name, recv, fn, old, new, region, symbol string }{name: "embedded table", region: "local-embedder", symbol: "engine/embed/local.table"})
+	tests = append(tests, struct{ name, recv, fn, old, new, region, symbol string }{name: "embedded table", region: "static-embedder", symbol: "engine/embed/static.table"})
 
 	st, rec := state(t, root)
 	err = st.verdict(rec, Project)
@@ -74,7 +74,7 @@ func TestGuardIgnoresCommentsAndFormatting(t *testing.T) {
 	editFunc(t, root, "", "cleanUTF8", "func cleanUTF8(b []byte) string {", "func cleanUTF8(b []byte) string { // a new comment\n\t/* and a block comment */")
 	editFunc(t, root, "", "cleanUTF8", "// cleanUTF8 ", "// cleanUTF8 (its doc comment edited) ")
 	edit(t, root, "fingerprint/compute.go", "e.buf = binary.AppendUvarint(e.buf, v)", "e.buf = binary.AppendUvarint(\n\t\te.buf,\n\t\tv,\n\t)")
-	gofmtOnly(t, filepath.Join(root, "engine/embed/local/tokenize.go"))
+	gofmtOnly(t, filepath.Join(root, "engine/embed/wordpiece/tokenizer.go"))
 	if err := Check(root, Project); err != nil {
 		t.Fatalf("comment and formatting changes failed the guard: %v", err)
 	}

@@ -4,13 +4,13 @@ import (
 	"container/heap"
 	"context"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/eval"
 )
 
 // denseRuns ranks the corpus by exact cosine between e's vectors of each
 // query and of title + "\n" + text: the top k document ids per query.
-func denseRuns(ctx context.Context, e *local.Embedder, ds *eval.Dataset, k int) (map[string][]string, error) {
+func denseRuns(ctx context.Context, e embed.Embedder, ds *eval.Dataset, k int) (map[string][]string, error) {
 	texts := make([]string, len(ds.Docs))
 	for i, d := range ds.Docs {
 		texts[i] = d.Title + "\n" + d.Text

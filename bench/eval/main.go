@@ -2,12 +2,12 @@
 // search alone (no index) on a BEIR-format data set, and prints nDCG@10
 // per variant:
 //
-//	go run ./bench/eval -data ../shared/eval/nfcorpus -split dev -variants sif5,logr100,sif3+nopc
+//	go run ./bench/eval -data ../shared/eval/xquad-dev/ar -split dev -variants default,plain
 //
 // The documents are embedded from title + "\n" + text. To measure the
 // engine itself (bm25, vector and hybrid through a real index) use
-// `autorag eval DIR`; this command is for choosing the embedder's
-// weighting, which that cannot vary.
+// `autorag eval DIR`; this command is for choosing among the embedder's
+// variants (see static.NewVariant), which that cannot vary.
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/eval"
 )
 
@@ -37,7 +37,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	data := fs.String("data", "", "BEIR data set directory (corpus.jsonl, queries.jsonl, qrels/)")
 	split := fs.String("split", "test", "qrels split: qrels/<split>.tsv")
-	variants := fs.String("variants", local.DefaultVariant, "comma-separated local embedder variants (see local.NewVariant)")
+	variants := fs.String("variants", "default", "comma-separated variants of the built-in embedder: default, plain (see static.NewVariant)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -53,7 +53,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "variant\tnDCG@10\tRecall@100\tqueries\tdocs\tseconds")
 	for _, v := range strings.Split(*variants, ",") {
-		e, err := local.NewVariant(strings.TrimSpace(v))
+		name := strings.TrimSpace(v)
+		if name == "default" {
+			name = ""
+		}
+		e, err := static.NewVariant(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "eval:", err)
 			return 2

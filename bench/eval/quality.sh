@@ -30,6 +30,11 @@ for s in "${sets[@]}"; do
 	run "$set" "$split" "$ext" auto "adaptive fusion + floor, no feedback (before)" --modes hybrid --feedback 0
 	run "$set" "$split" "$ext" auto "no collapse" --modes bm25,hybrid --no-collapse
 done
+# The other dev sets of docs/QUALITY.md's embedder table (issue 22): defaults only.
+run scifact-train train .md auto "defaults"
+for l in ar el en hi ro ru th tr vi zh; do
+	run "xquad-dev/$l" dev .md auto "defaults"
+done
 # NFCorpus train (2,590 queries): the larger selection set for the dense feedback.
 run nfcorpus train .md auto "defaults" --modes bm25,hybrid
 run nfcorpus train .md auto "no feedback (before)" --modes hybrid --feedback 0

@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -347,7 +347,7 @@ func inProcess(ctx context.Context, c config, mode, a, b string) (time.Duration,
 	}
 	var gens []*open
 	settings := engine.DefaultSettings()
-	settings.Embedder = local.New() // the CLI's default: the indexes were built with it
+	settings.Embedder = static.New() // the CLI's default: the indexes were built with it
 	for _, root := range []string{a, b} {
 		e, err := engine.New(root, settings)
 		if err != nil {

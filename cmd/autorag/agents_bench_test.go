@@ -26,7 +26,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // The agents benchmarks compare, on one index of about 10,000 chunks, the
@@ -204,7 +204,7 @@ func BenchmarkAgents(b *testing.B) {
 	uncached := func() string { return mixed[int(fresh.Add(1))%len(mixed)] }
 	uncachedCommon := func() string { return common[int(fresh.Add(1))%len(common)] }
 
-	e, err := engine.New(root, func() engine.Settings { s := engine.DefaultSettings(); s.Embedder = local.New(); return s }())
+	e, err := engine.New(root, func() engine.Settings { s := engine.DefaultSettings(); s.Embedder = static.New(); return s }())
 	if err != nil {
 		b.Fatal(err)
 	}

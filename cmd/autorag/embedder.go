@@ -5,8 +5,8 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed"
-	"github.com/autorag/autorag/engine/embed/local"
 	"github.com/autorag/autorag/engine/embed/openai"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // newEmbedder builds the configured embedder; "none" builds a BM25-only
@@ -14,7 +14,7 @@ import (
 func newEmbedder(name string) (embed.Embedder, error) {
 	switch name {
 	case "local", "":
-		return local.New(), nil
+		return static.New(), nil
 	case "none":
 		return nil, nil
 	case "openai":

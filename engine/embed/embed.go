@@ -1,6 +1,7 @@
 // Package embed defines the embedder contract. Implementations live in
-// sub-packages: local (the built-in offline embedder, the default) and
-// openai (any OpenAI-compatible embeddings API).
+// sub-packages: static (the built-in offline embedder, potion-base-8M, the
+// default; provider "local") and openai (any OpenAI-compatible embeddings
+// API).
 package embed
 
 import (
@@ -14,11 +15,11 @@ import (
 // or dimensions re-embeds on the next refresh (through the cache).
 type Identity struct {
 	Provider string // "local", "openai"
-	Model    string // e.g. "glove-6b-100d-v1", "text-embedding-3-small"
+	Model    string // e.g. "potion-base-8M@bf8b0566-q8-v4", "text-embedding-3-small"
 	Dims     int
 }
 
-// String is the canonical form, e.g. "local/glove-6b-100d-v1/100".
+// String is the canonical form, e.g. "local/potion-base-8M@bf8b0566-q8-v4/256".
 func (id Identity) String() string {
 	return fmt.Sprintf("%s/%s/%d", id.Provider, id.Model, id.Dims)
 }
@@ -70,8 +71,8 @@ func (ignore) Split(int)                      {}
 
 // Coverer is an embedder that can tell how much of a text it knows: the
 // share of its words with a learned vector (the built-in embedder gives
-// unknown words a spelling-based fallback). Hybrid fusion weighs the dense
-// list of a query by it.
+// words it only spells out a spelling-based fallback). Hybrid fusion
+// raises the similarity floor for a query it knows no word of.
 type Coverer interface {
 	Coverage(text string) float64
 }

@@ -13,13 +13,15 @@ import (
 //
 // where w is f.Foreign when the query is in another language than English
 // (Query.Foreign) and 1 otherwise, and c is f.Code for a code chunk
-// and 1 for prose. The built-in embedder's table holds English words: on
-// German and Spanish questions its vector alone scores 0.44-0.47 nDCG@10
-// against BM25's 0.94-0.96, and on code (CoSQA) 0.076 against 0.36, so at
-// full weight it reorders good BM25 rankings for the worse there, while on
-// English prose (NFCorpus) it adds 0.014. Agreement of the two lists and
-// the spread of the similarities were measured as per-query signals too
-// and did worse (docs/QUALITY.md). When BM25 matched nothing the dense
+// and 1 for prose. The built-in embedder's vocabulary is English: on
+// German and Spanish questions its vector alone scores 0.59-0.61 nDCG@10
+// against BM25's 0.94-0.97, so at full weight it reorders good BM25
+// rankings for the worse there (XQuAD es 0.9639 at full weight, 0.9657 at
+// a quarter, BM25 0.9653); on code (CoSQA) it scores 0.29 against BM25's
+// 0.37 and adds 0.05 at full weight, so the built-in default leaves c at 1.
+// Agreement of the two lists and the spread of the similarities were
+// measured as per-query signals too and did worse (docs/QUALITY.md, with
+// the GloVe embedder before). When BM25 matched nothing the dense
 // list keeps its weight (the floor keeps it from returning noise). The
 // weights are pure: they depend on the query text, the lists and paths.
 func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query) {

@@ -1,4 +1,4 @@
-package local
+package static
 
 import (
 	"context"
@@ -12,6 +12,14 @@ func chunkText() string {
 		"whose text is new. Statins lowered cardiovascular mortality in the cohort, while the control group " +
 		"showed no difference in breast cancer recurrence. Call getUserName before parseConfigFile to load settings. "
 	return strings.Repeat(para, 2400/len(para)+1)[:2400]
+}
+
+// BenchmarkNew is what a cold query process pays to get an embedder.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		New()
+	}
 }
 
 func BenchmarkEmbedQuery(b *testing.B) {
@@ -41,7 +49,8 @@ func BenchmarkEmbedChunk(b *testing.B) {
 }
 
 // BenchmarkEmbedBatch embeds 6,000 chunks in one call, as a first refresh
-// of 2,000 documents does, spread over GOMAXPROCS goroutines.
+// of 2,000 documents does, spread over GOMAXPROCS goroutines (the same
+// benchmark as the GloVe embedder's had).
 func BenchmarkEmbedBatch(b *testing.B) {
 	e := New()
 	ctx := context.Background()
@@ -57,12 +66,4 @@ func BenchmarkEmbedBatch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "chunks/s")
-}
-
-// BenchmarkNew is what a cold query process pays to get an embedder.
-func BenchmarkNew(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = New()
-	}
 }
