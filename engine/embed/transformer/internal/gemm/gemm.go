@@ -1,0 +1,109 @@
+package gemm
+
+import "fmt"
+
+// Width is the number of columns of one panel.
+const Width = 16
+
+// rows is the number of rows of A the kernel takes at once.
+const rows = 6
+
+// Panels is a K×N matrix B packed for MatMul: N/Width panels, each K rows
+// of Width consecutive floats.
+type Panels struct {
+	K, N int
+	Data []float32
+}
+
+// NewPanels returns zeroed panels for a K×N matrix; N must be a multiple
+// of Width.
+func NewPanels(k, n int) *Panels {
+	if n%Width != 0 || k <= 0 {
+		panic(fmt.Sprintf("gemm: panels of %d×%d: N must be a positive multiple of %d", k, n, Width))
+	}
+	return &Panels{K: k, N: n, Data: make([]float32, k*n)}
+}
+
+// Set stores B[k][n] = v.
+func (p *Panels) Set(k, n int, v float32) {
+	p.Data[(n/Width)*p.K*Width+k*Width+n%Width] = v
+}
+
+// PackRows packs B = Wᵀ where W is N×K row-major (a torch Linear weight,
+// out × in): B[k][n] = W[n][k].
+func PackRows(w []float32, n, k int) *Panels {
+	p := NewPanels(k, n)
+	for j := 0; j < n; j++ {
+		row := w[j*k : j*k+k]
+		for kk, v := range row {
+			p.Set(kk, j, v)
+		}
+	}
+	return p
+}
+
+// PackCols packs B = W where W is K×N row-major (an ONNX MatMul weight,
+// in × out).
+func PackCols(w []float32, k, n int) *Panels {
+	p := NewPanels(k, n)
+	for kk := 0; kk < k; kk++ {
+		for j, v := range w[kk*n : kk*n+n] {
+			p.Set(kk, j, v)
+		}
+	}
+	return p
+}
+
+// MatMul computes C = A·B for m rows: A[i][·] = a[i*lda : i*lda+B.K] and
+// C[i][·] = c[i*ldc : i*ldc+B.N]. C is overwritten.
+func MatMul(c []float32, ldc int, a []float32, lda int, m int, b *Panels) {
+	k := b.K
+	full := m - m%rows
+	for i := 0; i < full; i += rows {
+		ai, ci := a[i*lda:], c[i*ldc:]
+		for j := 0; j < b.N/Width; j++ {
+			block(k, ai, lda, b.Data[j*k*Width:(j+1)*k*Width], ci[j*Width:], ldc)
+		}
+	}
+	if full == m {
+		return
+	}
+	// The last rows go through a zero-padded copy, so the kernel always
+	// takes six rows.
+	tail := m - full
+	sa := make([]float32, rows*k)
+	sc := make([]float32, rows*b.N)
+	for r := 0; r < tail; r++ {
+		copy(sa[r*k:r*k+k], a[(full+r)*lda:(full+r)*lda+k])
+	}
+	MatMul(sc, b.N, sa, k, rows, b)
+	for r := 0; r < tail; r++ {
+		copy(c[(full+r)*ldc:(full+r)*ldc+b.N], sc[r*b.N:r*b.N+b.N])
+	}
+}
+
+// blockGo is the portable kernel: C[6][16] = A[6][k] · panel[k][16].
+func blockGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
+	checkBlock(k, a, lda, b, c, ldc)
+	var acc [rows][Width]float32
+	for kk := 0; kk < k; kk++ {
+		bp := b[kk*Width : kk*Width+Width]
+		for r := 0; r < rows; r++ {
+			av := a[r*lda+kk]
+			for j, bv := range bp {
+				acc[r][j] += av * bv
+			}
+		}
+	}
+	for r := 0; r < rows; r++ {
+		copy(c[r*ldc:r*ldc+Width], acc[r][:])
+	}
+}
+
+// checkBlock panics (an index out of range) unless every element a kernel
+// call touches lies inside its slices: the assembly kernel has no checks.
+func checkBlock(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
+	_ = a[(rows-1)*lda+k-1]
+	_ = b[k*Width-1]
+	_ = c[(rows-1)*ldc+Width-1]
+}
