@@ -107,3 +107,18 @@ func checkBlock(k int, a []float32, lda int, b []float32, c []float32, ldc int) 
 	_ = b[k*Width-1]
 	_ = c[(rows-1)*ldc+Width-1]
 }
+
+// Reset makes p a zeroed K×N matrix, reusing its storage when it is large
+// enough (attention repacks its keys and values for every head).
+func (p *Panels) Reset(k, n int) {
+	if n%Width != 0 || k <= 0 {
+		panic(fmt.Sprintf("gemm: panels of %d×%d: N must be a positive multiple of %d", k, n, Width))
+	}
+	p.K, p.N = k, n
+	if cap(p.Data) < k*n {
+		p.Data = make([]float32, k*n)
+		return
+	}
+	p.Data = p.Data[:k*n]
+	clear(p.Data)
+}
