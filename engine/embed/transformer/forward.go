@@ -3,6 +3,7 @@ package transformer
 import (
 	"math"
 
+	"github.com/autorag/autorag/engine/embed/transformer/internal/fastmath"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/gemm"
 )
 
@@ -54,7 +55,7 @@ func (e *encoder) block(st *state, l *layer, x []float32, L int) []float32 {
 	addNorm(y, x, L, h, l.ln1, e.shape.Eps)
 	ffn := grow(&st.ffn, L*e.inter)
 	dense(ffn, y, L, h, l.ffnIn)
-	gelu(ffn)
+	fastmath.GELU(ffn)
 	dense(x, ffn, L, e.inter, l.ffnOut)
 	addNorm(x, y, L, h, l.ln2, e.shape.Eps)
 	return x
@@ -107,11 +108,13 @@ func softmax(row []float32, n int, scale float32) {
 	for _, v := range row[:n] {
 		m = max(m, v)
 	}
-	var sum float32
 	for i, v := range row[:n] {
-		ev := expf((v - m) * scale)
-		row[i] = ev
-		sum += ev
+		row[i] = (v - m) * scale
+	}
+	fastmath.Exp(row[:n])
+	var sum float32
+	for _, v := range row[:n] {
+		sum += v
 	}
 	inv := 1 / sum
 	for i := range row[:n] {
@@ -145,12 +148,5 @@ func layerNorm(row []float32, n norm, eps float32) {
 	m := float32(mean)
 	for j, v := range row {
 		row[j] = (v-m)*inv*n.g[j] + n.b[j]
-	}
-}
-
-// gelu applies BERT's exact GELU, x·Φ(x), in place.
-func gelu(x []float32) {
-	for i, v := range x {
-		x[i] = 0.5 * v * (1 + erff(v*math.Sqrt2/2))
 	}
 }
