@@ -140,4 +140,3 @@ func (a *adder) candidate(from string, size int64, open func() (io.ReadCloser, e
 	}
 	return nil
 }
-
