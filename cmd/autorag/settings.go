@@ -11,6 +11,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/models"
 )
 
 // Every engine setting comes from one of four places, in this order of
@@ -63,6 +64,7 @@ type setting struct {
 type draft struct {
 	s        engine.Settings
 	embedder string
+	model    string
 	fusion   string
 	alpha    *float64
 }
@@ -82,8 +84,11 @@ var settingTable = []setting{
 			return err
 		}},
 	{key: "embedder", flag: "embedder", env: "AUTORAG_EMBEDDER", group: groupIndex, kind: kindString,
-		def: "local", usage: "`name` of the embedder: local (built-in, offline), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
+		def: "local", usage: "`name` of the embedder: local (built-in, offline), transformer (a model run in process, see --model), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
 		set: func(d *draft, v string) error { d.embedder = v; return nil }},
+	{key: "model", flag: "model", env: "AUTORAG_MODEL", group: groupIndex, kind: kindString,
+		def: "", usage: "transformer embedder: `name` of the model (autorag models list); default " + models.Default,
+		set: func(d *draft, v string) error { d.model = v; return nil }},
 	{key: "backend", flag: "backend", env: "AUTORAG_BACKEND", group: groupIndex, kind: kindString,
 		def: "", usage: "`name` of the storage: local (bleve and vectors under .autorag) or weaviate (a cluster at weaviate_url; API key in AUTORAG_WEAVIATE_API_KEY); default: the one the index was built with, else local",
 		set: func(d *draft, v string) error { d.s.Backend.Name = v; return nil }},
@@ -256,7 +261,7 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 	// The key is read from the environment only: it never goes through
 	// the table, which `autorag config` prints.
 	d.s.Backend.APIKey = os.Getenv("AUTORAG_WEAVIATE_API_KEY")
-	emb, err := newEmbedder(d.embedder)
+	emb, err := newEmbedder(d.embedder, d.model)
 	if err != nil {
 		return d.s, err
 	}

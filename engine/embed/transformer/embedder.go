@@ -28,6 +28,10 @@ type Config struct {
 	Dims          int
 	// QueryPrefix and DocPrefix are prepended to queries and documents.
 	QueryPrefix, DocPrefix string
+	// Precheck, when set, runs before the files are first read; its error
+	// is the embedder's (the CLI says there how to install a missing
+	// model).
+	Precheck func() error
 }
 
 // Embedder embeds text with a transformer encoder in process. The model is
@@ -81,6 +85,11 @@ func (e *Embedder) Load() error {
 }
 
 func (e *Embedder) load() error {
+	if e.cfg.Precheck != nil {
+		if err := e.cfg.Precheck(); err != nil {
+			return err
+		}
+	}
 	tj, err := os.ReadFile(e.cfg.Tokenizer)
 	if err != nil {
 		return fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
