@@ -11,6 +11,9 @@ import (
 type state struct {
 	x, y, qkv, ctx, ffn, scores []float32
 	keys, vals                  gemm.Panels
+	// workers > 1 shares each dense layer's product among that many
+	// goroutines (a lone sequence: a query).
+	workers int
 }
 
 // grow returns (*b)[:n], reallocating when it is too short.
@@ -47,24 +50,24 @@ func (e *encoder) forward(st *state, ids []int32) []float32 {
 func (e *encoder) block(st *state, l *layer, x []float32, L int) []float32 {
 	h := e.hidden
 	qkv := grow(&st.qkv, L*3*h)
-	dense(qkv, x, L, h, l.qkv)
+	st.dense(qkv, x, L, h, l.qkv)
 	ctx := grow(&st.ctx, L*h)
 	e.attention(st, ctx, qkv, L)
 	y := grow(&st.y, L*h)
-	dense(y, ctx, L, h, l.attnOut)
+	st.dense(y, ctx, L, h, l.attnOut)
 	addNorm(y, x, L, h, l.ln1, e.shape.Eps)
 	ffn := grow(&st.ffn, L*e.inter)
-	dense(ffn, y, L, h, l.ffnIn)
+	st.dense(ffn, y, L, h, l.ffnIn)
 	fastmath.GELU(ffn)
-	dense(x, ffn, L, e.inter, l.ffnOut)
+	st.dense(x, ffn, L, e.inter, l.ffnOut)
 	addNorm(x, y, L, h, l.ln2, e.shape.Eps)
 	return x
 }
 
 // dense computes out = in·W + b for L rows of in floats each.
-func dense(out, in []float32, L, width int, l linear) {
+func (st *state) dense(out, in []float32, L, width int, l linear) {
 	n := l.w.N
-	gemm.MatMul(out, n, in, width, L, l.w)
+	gemm.MatMulParallel(out, n, in, width, L, l.w, st.workers)
 	for i := 0; i < L; i++ {
 		row := out[i*n : i*n+n]
 		for j, b := range l.b {

@@ -10,7 +10,8 @@ import (
 
 // Run embeds sequences of token ids (special tokens included, at most
 // MaxLen each) with one worker per core, longest sequences first so the
-// workers finish together. Each sequence runs at its own length: there is
+// workers finish together; a lone sequence (a query) has its products
+// shared among the cores instead. Each sequence runs at its own length: there is
 // no padding, so no work is spent on it and a vector never depends on the
 // other sequences of the call. done, when not nil, is called after each
 // sequence (from any worker). Run stops early when ctx is cancelled.
@@ -34,11 +35,15 @@ func (m *Model) Run(ctx context.Context, seqs [][]int32, done func()) ([][]float
 	flat := make([]float32, len(seqs)*m.Dims())
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(seqs)); w++ {
+	cores := runtime.GOMAXPROCS(0)
+	for w := 0; w < min(cores, len(seqs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var st state
+			if len(seqs) == 1 {
+				st.workers = cores // one sequence: its products use every core
+			}
 			for i := range next {
 				v := flat[i*m.Dims() : (i+1)*m.Dims()]
 				m.vector(&st, seqs[i], v)

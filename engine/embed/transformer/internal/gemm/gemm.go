@@ -1,6 +1,9 @@
 package gemm
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Width is the number of columns of one panel.
 const Width = 16
@@ -57,12 +60,42 @@ func PackCols(w []float32, k, n int) *Panels {
 // MatMul computes C = A·B for m rows: A[i][·] = a[i*lda : i*lda+B.K] and
 // C[i][·] = c[i*ldc : i*ldc+B.N]. C is overwritten.
 func MatMul(c []float32, ldc int, a []float32, lda int, m int, b *Panels) {
+	panels(c, ldc, a, lda, m, b, 0, b.N/Width)
+}
+
+// MatMulParallel is MatMul with the panels shared out among workers
+// goroutines: for one short sequence (a query), where there is no other
+// sequence to give the other cores.
+func MatMulParallel(c []float32, ldc int, a []float32, lda int, m int, b *Panels, workers int) {
+	n := b.N / Width
+	workers = min(workers, n)
+	if workers <= 1 {
+		MatMul(c, ldc, a, lda, m, b)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		j0, j1 := w*n/workers, (w+1)*n/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			panels(c, ldc, a, lda, m, b, j0, j1)
+		}()
+	}
+	wg.Wait()
+}
+
+// panels computes the columns of panels j0 to j1 (exclusive) of C.
+func panels(c []float32, ldc int, a []float32, lda int, m int, b *Panels, j0, j1 int) {
 	k := b.K
 	full := m - m%rows
-	for i := 0; i < full; i += rows {
-		ai, ci := a[i*lda:], c[i*ldc:]
-		for j := 0; j < b.N/Width; j++ {
-			block(k, ai, lda, b.Data[j*k*Width:(j+1)*k*Width], ci[j*Width:], ldc)
+	// Panel by panel, all rows for each: one panel (k × 16 floats) stays
+	// in the core's first-level cache while the rows of A stream from the
+	// second level.
+	for j := j0; j < j1; j++ {
+		panel := b.Data[j*k*Width : (j+1)*k*Width]
+		for i := 0; i < full; i += rows {
+			block(k, a[i*lda:], lda, panel, c[i*ldc+j*Width:], ldc)
 		}
 	}
 	if full == m {
@@ -71,16 +104,28 @@ func MatMul(c []float32, ldc int, a []float32, lda int, m int, b *Panels) {
 	// The last rows go through a zero-padded copy, so the kernel always
 	// takes six rows.
 	tail := m - full
-	sa := make([]float32, rows*k)
-	sc := make([]float32, rows*b.N)
+	buf := scratch.Get().(*[]float32)
+	defer scratch.Put(buf)
+	if cap(*buf) < rows*(k+Width) {
+		*buf = make([]float32, rows*(k+Width))
+	}
+	sa, sc := (*buf)[:rows*k], (*buf)[rows*k:rows*(k+Width)]
+	clear(sa[tail*k:]) // rows past the tail: zeros, whatever the last use left
 	for r := 0; r < tail; r++ {
 		copy(sa[r*k:r*k+k], a[(full+r)*lda:(full+r)*lda+k])
 	}
-	MatMul(sc, b.N, sa, k, rows, b)
-	for r := 0; r < tail; r++ {
-		copy(c[(full+r)*ldc:(full+r)*ldc+b.N], sc[r*b.N:r*b.N+b.N])
+	for j := j0; j < j1; j++ {
+		block(k, sa, k, b.Data[j*k*Width:(j+1)*k*Width], sc, Width)
+		for r := 0; r < tail; r++ {
+			copy(c[(full+r)*ldc+j*Width:(full+r)*ldc+j*Width+Width], sc[r*Width:r*Width+Width])
+		}
 	}
 }
+
+// scratch holds the zero-padded copies of the last rows: allocating them
+// for every product kept the garbage collector, and its preemption of the
+// workers, busy.
+var scratch = sync.Pool{New: func() any { return new([]float32) }}
 
 // blockGo is the portable kernel: C[6][16] = A[6][k] · panel[k][16].
 func blockGo(k int, a []float32, lda int, b []float32, c []float32, ldc int) {
