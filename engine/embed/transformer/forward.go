@@ -9,7 +9,7 @@ import (
 
 // state is one worker's scratch memory, reused from sequence to sequence.
 type state struct {
-	x, y, qkv, ctx, ffn, scores []float32
+	x, y, qkv, ctx, ffn, scores, inv []float32
 	keys, vals                  gemm.Panels
 	// workers > 1 shares each dense layer's product among that many
 	// goroutines (a lone sequence: a query).
@@ -77,7 +77,9 @@ func (st *state) dense(out, in []float32, L, width int, l linear) {
 }
 
 // attention computes the context of every head into ctx (L × hidden) from
-// qkv (L rows of query | key | value).
+// qkv (L rows of query | key | value). The keys are packed already scaled
+// by 1/√d, and each row of probabilities is normalized after its product
+// with the values (d multiplications instead of L).
 func (e *encoder) attention(st *state, ctx, qkv []float32, L int) {
 	h := e.hidden
 	heads := e.shape.Heads
@@ -85,45 +87,60 @@ func (e *encoder) attention(st *state, ctx, qkv []float32, L int) {
 	lp := (L + gemm.Width - 1) / gemm.Width * gemm.Width
 	scale := float32(1 / math.Sqrt(float64(d)))
 	scores := grow(&st.scores, L*lp)
+	inv := grow(&st.inv, L)
 	for hd := 0; hd < heads; hd++ {
 		off := hd * d
-		st.keys.Reset(d, lp)
-		st.vals.Reset(L, d)
-		for j := 0; j < L; j++ {
-			row := qkv[j*3*h:]
-			for c := 0; c < d; c++ {
-				st.keys.Set(c, j, row[h+off+c])
-				st.vals.Set(j, c, row[2*h+off+c])
-			}
-		}
+		packHead(st, qkv, L, h, off, d, lp, scale)
 		gemm.MatMul(scores, lp, qkv[off:], 3*h, L, &st.keys)
 		for i := 0; i < L; i++ {
-			softmax(scores[i*lp:i*lp+lp], L, scale)
+			inv[i] = softmax(scores[i*lp : i*lp+L])
 		}
 		gemm.MatMul(ctx[off:], h, scores, lp, L, &st.vals)
+		for i := 0; i < L; i++ {
+			row := ctx[i*h+off : i*h+off+d]
+			for c := range row {
+				row[c] *= inv[i]
+			}
+		}
 	}
 }
 
-// softmax turns row[:n]·scale into probabilities and zeroes row[n:] (the
-// padding columns of the key panels).
-func softmax(row []float32, n int, scale float32) {
+// packHead packs head off's keys (d × lp, times scale; columns past L
+// zero) and values (L × d) into st's panels.
+func packHead(st *state, qkv []float32, L, h, off, d, lp int, scale float32) {
+	const w = gemm.Width
+	st.keys.Reset(d, lp)
+	st.vals.Reset(L, d)
+	kd, vd := st.keys.Data, st.vals.Data
+	for j := 0; j < L; j++ {
+		row := qkv[j*3*h:]
+		key := row[h+off : h+off+d]
+		base := (j/w)*d*w + j%w
+		for c, v := range key {
+			kd[base+c*w] = v * scale
+		}
+		for p := 0; p < d/w; p++ {
+			copy(vd[p*L*w+j*w:p*L*w+j*w+w], row[2*h+off+p*w:2*h+off+p*w+w])
+		}
+	}
+}
+
+// softmax turns row into e^(v - max) in place and returns 1 / their sum
+// (the caller normalizes).
+func softmax(row []float32) float32 {
 	m := float32(math.Inf(-1))
-	for _, v := range row[:n] {
+	for _, v := range row {
 		m = max(m, v)
 	}
-	for i, v := range row[:n] {
-		row[i] = (v - m) * scale
+	for i, v := range row {
+		row[i] = v - m
 	}
-	fastmath.Exp(row[:n])
+	fastmath.Exp(row)
 	var sum float32
-	for _, v := range row[:n] {
+	for _, v := range row {
 		sum += v
 	}
-	inv := 1 / sum
-	for i := range row[:n] {
-		row[i] *= inv
-	}
-	clear(row[n:])
+	return 1 / sum
 }
 
 // addNorm computes x = LayerNorm(x + res) row by row.
