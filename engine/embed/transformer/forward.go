@@ -10,7 +10,7 @@ import (
 // state is one worker's scratch memory, reused from sequence to sequence.
 type state struct {
 	x, y, qkv, ctx, ffn, scores, inv []float32
-	keys, vals                  gemm.Panels
+	keys, vals                       gemm.Panels
 	// workers > 1 shares each dense layer's product among that many
 	// goroutines (a lone sequence: a query).
 	workers int
