@@ -92,3 +92,20 @@ func weightFileB(b *testing.B, name string) string {
 	}
 	return p
 }
+
+// BenchmarkLoad measures reading, dequantizing and packing a model's
+// weights (what the first embedding of a process pays).
+func BenchmarkLoad(b *testing.B) {
+	for _, name := range []string{"all-minilm-l6-v2-q", "all-minilm-l6-v2", "bge-small-en-v1.5-q"} {
+		b.Run(name, func(b *testing.B) {
+			path := weightFileB(b, name)
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := LoadFile(path, Shape{Heads: 12, MaxLen: 256}, PoolMean); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/load")
+		})
+	}
+}
