@@ -150,14 +150,13 @@ func getLinear(s weights.Set, in, out int, names ...string) (linear, error) {
 	l := linear{w: gemm.NewPanels(in, total), b: make([]float32, 0, total)}
 	col := 0
 	for _, p := range parts {
-		for o := 0; o < p.outs; o++ {
-			for k := 0; k < in; k++ {
-				v := p.w.Data[o*in+k]
-				if p.w.InOut {
-					v = p.w.Data[k*p.outs+o]
-				}
-				l.w.Set(k, col+o, v)
-			}
+		if p.outs%gemm.Width != 0 {
+			return linear{}, fmt.Errorf("%v: output size %d is not a multiple of %d", names, p.outs, gemm.Width)
+		}
+		if p.w.InOut {
+			gemm.PackColsInto(l.w, col, p.w.Data, in, p.outs)
+		} else {
+			gemm.PackRowsInto(l.w, col, p.w.Data, p.outs, in)
 		}
 		l.b = append(l.b, p.b...)
 		col += p.outs

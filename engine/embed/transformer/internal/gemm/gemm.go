@@ -36,12 +36,7 @@ func (p *Panels) Set(k, n int, v float32) {
 // out × in): B[k][n] = W[n][k].
 func PackRows(w []float32, n, k int) *Panels {
 	p := NewPanels(k, n)
-	for j := 0; j < n; j++ {
-		row := w[j*k : j*k+k]
-		for kk, v := range row {
-			p.Set(kk, j, v)
-		}
-	}
+	PackRowsInto(p, 0, w, n, k)
 	return p
 }
 
@@ -49,12 +44,33 @@ func PackRows(w []float32, n, k int) *Panels {
 // in × out).
 func PackCols(w []float32, k, n int) *Panels {
 	p := NewPanels(k, n)
-	for kk := 0; kk < k; kk++ {
-		for j, v := range w[kk*n : kk*n+n] {
-			p.Set(kk, j, v)
+	PackColsInto(p, 0, w, k, n)
+	return p
+}
+
+// PackRowsInto packs Wᵀ (W: n × K, row-major) into p's columns col to
+// col+n; col and n are multiples of Width.
+func PackRowsInto(p *Panels, col int, w []float32, n, k int) {
+	for j := 0; j < n; j++ {
+		c := col + j
+		base := (c/Width)*p.K*Width + c%Width
+		for kk, v := range w[j*k : j*k+k] {
+			p.Data[base+kk*Width] = v
 		}
 	}
-	return p
+}
+
+// PackColsInto packs W (K × n, row-major) into p's columns col to col+n;
+// col and n are multiples of Width. Each run of Width values of a row of W
+// is one contiguous run of a panel.
+func PackColsInto(p *Panels, col int, w []float32, k, n int) {
+	for kk := 0; kk < k; kk++ {
+		row := w[kk*n : kk*n+n]
+		for j := 0; j < n; j += Width {
+			dst := ((col+j)/Width)*p.K*Width + kk*Width
+			copy(p.Data[dst:dst+Width], row[j:j+Width])
+		}
+	}
 }
 
 // MatMul computes C = A·B for m rows: A[i][·] = a[i*lda : i*lda+B.K] and

@@ -126,13 +126,7 @@ func tensorOf(r *rawTensor, inits map[string]*rawTensor, used map[string]bool) (
 	for c := range scales {
 		scales[c], zeros[c] = float32(scale.at(c)), float32(zero.at(c))
 	}
-	for i := range out {
-		c := 0
-		if per > 1 {
-			c = i % cols
-		}
-		out[i] = (float32(r.at(i)) - zeros[c]) * scales[c]
-	}
+	dequantize(out, r, scales, zeros, per > 1, cols)
 	return &Tensor{Shape: r.dims, Data: out}, nil
 }
 
@@ -171,4 +165,33 @@ func decodeNode(b []byte) (node, error) {
 		return nil
 	})
 	return n, err
+}
+
+// dequantize writes (q - zero)·scale for every value of r, per column when
+// perColumn (cols columns), per tensor otherwise; the two 8-bit types
+// stored as raw data, the usual case, take a loop of their own.
+func dequantize(out []float32, r *rawTensor, scales, zeros []float32, perColumn bool, cols int) {
+	col := func(i int) int {
+		if perColumn {
+			return i % cols
+		}
+		return 0
+	}
+	switch {
+	case r.raw != nil && r.dtype == onnxInt8:
+		for i, b := range r.raw {
+			c := col(i)
+			out[i] = (float32(int8(b)) - zeros[c]) * scales[c]
+		}
+	case r.raw != nil && r.dtype == onnxUint8:
+		for i, b := range r.raw {
+			c := col(i)
+			out[i] = (float32(b) - zeros[c]) * scales[c]
+		}
+	default:
+		for i := range out {
+			c := col(i)
+			out[i] = (float32(r.at(i)) - zeros[c]) * scales[c]
+		}
+	}
 }
