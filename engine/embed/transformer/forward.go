@@ -5,6 +5,7 @@ import (
 
 	"github.com/autorag/autorag/engine/embed/transformer/internal/fastmath"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/gemm"
+	"github.com/viterin/vek/vek32"
 )
 
 // state is one worker's scratch memory, reused from sequence to sequence.
@@ -126,21 +127,12 @@ func packHead(st *state, qkv []float32, L, h, off, d, lp int, scale float32) {
 }
 
 // softmax turns row into e^(v - max) in place and returns 1 / their sum
-// (the caller normalizes).
+// (the caller normalizes). Every pass is vectorized (vek's AVX2 max, sum
+// and subtraction; fastmath's exponential).
 func softmax(row []float32) float32 {
-	m := float32(math.Inf(-1))
-	for _, v := range row {
-		m = max(m, v)
-	}
-	for i, v := range row {
-		row[i] = v - m
-	}
+	vek32.SubNumber_Inplace(row, vek32.Max(row))
 	fastmath.Exp(row)
-	var sum float32
-	for _, v := range row {
-		sum += v
-	}
-	return 1 / sum
+	return 1 / vek32.Sum(row)
 }
 
 // addNorm computes x = LayerNorm(x + res) row by row.
