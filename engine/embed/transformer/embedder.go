@@ -61,6 +61,14 @@ func New(cfg Config) (*Embedder, error) {
 	return &Embedder{cfg: cfg, id: Identity(cfg)}, nil
 }
 
+// Arithmetic versions the forward pass. The vectors of a model are the
+// model's (TestReference holds them to onnxruntime's at cosine ≥ 0.999), so
+// a faster kernel or a better exponential leaves it alone; a change that
+// moves vectors beyond rounding (another pooling rule, activations
+// quantized) bumps it, which re-embeds every index built with this
+// embedder.
+const Arithmetic = 1
+
 // Identity names the vector space: the model, its revision, the weights'
 // sha256, pooling, maximum length and prefixes all shape the vectors.
 func Identity(cfg Config) embed.Identity {
@@ -68,7 +76,7 @@ func Identity(cfg Config) embed.Identity {
 	if len(sum) > 16 {
 		sum = sum[:16]
 	}
-	model := fmt.Sprintf("%s@%s+sha256:%s+%s+%d", cfg.Name, cfg.Revision, sum, cfg.Pooling, cfg.MaxLen)
+	model := fmt.Sprintf("%s@%s+sha256:%s+%s+%d+v%d", cfg.Name, cfg.Revision, sum, cfg.Pooling, cfg.MaxLen, Arithmetic)
 	if cfg.QueryPrefix != "" || cfg.DocPrefix != "" {
 		model += fmt.Sprintf("+prefix:%q/%q", cfg.QueryPrefix, cfg.DocPrefix)
 	}
