@@ -7,6 +7,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embed/local"
 	"github.com/autorag/autorag/engine/embed/openai"
+	"github.com/autorag/autorag/engine/rerank"
 )
 
 // newEmbedder builds the configured embedder; "none" builds a BM25-only
@@ -44,4 +45,28 @@ func fusionFrom(d draft, emb embed.Embedder) (engine.Fusion, error) {
 		return f, &usageError{err: err}
 	}
 	return f, nil
+}
+
+// newReranker builds the reranker the rerank setting asks for: nil when
+// off, the client of AUTORAG_RERANK_URL when on.
+func newReranker(setting string) (engine.Reranker, error) {
+	switch setting {
+	case "", "off":
+		return nil, nil
+	case "on":
+	default:
+		return nil, usagef("rerank %q: want on or off", setting)
+	}
+	cfg, ok, err := rerank.ConfigFromEnv(os.Getenv)
+	if !ok {
+		return nil, usagef("rerank is on but AUTORAG_RERANK_URL is not set: give the rerank endpoint (e.g. http://127.0.0.1:8080/rerank for text-embeddings-inference, https://api.cohere.com/v2/rerank)")
+	}
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	c, err := rerank.New(cfg)
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	return c, nil
 }

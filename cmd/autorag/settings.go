@@ -65,6 +65,7 @@ type draft struct {
 	s        engine.Settings
 	embedder string
 	model    string
+	rerank   string
 	fusion   string
 	alpha    *float64
 }
@@ -110,6 +111,12 @@ var settingTable = []setting{
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
+	{key: "rerank", flag: "rerank", env: "AUTORAG_RERANK", group: groupSearch, kind: kindString,
+		def: "off", usage: "on: re-score the best rerank_n results with the rerank service at AUTORAG_RERANK_URL (Cohere/Jina or TEI /rerank format; AUTORAG_RERANK_MODEL, key in AUTORAG_RERANK_API_KEY); --rerank alone means on",
+		set: func(d *draft, v string) error { d.rerank = v; return nil }},
+	{key: "rerank_n", flag: "rerank-n", env: "AUTORAG_RERANK_N", group: groupSearch, kind: kindInt,
+		def: strconv.Itoa(engine.DefaultRerankN), usage: "how many of the best results the reranker re-scores",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.RerankN) }},
 	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
 		def: "", usage: "adaptive and convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
 		set: func(d *draft, v string) error {
@@ -162,6 +169,9 @@ func (s *settingFlags) add(fs *pflag.FlagSet, g flagGroup) {
 			fs.Float64(st.flag, f, usage)
 		default:
 			fs.String(st.flag, st.def, usage)
+		}
+		if st.key == "rerank" {
+			fs.Lookup(st.flag).NoOptDefVal = "on"
 		}
 	}
 }
@@ -267,6 +277,9 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 	}
 	d.s.Embedder = emb
 	if d.s.Fusion, err = fusionFrom(d, emb); err != nil {
+		return d.s, err
+	}
+	if d.s.Reranker, err = newReranker(d.rerank); err != nil {
 		return d.s, err
 	}
 	if err := d.s.Validate(); err != nil {
