@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-f4d14248bdbb271f9a830781e0c55565"
+const QuerySemantics = "q-fa0ec5586b3fe95c12a9abe02e004dfe"
