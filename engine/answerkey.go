@@ -26,7 +26,15 @@ func (e *Engine) ResolveOptions(sc *fingerprint.Sidecar, o QueryOptions) (QueryO
 func (e *Engine) QuerySettings() string {
 	s := e.Settings
 	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) +
-		" | " + e.fusion().String() + " | " + s.embedderID()
+		" | " + e.fusion().String() + " | " + s.embedderID() + rerankKey(s)
+}
+
+// rerankKey names the reranker and its depth for the query cache key.
+func rerankKey(s Settings) string {
+	if s.Reranker == nil {
+		return ""
+	}
+	return " | rerank " + s.Reranker.Name() + " top " + strconv.Itoa(s.rerankN())
 }
 
 // AnswerKey is the one key of a cached answer, on disk (the CLI) and in

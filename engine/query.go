@@ -86,12 +86,15 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := g.st.search(ctx, e, g.Sidecar, o, filter)
+	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
 	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
 		return nil, err // what was asked, not the generation, is at fault
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
+	}
+	if err := e.rerank(ctx, o, res); err != nil {
+		return nil, err
 	}
 	res.TookMS = ms(time.Since(start))
 	return res, nil
@@ -158,8 +161,11 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := g.st.search(ctx, e, g.Sidecar, o, filter)
+	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
 	if err != nil {
+		return nil, err
+	}
+	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
 	res.TookMS = ms(time.Since(start))

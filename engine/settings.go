@@ -44,6 +44,11 @@ type Settings struct {
 	// Backend is where the searchable state lives (backend.go); its id is
 	// fingerprinted, its address and key are not.
 	Backend Backend
+	// Reranker, when set, re-scores the best RerankN results of every
+	// query (0: DefaultRerankN). Query-time only; its name is in the
+	// query cache key.
+	Reranker Reranker
+	RerankN  int
 }
 
 // DefaultSettings returns the built-in defaults.

@@ -158,7 +158,16 @@ func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error
 	return v, nil
 }
 
+// embedOne embeds a query: through EmbedQuery when the embedder embeds
+// queries unlike documents (a prefix or instruction), else through Embed.
 func embedOne(ctx context.Context, emb embed.Embedder, text string) ([]float32, error) {
+	if qe, ok := emb.(embed.QueryEmbedder); ok {
+		v, err := qe.EmbedQuery(ctx, text)
+		if err != nil {
+			return nil, fmt.Errorf("embed query: %w", err)
+		}
+		return v, nil
+	}
 	vs, err := emb.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("embed query: %w", err)

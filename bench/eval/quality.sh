@@ -38,3 +38,15 @@ done
 # NFCorpus train (2,590 queries): the larger selection set for the dense feedback.
 run nfcorpus train .md auto "defaults" --modes bm25,hybrid
 run nfcorpus train .md auto "no feedback (before)" --modes hybrid --feedback 0
+# The transformer embedder (issue 22; `make models` installs the models): its own workspace per
+# model, so the built-in embedder's indexes above stay as they are. TRANSFORMER_MODELS picks them.
+for model in ${TRANSFORMER_MODELS:-all-minilm-l6-v2-q}; do
+	for s in "nfcorpus test .md" "cosqa-dev dev .py" "xquad-de test .md" "xquad-es test .md"; do
+		read -r set split ext <<<"$s"
+		echo "### $set ($split) — transformer $model"
+		echo
+		"$BIN" eval "$EVAL/$set" -q=false --split "$split" --ext "$ext" --embedder transformer --model "$model" \
+			--work "$WORK/$set-transformer-$model" 2>/dev/null | sed 1,2d
+		echo
+	done
+done

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/models"
 )
 
 // Every engine setting comes from one of four places, in this order of
@@ -63,6 +64,8 @@ type setting struct {
 type draft struct {
 	s        engine.Settings
 	embedder string
+	model    string
+	rerank   string
 	fusion   string
 	alpha    *float64
 }
@@ -82,8 +85,11 @@ var settingTable = []setting{
 			return err
 		}},
 	{key: "embedder", flag: "embedder", env: "AUTORAG_EMBEDDER", group: groupIndex, kind: kindString,
-		def: "local", usage: "`name` of the embedder: local (built-in, offline), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
+		def: "local", usage: "`name` of the embedder: local (built-in, offline), transformer (a model run in process, see --model), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
 		set: func(d *draft, v string) error { d.embedder = v; return nil }},
+	{key: "model", flag: "model", env: "AUTORAG_MODEL", group: groupIndex, kind: kindString,
+		def: "", usage: "transformer embedder: `name` of the model (autorag models list); default " + models.Default,
+		set: func(d *draft, v string) error { d.model = v; return nil }},
 	{key: "backend", flag: "backend", env: "AUTORAG_BACKEND", group: groupIndex, kind: kindString,
 		def: "", usage: "`name` of the storage: local (bleve and vectors under .autorag) or weaviate (a cluster at weaviate_url; API key in AUTORAG_WEAVIATE_API_KEY); default: the one the index was built with, else local",
 		set: func(d *draft, v string) error { d.s.Backend.Name = v; return nil }},
@@ -105,6 +111,12 @@ var settingTable = []setting{
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
+	{key: "rerank", flag: "rerank", env: "AUTORAG_RERANK", group: groupSearch, kind: kindString,
+		def: "off", usage: "on: re-score the best rerank_n results with the rerank service at AUTORAG_RERANK_URL (Cohere/Jina or TEI /rerank format; AUTORAG_RERANK_MODEL, key in AUTORAG_RERANK_API_KEY); --rerank alone means on",
+		set: func(d *draft, v string) error { d.rerank = v; return nil }},
+	{key: "rerank_n", flag: "rerank-n", env: "AUTORAG_RERANK_N", group: groupSearch, kind: kindInt,
+		def: strconv.Itoa(engine.DefaultRerankN), usage: "how many of the best results the reranker re-scores",
+		set: func(d *draft, v string) error { return parseInt(v, &d.s.RerankN) }},
 	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
 		def: "", usage: "adaptive and convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
 		set: func(d *draft, v string) error {
@@ -157,6 +169,9 @@ func (s *settingFlags) add(fs *pflag.FlagSet, g flagGroup) {
 			fs.Float64(st.flag, f, usage)
 		default:
 			fs.String(st.flag, st.def, usage)
+		}
+		if st.key == "rerank" {
+			fs.Lookup(st.flag).NoOptDefVal = "on"
 		}
 	}
 }
@@ -256,12 +271,15 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 	// The key is read from the environment only: it never goes through
 	// the table, which `autorag config` prints.
 	d.s.Backend.APIKey = os.Getenv("AUTORAG_WEAVIATE_API_KEY")
-	emb, err := newEmbedder(d.embedder)
+	emb, err := newEmbedder(d.embedder, d.model)
 	if err != nil {
 		return d.s, err
 	}
 	d.s.Embedder = emb
 	if d.s.Fusion, err = fusionFrom(d, emb); err != nil {
+		return d.s, err
+	}
+	if d.s.Reranker, err = newReranker(d.rerank); err != nil {
 		return d.s, err
 	}
 	if err := d.s.Validate(); err != nil {

@@ -1,7 +1,7 @@
 // Package embed defines the embedder contract. Implementations live in
 // sub-packages: static (the built-in offline embedder, potion-base-8M, the
-// default; provider "local") and openai (any OpenAI-compatible embeddings
-// API).
+// default; provider "local"), openai (any OpenAI-compatible embeddings API)
+// and transformer (BERT-family encoders run in process).
 package embed
 
 import (
@@ -30,6 +30,14 @@ type Embedder interface {
 	// Embed returns one L2-normalized vector of Identity().Dims per text,
 	// in order. It fails as a whole: on error no vector is returned.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// QueryEmbedder is an embedder that embeds a query unlike a document (a
+// query prefix or instruction, as e5 and bge models want). The engine
+// embeds queries through EmbedQuery when an embedder has it, through Embed
+// otherwise.
+type QueryEmbedder interface {
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
 }
 
 // Observer hears what an embedder that calls a remote service does, for

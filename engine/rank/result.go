@@ -14,6 +14,8 @@ type Scores struct {
 	BM25Rank   *int     `json:"bm25_rank"`
 	Vector     *float64 `json:"vector"`
 	VectorRank *int     `json:"vector_rank"`
+	// Rerank is the reranker's score, when one re-scored the result.
+	Rerank *float64 `json:"rerank,omitempty"`
 }
 
 // Result is one passage.

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/autorag/autorag/engine/embed/transformer"
+	"github.com/autorag/autorag/models"
+)
+
+// newTransformer builds the transformer embedder of a catalog model. Its
+// identity comes from the catalog, so commands that never embed (status, a
+// no-op refresh, a cached query) work whether or not the model's files are
+// installed; the first embedding fails (exit 3) with the command that
+// installs them. There is no fallback to another embedder.
+func newTransformer(name string) (*transformer.Embedder, error) {
+	if name == "" {
+		name = models.Default
+	}
+	m, err := models.Lookup(name)
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	dir, err := models.Dir()
+	if err != nil {
+		return nil, err
+	}
+	md := filepath.Join(dir, m.Name)
+	return transformer.New(transformer.Config{
+		Name: m.Name, Revision: m.Revision, WeightsSHA256: m.Weights().SHA256,
+		Weights: filepath.Join(md, m.Weights().Name), Tokenizer: filepath.Join(md, "tokenizer.json"),
+		Pooling: transformer.Pooling(m.Pooling), MaxLen: m.MaxLen, Heads: m.Heads, Dims: m.Dims,
+		QueryPrefix: m.QueryPrefix, DocPrefix: m.DocPrefix,
+		Precheck: func() error {
+			if _, err := models.Open(dir, m); err != nil {
+				return &missingModelError{model: m.Name, err: err}
+			}
+			return nil
+		},
+	})
+}
+
+// missingModelError is a model whose files are not installed; it says how
+// to install them.
+type missingModelError struct {
+	model string
+	err   error
+}
+
+func (e *missingModelError) Error() string {
+	return fmt.Sprintf("%v; install it with `autorag models pull %s` (or `autorag models add PATH` from a downloaded copy, or `make models` in a checkout)", e.err, e.model)
+}
+
+func (e *missingModelError) Unwrap() error { return e.err }

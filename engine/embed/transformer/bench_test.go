@@ -1,0 +1,111 @@
+package transformer
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkEmbed measures throughput at the model's maximum sequence
+// length (a 2,400-character chunk is longer than every model's window, so
+// this is the length refresh embeds at), as chunks/s over every core.
+func BenchmarkEmbed(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		maxLen int
+	}{{"all-minilm-l6-v2-q", 256}, {"bge-small-en-v1.5-q", 512}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := benchModel(b, c.name, c.maxLen)
+			seqs := make([][]int32, 8)
+			for i := range seqs {
+				seqs[i] = syntheticIDs(c.maxLen, i)
+			}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := m.Run(context.Background(), seqs, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			chunks := float64(len(seqs) * b.N)
+			b.ReportMetric(chunks/b.Elapsed().Seconds(), "chunks/s")
+			// CPU time per chunk says what the machine's other load hides:
+			// 2,000 / cpu-ms/chunk is the rate on two idle cores.
+			b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/chunks, "cpu-ms/chunk")
+		})
+	}
+}
+
+// BenchmarkQuery measures one query of 12 tokens (the length of a typical
+// question with its special tokens).
+func BenchmarkQuery(b *testing.B) {
+	for _, name := range []string{"all-minilm-l6-v2-q", "bge-small-en-v1.5-q"} {
+		b.Run(name, func(b *testing.B) {
+			m := benchModel(b, name, 512)
+			seqs := [][]int32{syntheticIDs(12, 0)}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := m.Run(context.Background(), seqs, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/query")
+		})
+	}
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func benchModel(b *testing.B, name string, maxLen int) *Model {
+	b.Helper()
+	path := weightFileB(b, name)
+	m, err := LoadFile(path, Shape{Heads: 12, MaxLen: maxLen}, PoolMean)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// syntheticIDs is [CLS] w… [SEP] with ordinary word-piece ids.
+func syntheticIDs(n, seed int) []int32 {
+	ids := make([]int32, n)
+	ids[0], ids[n-1] = 101, 102
+	for i := 1; i < n-1; i++ {
+		ids[i] = int32(2000 + (i*7919+seed*104729)%20000)
+	}
+	return ids
+}
+
+func weightFileB(b *testing.B, name string) string {
+	b.Helper()
+	p, err := installedWeights(name)
+	if err != nil {
+		b.Fatal(fmt.Errorf("%w: run `make models`", err))
+	}
+	return p
+}
+
+// BenchmarkLoad measures reading, dequantizing and packing a model's
+// weights (what the first embedding of a process pays).
+func BenchmarkLoad(b *testing.B) {
+	for _, name := range []string{"all-minilm-l6-v2-q", "all-minilm-l6-v2", "bge-small-en-v1.5-q"} {
+		b.Run(name, func(b *testing.B) {
+			path := weightFileB(b, name)
+			cpu0 := cpuTime()
+			for b.Loop() {
+				if _, err := LoadFile(path, Shape{Heads: 12, MaxLen: 256}, PoolMean); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/load")
+		})
+	}
+}

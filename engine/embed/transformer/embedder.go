@@ -1,0 +1,177 @@
+package transformer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embed/wordpiece"
+)
+
+// Provider is the embedder identity's provider.
+const Provider = "transformer"
+
+// Config says which model files to run and how.
+type Config struct {
+	Name     string // catalog name, e.g. "bge-small-en-v1.5-q"
+	Revision string // hub revision the files come from
+	// WeightsSHA256 is the weight file's sha256 as verified on install.
+	WeightsSHA256 string
+	Weights       string // path of model.onnx or model.safetensors
+	Tokenizer     string // path of tokenizer.json
+	Pooling       Pooling
+	MaxLen        int // longest sequence, special tokens included
+	Heads         int
+	Dims          int
+	// QueryPrefix and DocPrefix are prepended to queries and documents.
+	QueryPrefix, DocPrefix string
+	// Precheck, when set, runs before the files are first read; its error
+	// is the embedder's (the CLI says there how to install a missing
+	// model).
+	Precheck func() error
+}
+
+// Embedder embeds text with a transformer encoder in process. The model is
+// loaded on first use, so commands that never embed (a no-op refresh, a
+// cached query) never pay for it. It is safe for concurrent use.
+type Embedder struct {
+	cfg  Config
+	id   embed.Identity
+	once sync.Once
+	m    *Model
+	tok  *wordpiece.Tokenizer
+	cls  int
+	sep  int
+	err  error
+}
+
+var _ embed.Embedder = (*Embedder)(nil)
+
+// New returns the embedder of cfg without reading its files.
+func New(cfg Config) (*Embedder, error) {
+	if cfg.Name == "" || cfg.Weights == "" || cfg.Tokenizer == "" || cfg.MaxLen < 3 || cfg.Dims <= 0 {
+		return nil, fmt.Errorf("transformer embedder: incomplete configuration %+v", cfg)
+	}
+	if cfg.Pooling != PoolMean && cfg.Pooling != PoolCLS {
+		return nil, fmt.Errorf("transformer embedder: unknown pooling %q", cfg.Pooling)
+	}
+	return &Embedder{cfg: cfg, id: Identity(cfg)}, nil
+}
+
+// Arithmetic versions the forward pass. The vectors of a model are the
+// model's (TestReference holds them to onnxruntime's at cosine ≥ 0.999), so
+// a faster kernel or a better exponential leaves it alone; a change that
+// moves vectors beyond rounding (another pooling rule, activations
+// quantized) bumps it, which re-embeds every index built with this
+// embedder.
+const Arithmetic = 1
+
+// Identity names the vector space: the model, its revision, the weights'
+// sha256, pooling, maximum length and prefixes all shape the vectors.
+func Identity(cfg Config) embed.Identity {
+	sum := cfg.WeightsSHA256
+	if len(sum) > 16 {
+		sum = sum[:16]
+	}
+	model := fmt.Sprintf("%s@%s+sha256:%s+%s+%d+v%d", cfg.Name, cfg.Revision, sum, cfg.Pooling, cfg.MaxLen, Arithmetic)
+	if cfg.QueryPrefix != "" || cfg.DocPrefix != "" {
+		model += fmt.Sprintf("+prefix:%q/%q", cfg.QueryPrefix, cfg.DocPrefix)
+	}
+	return embed.Identity{Provider: Provider, Model: model, Dims: cfg.Dims}
+}
+
+// Identity implements embed.Embedder.
+func (e *Embedder) Identity() embed.Identity { return e.id }
+
+// Load reads the model now (it is otherwise read on first use).
+func (e *Embedder) Load() error {
+	e.once.Do(func() { e.err = e.load() })
+	return e.err
+}
+
+func (e *Embedder) load() error {
+	if e.cfg.Precheck != nil {
+		if err := e.cfg.Precheck(); err != nil {
+			return err
+		}
+	}
+	tj, err := os.ReadFile(e.cfg.Tokenizer)
+	if err != nil {
+		return fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
+	}
+	tok, err := wordpiece.FromJSON(tj)
+	if err != nil {
+		return fmt.Errorf("transformer embedder %s: tokenizer: %w", e.cfg.Name, err)
+	}
+	cls, ok1 := tok.Vocab().ID("[CLS]")
+	sep, ok2 := tok.Vocab().ID("[SEP]")
+	if !ok1 || !ok2 {
+		return fmt.Errorf("transformer embedder %s: the tokenizer has no [CLS] or [SEP]", e.cfg.Name)
+	}
+	m, err := LoadFile(e.cfg.Weights, Shape{Heads: e.cfg.Heads, MaxLen: e.cfg.MaxLen}, e.cfg.Pooling)
+	if err != nil {
+		return fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
+	}
+	if m.Dims() != e.cfg.Dims || m.Vocab() < tok.Vocab().Len() {
+		return fmt.Errorf("transformer embedder %s: weights of %d dims for %d tokens, want %d dims and the tokenizer's %d", e.cfg.Name, m.Dims(), m.Vocab(), e.cfg.Dims, tok.Vocab().Len())
+	}
+	e.m, e.tok, e.cls, e.sep = m, tok, cls, sep
+	return nil
+}
+
+// Tokens returns the sequence a text is embedded as: [CLS], the word
+// pieces of prefix+text cut to the model's window, [SEP].
+func (e *Embedder) Tokens(prefix, text string) ([]int32, error) {
+	if err := e.Load(); err != nil {
+		return nil, err
+	}
+	return e.tokens(prefix, text), nil
+}
+
+func (e *Embedder) tokens(prefix, text string) []int32 {
+	ids := e.tok.Append(nil, prefix+text)
+	ids = ids[:min(len(ids), e.cfg.MaxLen-2)]
+	seq := make([]int32, 0, len(ids)+2)
+	seq = append(seq, int32(e.cls))
+	for _, id := range ids {
+		seq = append(seq, int32(id))
+	}
+	return append(seq, int32(e.sep))
+}
+
+// Embed embeds documents (with the model's document prefix).
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.run(ctx, e.cfg.DocPrefix, texts)
+}
+
+// EmbedQuery embeds a query (with the model's query prefix or instruction).
+func (e *Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	vs, err := e.run(ctx, e.cfg.QueryPrefix, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return vs[0], nil
+}
+
+func (e *Embedder) run(ctx context.Context, prefix string, texts []string) ([][]float32, error) {
+	if err := e.Load(); err != nil {
+		return nil, err
+	}
+	seqs := make([][]int32, len(texts))
+	for i, t := range texts {
+		seqs[i] = e.tokens(prefix, t)
+	}
+	obs := embed.ObserverFrom(ctx)
+	var done atomic.Int64
+	total := len(texts)
+	obs.Requests(1, 0, total)
+	vs, err := e.m.Run(ctx, seqs, func() { obs.Requests(1, int(done.Add(1)), total) })
+	obs.Requests(0, int(done.Load()), total)
+	if err != nil {
+		return nil, fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
+	}
+	return vs, nil
+}

