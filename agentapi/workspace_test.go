@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -150,20 +149,24 @@ func TestWorkspaceRefreshOneWhileOtherAnswers(t *testing.T) {
 			writeTree(t, birds, map[string]string{filepathf("k%d.md", i): big.String()})
 		}
 	}
-	var wg sync.WaitGroup
 	var ref *RefreshAnswer
 	var refErr error
-	wg.Go(func() { ref, refErr = w.Refresh(t.Context(), WorkspaceRefresh{Root: "birds"}) })
-	searches := 0
-	for done := false; !done; searches++ {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ref, refErr = w.Refresh(t.Context(), WorkspaceRefresh{Root: "birds"})
+	}()
+	for running := true; running; {
 		a := wsearch(t, w, WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry backoff"}, Root: "code"})
 		if len(a.Results) == 0 {
 			t.Fatal("code stopped answering during the birds refresh")
 		}
-		done = ref != nil || refErr != nil || searches > 10000
-		time.Sleep(time.Millisecond)
+		select {
+		case <-done:
+			running = false
+		case <-time.After(time.Millisecond):
+		}
 	}
-	wg.Wait()
 	if refErr != nil || !ref.OK || ref.Root != "birds" || ref.Added != 6 {
 		t.Fatalf("refresh birds: %v %+v", refErr, ref)
 	}
