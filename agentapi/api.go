@@ -56,7 +56,7 @@ func (a *API) Close() error {
 type SearchRequest struct {
 	Query   string `json:"query" jsonschema:"what to search for, in words"`
 	K       int    `json:"k,omitempty" jsonschema:"number of results (default 10, at most 1000)"`
-	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors), bm25 or vector"`
+	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors: words and meaning), bm25 (exact words, identifiers, error messages) or vector (meaning only, for paraphrases)"`
 	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
 	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
 	Explain bool   `json:"explain,omitempty" jsonschema:"say how each result's score came about"`

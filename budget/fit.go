@@ -82,8 +82,11 @@ func (f *fitter) share(ps []Passage) {
 			f.add(i, head, Cut{Text: p.Text, Lines: wholeLines(p)})
 			continue
 		}
-		limit = max(limit, f.o.MinTokens)
-		if head+limit > f.left {
+		// Below its share, a passage still gets MinTokens when that much
+		// is left: a line or two of the best-ranked passages is worth more
+		// than the tail of the ranking.
+		limit = max(limit, min(f.o.MinTokens, f.left-head))
+		if limit <= 0 {
 			return
 		}
 		f.add(i, head, Trim(p.Text, p.First, f.m, limit))
