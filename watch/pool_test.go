@@ -41,12 +41,15 @@ func TestPoolGatesTicks(t *testing.T) {
 func TestRootGone(t *testing.T) {
 	svc := newService(t, map[string]string{"a.md": "# A\n\nThe heron.\n"})
 	root := svc.Engine().Layout.Root
-	w := start(t, svc, &runner{o: Options{Poll: 20 * time.Millisecond}})
+	w := start(t, svc, &runner{o: Options{Debounce: 10 * time.Millisecond}})
 	w.waitTick(t, "start", func(tk Tick) bool { return tk.Trigger == TriggerStart })
-	if err := os.RemoveAll(root); err != nil {
-		t.Fatal(err)
+	write(t, root, "sub/b.md", "# B\n\nA robin.\n")
+	w.waitTick(t, "the new file", func(tk Tick) bool { return tk.Refresh != nil && tk.Refresh.Added == 1 })
+	// A tick may write under .autorag while it is removed: retry.
+	for err := os.RemoveAll(root); err != nil; err = os.RemoveAll(root) {
+		time.Sleep(time.Millisecond)
 	}
-	w.waitTick(t, "a failed poll", func(tk Tick) bool { return tk.Outcome == OutcomeError && tk.Err != nil })
+	w.waitTick(t, "a failed tick", func(tk Tick) bool { return tk.Outcome == OutcomeError && tk.Err != nil })
 	if _, err := os.Stat(root); !os.IsNotExist(err) {
 		t.Errorf("the deleted root exists again: %v", err)
 	}
