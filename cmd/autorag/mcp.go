@@ -25,17 +25,17 @@ streamable HTTP instead, on loopback unless --token is given. -v logs one
 JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			api, err := newAgentAPI(g, o)
+			ws, roots, err := newWorkspace(g, o)
 			if err != nil {
 				return err
 			}
-			defer api.Close()
+			defer ws.Close()
 			var log *slog.Logger
 			if g.verbose {
 				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
 			}
-			srv := mcpserver.New(api, version(), log)
-			return withWatcher(cmd.Context(), g, o, api, func(ctx context.Context) error {
+			srv := mcpserver.New(ws, version(), log)
+			return withWatcher(cmd.Context(), g, o, roots, func(ctx context.Context) error {
 				if addr != "" {
 					// Any tool call may be a refresh: MCP requests get the longer limit.
 					long := func(*http.Request) bool { return true }
