@@ -7,6 +7,7 @@ import (
 
 	"github.com/autorag/autorag/budget"
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
 )
 
 // Citation is where a hit is, as a prompt cites it: "docs/a.md:3-9"
@@ -70,16 +71,38 @@ func Markdown(a *SearchAnswer) string {
 	return b.String()
 }
 
-// passageFrame is what Markdown writes before and after a passage's text.
+// passageFrame is what Markdown writes before and after a passage's text:
+// its number, citation and section, the other places it is found, and the
+// fence (longer than any run of backticks in the passage).
 func passageFrame(n int, h Hit, withRoot bool) (head, tail string) {
 	title := ""
 	if h.Section != "" {
 		title = " — " + h.Section
 	}
+	also := ""
+	if len(h.AlsoIn) > 0 {
+		locs := make([]string, len(h.AlsoIn))
+		for i, l := range h.AlsoIn {
+			locs[i] = Citation(Hit{Root: h.Root, Result: engine.Result{Path: l.Path, Attachment: l.Attachment, Lines: l.Lines}}, withRoot)
+		}
+		also = "Also in: " + strings.Join(locs, ", ") + "\n"
+	}
 	fence := strings.Repeat("`", max(3, longestRun(h.Text, '`')+1))
-	head = fmt.Sprintf("\n[%d] %s%s\n%s%s\n", n, Citation(h, withRoot), title, fence, strings.TrimPrefix(path.Ext(h.Path), "."))
+	head = fmt.Sprintf("\n[%d] %s%s\n%s%s%s\n", n, Citation(h, withRoot), title, also, fence, strings.TrimPrefix(path.Ext(h.Path), "."))
 	return head, "\n" + fence + "\n"
 }
+
+// AnswerOf is the workspace answer of one root's envelope (the CLI's
+// query), its results named root.
+func AnswerOf(root string, q *envelope.Query) *SearchAnswer {
+	return &SearchAnswer{OK: q.OK, Outcome: q.Outcome, Query: q.Query, Mode: q.Mode, K: q.K, Fingerprint: q.Fingerprint,
+		Generation: q.Generation, Cached: q.Cached, TookMS: q.TookMS, Results: HitsOf(root, q.Results), Explain: q.Explain,
+		Stale: q.Stale, StaleCheckedAt: q.StaleCheckedAt,
+		Roots: []RootAnswer{{Root: root, OK: true, Mode: q.Mode, Fingerprint: q.Fingerprint, Generation: q.Generation, Results: len(q.Results)}}}
+}
+
+// Fit cuts a's results to maxTokens as Markdown prints them (see FitHits).
+func (a *SearchAnswer) Fit(maxTokens int) { fitBudget(a, a.Query, maxTokens) }
 
 func longestRun(s string, c byte) int {
 	best, n := 0, 0

@@ -20,7 +20,7 @@ type WorkspaceSearch struct {
 // Hit is one result of a workspace search: the root's result, named by
 // root, with its score made comparable across roots.
 type Hit struct {
-	Root string `json:"root"`
+	Root string `json:"root,omitempty"` // always set by a server
 	engine.Result
 	// RootScore is the score the root gave, when the merge rescaled it
 	// (several roots answered; see Scale in RootAnswer).
