@@ -84,7 +84,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	pf.BoolVar(&g.json, "json", false, "print one JSON object on stdout")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
-	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g), newEvalCmd(g))
+	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g), newEvalCmd(g), newAgentsCmd(g), newWorkspaceCmd(g))
 	return root
 }
 
