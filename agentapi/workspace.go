@@ -3,6 +3,7 @@ package agentapi
 import (
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -213,16 +214,17 @@ func (m *member) open() bool {
 
 // closeIfIdle closes m's API when no request uses it and the last one
 // ended at least idle before now (always when force).
-func (m *member) closeIfIdle(now time.Time, idle time.Duration, force bool) {
+func (m *member) closeIfIdle(now time.Time, idle time.Duration, force bool) bool {
 	m.mu.Lock()
 	a := m.api
 	if a == nil || !force && (m.users > 0 || now.Sub(m.last) < idle) {
 		m.mu.Unlock()
-		return
+		return false
 	}
 	m.api = nil
 	m.mu.Unlock()
 	_ = a.Close()
+	return true
 }
 
 // reap closes idle roots, checking every quarter of IdleClose.
@@ -234,8 +236,14 @@ func (w *Workspace) reap() {
 		case <-w.stop:
 			return
 		case now := <-t.C:
+			closed := false
 			for _, m := range w.members {
-				m.closeIfIdle(now, w.o.IdleClose, false)
+				closed = m.closeIfIdle(now, w.o.IdleClose, false) || closed
+			}
+			if closed {
+				// The Go runtime returns freed memory to the system only
+				// gradually; an idle server should shrink now.
+				debug.FreeOSMemory()
 			}
 		}
 	}

@@ -102,8 +102,9 @@ func newWorkspace(g *globals, o *serverOptions) (*agentapi.Workspace, []serverRo
 	for i, r := range roots {
 		ms[i] = agentapi.Member{Name: r.name, Engine: r.e}
 	}
+	// The query cache's bound is the server's, shared among its roots.
 	ws, err := agentapi.NewWorkspace(ms, agentapi.WorkspaceOptions{
-		Options:   agentapi.Options{CacheBytes: capBytes, StaleInterval: o.staleInterval, Command: commandLine()},
+		Options:   agentapi.Options{CacheBytes: capBytes / int64(len(ms)), StaleInterval: o.staleInterval, Command: commandLine()},
 		IdleClose: o.idleClose,
 	})
 	if err != nil {
