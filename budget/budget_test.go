@@ -73,7 +73,7 @@ func TestTrimKeepsTheMatchingLines(t *testing.T) {
 func TestFitNeverExceeds(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	words := strings.Fields("heron river boat fish dawn retry backoff config parse the a of and to in")
-	for round := range 200 {
+	for round := range 60 {
 		var ps []Passage
 		for i := range 1 + r.Intn(12) {
 			var lines []string

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,30 +45,39 @@ func runRSS(ctx context.Context, c *config) error {
 		parts = append(parts, dir)
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "roots\tdocs per root\tRSS idle (MiB)\tRSS peak under load (MiB)\tsearches/s\tRSS idle after idle-close (MiB)\topen roots after\n")
+	fmt.Fprintf(tw, "roots\tdocs per root\tquery cache\tRSS idle at start (MiB)\tRSS peak under load (MiB)\tsearches/s\tRSS idle, all open (MiB)\tRSS after idle-close (MiB)\topen after\n")
 	for _, roots := range [][]string{{filepath.Join(c.work, "all")}, parts} {
-		m, err := measure(ctx, bin, roots, c)
-		if err != nil {
-			return err
+		for _, cache := range []string{"", "0"} {
+			m, err := measure(ctx, bin, roots, cache, c)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t%d\n", len(roots), len(c.ds.Docs)/len(roots), cmp.Or(cache, "64 MiB"),
+				m.idle, m.peak, m.qps, m.open, m.after, m.closedOpen)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.1f\t%.0f\t%.1f\t%d\n", len(roots), len(c.ds.Docs)/len(roots), m.idle, m.peak, m.qps, m.after, m.open)
 	}
 	return tw.Flush()
 }
 
 type rssFigures struct {
-	idle, peak, after, qps float64
-	open                   int
+	idle, peak, open, after, qps float64
+	closedOpen                   int // roots still open after --idle-close
 }
 
 var listening = regexp.MustCompile(`listening on (http://[0-9.:]+)`)
 
-func measure(ctx context.Context, bin string, roots []string, c *config) (*rssFigures, error) {
+// measure runs one server over roots (cache: AUTORAG_QUERY_CACHE_BYTES,
+// "" for the default).
+func measure(ctx context.Context, bin string, roots []string, cache string, c *config) (*rssFigures, error) {
 	args := []string{"serve", "--addr", "127.0.0.1:0", "--idle-close", "3s"}
 	for _, r := range roots {
 		args = append(args, "--root", r)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = os.Environ()
+	if cache != "" {
+		cmd.Env = append(cmd.Env, "AUTORAG_QUERY_CACHE_BYTES="+cache)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -95,9 +105,11 @@ func measure(ctx context.Context, bin string, roots []string, c *config) (*rssFi
 	f := &rssFigures{idle: rssMiB(pid, "VmRSS")}
 	n, peak := load(ctx, base, pid, c, 15*time.Second)
 	f.qps, f.peak = float64(n)/15, peak
-	time.Sleep(8 * time.Second) // past --idle-close, and time for the scavenger
+	time.Sleep(500 * time.Millisecond)
+	f.open = rssMiB(pid, "VmRSS") // every root still open, no request running
+	time.Sleep(8 * time.Second)   // past --idle-close
 	f.after = rssMiB(pid, "VmRSS")
-	f.open = openRoots(base)
+	f.closedOpen = openRoots(base)
 	return f, nil
 }
 

@@ -48,7 +48,8 @@ func newServeCmd(g *globals) *cobra.Command {
 		Short: "Serve search, refresh, status and read as an HTTP JSON API (loopback unless --token)",
 		Long: `Serve the index of the root as an HTTP JSON API over one long-lived engine:
 GET /v1/search?q=TEXT (or POST /v1/search), GET /v1/status, POST /v1/refresh,
-GET /v1/read?path=P&start=A&end=B. The server binds loopback by default;
+GET /v1/read?path=P&start=A&end=B; with several roots (--root repeated, or
+--workspace) each takes root=NAME. The server binds loopback by default;
 binding any other address requires --token, which every request must then
 carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
 (exit 0). -v logs one JSON line per request on stderr.`,
