@@ -133,3 +133,39 @@ func TestShareShowsMore(t *testing.T) {
 		t.Error("a zero budget accepted")
 	}
 }
+
+// BenchmarkFit fits ten passages of about 2,000 characters to 1,000
+// tokens, what a budgeted search adds to its answer.
+func BenchmarkFit(b *testing.B) {
+	line := "The heron waits by the river for the fish that the current brings down from the hills.\n"
+	var ps []Passage
+	for i := range 10 {
+		ps = append(ps, Passage{Text: strings.Repeat(line, 22), First: 1 + 40*i, Head: fmt.Sprintf("\n[%d] docs/f%d.md:1-22\n```md\n\n```\n", i+1, i)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Fit(ps, Options{MaxTokens: 1000, Query: "heron fish"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLineCosts: one pass of the tokenizer gives each line its tokens,
+// summing to the count of the whole text.
+func TestLineCosts(t *testing.T) {
+	lines := []string{"# Herons", "", "The grey heron fishes at dawn.", "  indented code();", "naïve café über"}
+	costs, total := lineCosts(lines)
+	if want := Count(strings.Join(lines, "\n") + "\n"); total != want {
+		t.Errorf("total %d, want %d", total, want)
+	}
+	sum := 0
+	for i, c := range costs {
+		sum += c
+		if c == 0 && lines[i] != "" {
+			t.Errorf("line %q costs nothing", lines[i])
+		}
+	}
+	if sum != total {
+		t.Errorf("costs %v sum to %d, not %d", costs, sum, total)
+	}
+}

@@ -55,12 +55,9 @@ const markerCost = 12
 // lines are kept; when not even one line fits, the Cut is empty.
 func Trim(text string, first int, m *Matcher, limit int) Cut {
 	lines := splitLines(text)
-	if Count(text) <= limit {
+	cost, total := lineCosts(lines)
+	if total <= limit && Count(text) <= limit {
 		return Cut{Text: text, Lines: ranges(allChosen(len(lines)), first)}
-	}
-	cost := make([]int, len(lines))
-	for i, l := range lines {
-		cost[i] = Count(l + "\n")
 	}
 	chosen := make([]bool, len(lines))
 	used := 0
