@@ -29,7 +29,13 @@ type WorkspaceOptions struct {
 	// Merge is how the roots' rankings are merged: MergeScaled (""),
 	// MergeScore or MergeRank.
 	Merge string
+	// Default is the root a request naming none goes to ("": every root).
+	// A request can still name AllRoots.
+	Default string
 }
+
+// AllRoots names every root of a workspace in a request.
+const AllRoots = "all"
 
 // Workspace answers agents' requests over several roots: searches go to
 // every root (or the one named) at once and are merged by score, status
@@ -67,8 +73,8 @@ func NewWorkspace(ms []Member, o WorkspaceOptions) (*Workspace, error) {
 	}
 	w := &Workspace{o: o, byName: map[string]*member{}, stop: make(chan struct{})}
 	for _, m := range ms {
-		if m.Name == "" || strings.ContainsAny(m.Name, "/\\") {
-			return nil, usagef("root name %q: want a non-empty name without slashes", m.Name)
+		if m.Name == "" || m.Name == AllRoots || strings.ContainsAny(m.Name, "/\\") {
+			return nil, usagef("root name %q: want a non-empty name without slashes, not %q", m.Name, AllRoots)
 		}
 		if _, dup := w.byName[m.Name]; dup {
 			return nil, usagef("two roots are named %q", m.Name)
@@ -76,6 +82,9 @@ func NewWorkspace(ms []Member, o WorkspaceOptions) (*Workspace, error) {
 		mb := &member{name: m.Name, e: m.Engine, o: o.Options}
 		w.members = append(w.members, mb)
 		w.byName[m.Name] = mb
+	}
+	if _, ok := w.byName[o.Default]; o.Default != "" && !ok {
+		return nil, usagef("default root %q is not one of %s", o.Default, strings.Join(w.Names(), ", "))
 	}
 	if o.IdleClose > 0 {
 		w.wg.Go(w.reap)
@@ -95,8 +104,11 @@ func Single(e *engine.Engine, o Options) *Workspace {
 // RootName is the default name of a root: its directory's base name.
 func RootName(root string) string {
 	n := filepath.Base(root)
-	if n == "" || n == "." || n == string(filepath.Separator) {
+	switch n {
+	case "", ".", string(filepath.Separator):
 		return "root"
+	case AllRoots:
+		return AllRoots + "-root" // AllRoots names every root
 	}
 	return n
 }
@@ -129,10 +141,14 @@ func (w *Workspace) Close() error {
 	return nil
 }
 
-// pick returns the members a request names: all for "", else the one of
-// that name, or the one whose root holds that absolute path (the deepest).
+// pick returns the members a request names: the default root (all when
+// none) for "", all for AllRoots, else the one of that name, or the one
+// whose root holds that absolute path (the deepest).
 func (w *Workspace) pick(root string) ([]*member, error) {
-	if root == "" {
+	if root == "" && w.o.Default != "" {
+		root = w.o.Default
+	}
+	if root == "" || root == AllRoots {
 		return w.members, nil
 	}
 	if m, ok := w.byName[root]; ok {

@@ -255,3 +255,27 @@ func TestWorkspaceMaxTokens(t *testing.T) {
 		t.Errorf("negative max_tokens: %v", err)
 	}
 }
+
+// TestWorkspaceDefaultRoot: a request naming no root goes to the default;
+// "all" still reaches every root.
+func TestWorkspaceDefaultRoot(t *testing.T) {
+	w := newWorkspace(t, WorkspaceOptions{Default: "code"})
+	if n := roots(wsearch(t, w, WorkspaceSearch{SearchRequest: SearchRequest{Query: "heron"}})); n["birds"] != 0 || n["code"] == 0 {
+		t.Errorf("default root code: %v", n)
+	}
+	if n := roots(wsearch(t, w, WorkspaceSearch{SearchRequest: SearchRequest{Query: "heron"}, Root: AllRoots})); n["birds"] == 0 || n["code"] == 0 {
+		t.Errorf("root all: %v", n)
+	}
+	if r, err := w.Read(t.Context(), WorkspaceRead{ReadRequest: ReadRequest{Path: "retry.go"}}); err != nil || r.Root != "code" {
+		t.Errorf("read in the default root: %v %+v", err, r)
+	}
+	if _, err := NewWorkspace([]Member{{"a", w.Engines()[0]}}, WorkspaceOptions{Default: "nope"}); Code(err) != envelope.CodeUsage {
+		t.Errorf("an unknown default: %v", err)
+	}
+	if _, err := NewWorkspace([]Member{{AllRoots, w.Engines()[0]}}, WorkspaceOptions{}); Code(err) != envelope.CodeUsage {
+		t.Errorf("a root named all: %v", err)
+	}
+	if RootName("/x/all") == AllRoots {
+		t.Error("a directory named all gives a root named all")
+	}
+}

@@ -13,7 +13,7 @@ import (
 // query` plus which root and how many tokens of text.
 type WorkspaceSearch struct {
 	SearchRequest
-	Root      string `json:"root,omitempty" jsonschema:"search only this root: its name as status lists it, or an absolute path inside it (default: every root, merged by score)"`
+	Root      string `json:"root,omitempty" jsonschema:"search only this root: its name as status lists it, or an absolute path inside it; all for every root, merged by score (the default unless the server was started with --default-root)"`
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"fit the passages' text into about this many tokens (cl100k count, an estimate for other models): long passages are trimmed to their best-matching lines with a marker for what was left out, rather than dropped (default: whole passages)"`
 }
 

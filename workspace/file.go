@@ -84,6 +84,9 @@ func Load(path string) (*File, error) {
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func (r Root) check() error {
+	if r.Name == "all" {
+		return fmt.Errorf("root name %q names every root: choose another with --name", r.Name)
+	}
 	if !validName.MatchString(r.Name) {
 		return fmt.Errorf("root name %q: use letters, digits, '.', '_' and '-'", r.Name)
 	}

@@ -25,6 +25,7 @@ type serverOptions struct {
 	watchParallel  int           // refreshes in flight over all roots
 	workspaces     []string      // roots of the workspace file to serve
 	idleClose      time.Duration // close a root's generation after this long unused
+	defaultRoot    string        // where a request naming no root goes
 }
 
 func (o *serverOptions) register(cmd *cobra.Command) {
@@ -37,6 +38,7 @@ func (o *serverOptions) register(cmd *cobra.Command) {
 	f.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "with --watch: quiet time after the last file event before a refresh")
 	f.IntVar(&o.watchParallel, "watch-parallel", 2, "with --watch: most refreshes in flight at once over all roots (each root has at most one)")
 	f.StringArrayVar(&o.workspaces, "workspace", nil, "serve this root of the workspace file (autorag workspace list), repeatable; all = every one; with --root too")
+	f.StringVar(&o.defaultRoot, "default-root", "", "where a request naming no root goes: a root's name, or cwd (the root holding the working directory, where a stdio client starts the server); default: every root (a request can name root \"all\")")
 	f.DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a root's open index after this long without a request (reopened on the next; 0 = never)")
 }
 

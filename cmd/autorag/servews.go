@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/autorag/autorag/agentapi"
@@ -103,7 +105,12 @@ func newWorkspace(g *globals, o *serverOptions) (*agentapi.Workspace, []serverRo
 		ms[i] = agentapi.Member{Name: r.name, Engine: r.e}
 	}
 	// The query cache's bound is the server's, shared among its roots.
+	def, err := defaultRoot(o.defaultRoot, roots)
+	if err != nil {
+		return nil, nil, err
+	}
 	ws, err := agentapi.NewWorkspace(ms, agentapi.WorkspaceOptions{
+		Default:   def,
 		Options:   agentapi.Options{CacheBytes: capBytes / int64(len(ms)), StaleInterval: o.staleInterval, Command: commandLine()},
 		IdleClose: o.idleClose,
 	})
@@ -111,4 +118,27 @@ func newWorkspace(g *globals, o *serverOptions) (*agentapi.Workspace, []serverRo
 		return nil, nil, fmt.Errorf("workspace: %w", err)
 	}
 	return ws, roots, nil
+}
+
+// defaultRoot resolves --default-root: "cwd" is the root holding the
+// working directory (the deepest), or every root when none does.
+func defaultRoot(flag string, roots []serverRoot) (string, error) {
+	if flag != "cwd" {
+		return flag, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	best, depth := "", -1
+	for _, r := range roots {
+		rel, err := filepath.Rel(r.e.Layout.Root, wd)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if d := len(r.e.Layout.Root); d > depth {
+			best, depth = r.name, d
+		}
+	}
+	return best, nil
 }

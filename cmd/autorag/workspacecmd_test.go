@@ -97,3 +97,29 @@ func TestAgentsCommand(t *testing.T) {
 		t.Errorf("a backup of a file that did not exist: %v", err)
 	}
 }
+
+// TestDefaultRootCwd: --default-root cwd picks the root holding the
+// working directory, the deepest when roots nest, and every root when
+// none holds it.
+func TestDefaultRootCwd(t *testing.T) {
+	parent := t.TempDir()
+	outer, inner := filepath.Join(parent, "outer"), filepath.Join(parent, "outer", "inner")
+	writeFile(t, inner, "sub/a.md", "# A\n")
+	var roots []serverRoot
+	for name, dir := range map[string]string{"outer": outer, "inner": inner} {
+		e, err := (&globals{}).engineAt(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, serverRoot{name: name, e: e})
+	}
+	for wd, want := range map[string]string{filepath.Join(inner, "sub"): "inner", outer: "outer", parent: ""} {
+		t.Chdir(wd)
+		if got, err := defaultRoot("cwd", roots); err != nil || got != want {
+			t.Errorf("in %s: %q %v, want %q", wd, got, err, want)
+		}
+	}
+	if got, _ := defaultRoot("outer", roots); got != "outer" {
+		t.Errorf("a name: %q", got)
+	}
+}
