@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ func (a *API) Close() error {
 type SearchRequest struct {
 	Query   string `json:"query" jsonschema:"what to search for, in words"`
 	K       int    `json:"k,omitempty" jsonschema:"number of results (default 10, at most 1000)"`
-	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors), bm25 or vector"`
+	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors: words and meaning), bm25 (exact words, identifiers, error messages) or vector (meaning only, for paraphrases)"`
 	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
 	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
 	Explain bool   `json:"explain,omitempty" jsonschema:"say how each result's score came about"`
@@ -118,6 +119,9 @@ type RefreshRequest struct {
 // waiting for it: a lock held by another process is a busy envelope, not
 // an error.
 func (a *API) Refresh(ctx context.Context, r RefreshRequest) (*envelope.Refresh, error) {
+	if err := CheckRoot(a.Root()); err != nil {
+		return nil, err
+	}
 	res, err := a.e.Refresh(ctx, engine.RefreshOptions{Paths: r.Paths, Command: a.opts.Command})
 	if errors.Is(err, lock.ErrBusy) {
 		return envelope.Busy(err), nil
@@ -140,6 +144,22 @@ func (a *API) Status(ctx context.Context) (*envelope.Status, error) {
 		return nil, err
 	}
 	return envelope.NewStatus(st), nil
+}
+
+// ErrRootGone reports a root that is no longer a directory: a refresh
+// would create it again, empty, and commit an empty index over the last.
+var ErrRootGone = errors.New("root is gone")
+
+// CheckRoot reports whether root is still a directory.
+func CheckRoot(root string) error {
+	fi, err := os.Stat(root)
+	if err == nil && fi.IsDir() {
+		return nil
+	}
+	if err == nil {
+		err = errors.New("not a directory")
+	}
+	return fmt.Errorf("%w: %s: %v (the last committed index is untouched)", ErrRootGone, root, err)
 }
 
 // usagef is an error of the caller's request (envelope code "usage").

@@ -2,11 +2,15 @@
 // serve`), and the listener, guard and limits that `autorag mcp --http`
 // shares:
 //
-//	GET  /v1/search?q=TEXT&k=&mode=&path=&per_file=&explain=
-//	POST /v1/search     {"query":..,"k":..,"mode":..,"path":..,"per_file":..,"explain":..}
-//	GET  /v1/status
-//	POST /v1/refresh    {"paths":[..]} (body optional)
-//	GET  /v1/read?path=P&start=&end=   (POST with {"path","start","end"} too)
+//	GET  /v1/search?q=TEXT&k=&mode=&path=&per_file=&explain=&root=&max_tokens=
+//	POST /v1/search     {"query":..,"k":..,"mode":..,"path":..,"per_file":..,"explain":..,"root":..,"max_tokens":..}
+//	GET  /v1/status?root=
+//	POST /v1/refresh    {"root":..,"paths":[..]} (body optional)
+//	GET  /v1/read?root=R&path=P&start=&end=   (POST with {"root","path","start","end"} too)
+//
+// The server answers for a workspace of one root or several (package
+// agentapi): root names one (default: every root for search, status and
+// refresh; read needs it when there are several).
 //
 // Every answer is one JSON envelope (package envelope). Errors carry their
 // code and an HTTP status: usage 400, not authorized 401, refused 403,

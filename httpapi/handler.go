@@ -18,33 +18,34 @@ import (
 const MaxBody = 1 << 20
 
 // Handler serves api's operations under /v1/.
-func Handler(api *agentapi.API) http.Handler {
+func Handler(ws *agentapi.Workspace) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/search", func(w http.ResponseWriter, r *http.Request) {
 		req, err := searchQuery(r.URL.Query())
-		answer(w, r, func(ctx context.Context) (any, error) { return api.Search(ctx, req) }, err)
+		answer(w, r, func(ctx context.Context) (any, error) { return ws.Search(ctx, req) }, err)
 	})
 	mux.HandleFunc("POST /v1/search", func(w http.ResponseWriter, r *http.Request) {
-		var req agentapi.SearchRequest
+		var req agentapi.WorkspaceSearch
 		err := decode(r, &req, true)
-		answer(w, r, func(ctx context.Context) (any, error) { return api.Search(ctx, req) }, err)
+		answer(w, r, func(ctx context.Context) (any, error) { return ws.Search(ctx, req) }, err)
 	})
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
-		answer(w, r, func(ctx context.Context) (any, error) { return api.Status(ctx) }, nil)
+		req := agentapi.StatusRequest{Root: r.URL.Query().Get("root")}
+		answer(w, r, func(ctx context.Context) (any, error) { return ws.Status(ctx, req) }, nil)
 	})
 	mux.HandleFunc("POST /v1/refresh", func(w http.ResponseWriter, r *http.Request) {
-		var req agentapi.RefreshRequest
+		var req agentapi.WorkspaceRefresh
 		err := decode(r, &req, false)
-		answer(w, r, func(ctx context.Context) (any, error) { return refresh(ctx, api, req) }, err)
+		answer(w, r, func(ctx context.Context) (any, error) { return refresh(ctx, ws, req) }, err)
 	})
 	mux.HandleFunc("GET /v1/read", func(w http.ResponseWriter, r *http.Request) {
 		req, err := readQuery(r.URL.Query())
-		answer(w, r, func(ctx context.Context) (any, error) { return api.Read(ctx, req) }, err)
+		answer(w, r, func(ctx context.Context) (any, error) { return ws.Read(ctx, req) }, err)
 	})
 	mux.HandleFunc("POST /v1/read", func(w http.ResponseWriter, r *http.Request) {
-		var req agentapi.ReadRequest
+		var req agentapi.WorkspaceRead
 		err := decode(r, &req, true)
-		answer(w, r, func(ctx context.Context) (any, error) { return api.Read(ctx, req) }, err)
+		answer(w, r, func(ctx context.Context) (any, error) { return ws.Read(ctx, req) }, err)
 	})
 	for path, allow := range map[string]string{"/v1/search": "GET, POST", "/v1/status": "GET", "/v1/refresh": "POST", "/v1/read": "GET, POST"} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
@@ -59,13 +60,18 @@ func Handler(api *agentapi.API) http.Handler {
 }
 
 // busyError carries a busy refresh envelope to answer with 503.
-type busyError struct{ env *envelope.Refresh }
+type busyError struct{ env *agentapi.RefreshAnswer }
 
-func (b *busyError) Error() string { return b.env.Error.Message }
+func (b *busyError) Error() string {
+	if b.env.Error != nil {
+		return b.env.Error.Message
+	}
+	return "every root is busy"
+}
 
-func refresh(ctx context.Context, api *agentapi.API, req agentapi.RefreshRequest) (any, error) {
-	env, err := api.Refresh(ctx, req)
-	if err == nil && !env.OK {
+func refresh(ctx context.Context, ws *agentapi.Workspace, req agentapi.WorkspaceRefresh) (any, error) {
+	env, err := ws.Refresh(ctx, req)
+	if err == nil && !env.OK && env.Outcome == envelope.CodeBusy {
 		return nil, &busyError{env}
 	}
 	return env, err
@@ -134,9 +140,13 @@ func decode(r *http.Request, v any, required bool) error {
 	return nil
 }
 
-func searchQuery(q url.Values) (agentapi.SearchRequest, error) {
-	req := agentapi.SearchRequest{Query: q.Get("q"), Mode: q.Get("mode"), Path: q.Get("path")}
+func searchQuery(q url.Values) (agentapi.WorkspaceSearch, error) {
+	req := agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Get("q"), Mode: q.Get("mode"), Path: q.Get("path")},
+		Root: q.Get("root")}
 	var err error
+	if req.MaxTokens, err = intParam(q, "max_tokens"); err != nil {
+		return req, err
+	}
 	if req.K, err = intParam(q, "k"); err != nil {
 		return req, err
 	}
@@ -151,8 +161,8 @@ func searchQuery(q url.Values) (agentapi.SearchRequest, error) {
 	return req, nil
 }
 
-func readQuery(q url.Values) (agentapi.ReadRequest, error) {
-	req := agentapi.ReadRequest{Path: q.Get("path")}
+func readQuery(q url.Values) (agentapi.WorkspaceRead, error) {
+	req := agentapi.WorkspaceRead{ReadRequest: agentapi.ReadRequest{Path: q.Get("path")}, Root: q.Get("root")}
 	var err error
 	if req.Start, err = intParam(q, "start"); err != nil {
 		return req, err

@@ -56,6 +56,7 @@ func start(t *testing.T, token string) *server {
 		t.Fatal(err)
 	}
 	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
+	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -64,10 +65,10 @@ func start(t *testing.T, token string) *server {
 	logs := &bytes.Buffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, ln, Handler(api), Options{Token: token, Log: slog.New(slog.NewJSONHandler(logs, nil))})
+		done <- Serve(ctx, ln, Handler(ws), Options{Token: token, Log: slog.New(slog.NewJSONHandler(logs, nil))})
 	}()
 	s := &server{api: api, base: "http://" + ln.Addr().String(), logs: logs}
-	s.stop = func() error { cancel(); err := <-done; api.Close(); return err }
+	s.stop = func() error { cancel(); err := <-done; ws.Close(); api.Close(); return err }
 	t.Cleanup(func() {
 		if s.stop != nil {
 			s.stop()
@@ -114,6 +115,15 @@ func TestSearchGETAndPOSTAnswerLikeTheAPI(t *testing.T) {
 	for i, m := range []map[string]any{get, post} {
 		if c := []int{code, code2}[i]; c != 200 || m["ok"] != true || m["generation"] != want.Generation {
 			t.Fatalf("answer %d: %d %v", i, c, m)
+		}
+		// Results name their root (here the one root, named after its
+		// directory), the only field the API's results lack.
+		for _, r := range m["results"].([]any) {
+			if r := r.(map[string]any); r["root"] != agentapi.RootName(s.api.Root()) {
+				t.Errorf("answer %d: root %v", i, r["root"])
+			} else {
+				delete(r, "root")
+			}
 		}
 		got, _ := json.Marshal(m["results"])
 		var a, b any

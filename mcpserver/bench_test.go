@@ -37,10 +37,10 @@ func BenchmarkSearchToolInMemory(b *testing.B) {
 	if _, err := e.Refresh(b.Context(), engine.RefreshOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
-	defer api.Close()
+	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})
+	defer ws.Close()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(api, "bench", nil).Connect(b.Context(), st, nil)
+	ss, err := New(ws, "bench", nil).Connect(b.Context(), st, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -76,8 +76,10 @@ func connectLogged(t *testing.T) (*agentapi.API, *mcp.ClientSession, *lockedBuff
 	}
 	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
 	t.Cleanup(func() { api.Close() })
+	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})
+	t.Cleanup(func() { ws.Close() })
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(api, "test", slog.New(slog.NewJSONHandler(logs, nil))).Connect(t.Context(), st, nil)
+	ss, err := New(ws, "test", slog.New(slog.NewJSONHandler(logs, nil))).Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,9 +172,10 @@ func TestListTools(t *testing.T) {
 		slicesSort(props[name])
 	}
 	want := map[string][]string{
-		"search":  {"explain", "filters", "k", "mode", "path", "per_file", "query", "type"},
-		"refresh": {"paths"},
-		"read":    {"end", "path", "start"},
+		"search":  {"explain", "filters", "k", "max_tokens", "mode", "path", "per_file", "query", "root", "type"},
+		"refresh": {"paths", "root"},
+		"read":    {"end", "path", "root", "start"},
+		"status":  {"root"},
 	}
 	if d := cmp.Diff(want, props); d != "" {
 		t.Errorf("tool input properties (-want +got):\n%s", d)

@@ -46,6 +46,15 @@
 // identical rewrites) cost a tick at most, never a re-index: the engine's
 // mtime-then-hash finds nothing changed.
 //
+// # Many roots
+//
+// A server keeping several roots live runs one Run per root, all given the
+// same Pool (Options.Pool): each root still has at most one tick in flight,
+// and all of them together at most the pool's size. A tick waits for a
+// slot before it refreshes (its events keep coalescing meanwhile); a root
+// whose directory is gone fails its ticks, backing off, rather than being
+// created again empty.
+//
 // # Stopping
 //
 // When its context is cancelled Run waits up to Options.Grace for the tick

@@ -59,6 +59,9 @@ type Options struct {
 	Once bool
 	// Command is recorded as the lock holder's command.
 	Command string
+	// Pool, when set, is shared with other watchers: a tick waits for one
+	// of its slots (see Pool).
+	Pool *Pool
 
 	// OnReady is called once the watches are set up, before the start tick.
 	OnReady func(Ready)

@@ -279,11 +279,23 @@ func (r *runner) start(ctx context.Context) {
 	go func() {
 		defer cancel()
 		begin := time.Now()
-		res, err := r.e.Refresh(tctx, opts)
+		res, err := r.refresh(tctx, opts)
 		tick.Refresh, tick.Err, tick.TookMS = res, err, ms(time.Since(begin))
 		tick.Outcome = outcomeOf(res, err)
 		r.done <- result{tick: tick, work: w}
 	}()
+}
+
+// refresh runs one refresh in a slot of the pool, unless the root is gone.
+func (r *runner) refresh(ctx context.Context, opts engine.RefreshOptions) (*engine.RefreshResult, error) {
+	if err := checkRoot(r.e.Layout.Root); err != nil {
+		return nil, err
+	}
+	if err := r.o.Pool.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer r.o.Pool.release()
+	return r.e.Refresh(ctx, opts)
 }
 
 // compact runs an idle compaction tick.
@@ -298,7 +310,12 @@ func (r *runner) compact(ctx context.Context) {
 	go func() {
 		defer cancel()
 		begin := time.Now()
-		res, err := r.e.Compact(tctx, engine.CompactOptions{Command: r.o.Command})
+		var res *engine.CompactResult
+		err := r.o.Pool.acquire(tctx)
+		if err == nil {
+			res, err = r.e.Compact(tctx, engine.CompactOptions{Command: r.o.Command})
+			r.o.Pool.release()
+		}
 		tick.Compact, tick.Err, tick.TookMS = res, err, ms(time.Since(begin))
 		tick.Outcome = OutcomeError
 		switch {

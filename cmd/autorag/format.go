@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
+	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 )
@@ -53,8 +53,13 @@ func styleFor(g *globals) textStyle {
 	return textStyle{color: isTerminal(g.stdout) && !noColor, verbose: g.verbose}
 }
 
-// printQuery writes env in the chosen format.
-func printQuery(g *globals, format string, env *envelope.Query) {
+// printQuery writes env in the chosen format; with maxTokens, only the
+// passages that fit (see printBudgeted).
+func printQuery(g *globals, format string, env *envelope.Query, maxTokens int) {
+	if maxTokens > 0 {
+		printBudgeted(g, format, env, maxTokens)
+		return
+	}
 	w := g.stdout
 	switch format {
 	case formatJSON:
@@ -64,7 +69,7 @@ func printQuery(g *globals, format string, env *envelope.Query) {
 	case formatFiles:
 		printFiles(w, env.Results)
 	case formatMarkdown:
-		printMarkdown(w, env.Query, env.Results)
+		fmt.Fprint(w, agentapi.Markdown(agentapi.AnswerOf("", env)))
 	default:
 		if env.Explain != "" {
 			fmt.Fprintf(w, "[%s]\n", env.Explain)
@@ -91,53 +96,6 @@ func printFiles(w io.Writer, results []engine.Result) {
 			fmt.Fprintln(w, r.Path)
 		}
 	}
-}
-
-// printMarkdown writes a block per passage, for pasting into a prompt: a
-// heading naming the source and its lines, then the passage in a fence
-// long enough that the passage cannot close it.
-func printMarkdown(w io.Writer, query string, results []engine.Result) {
-	fmt.Fprintf(w, "# Search results for %q\n", query)
-	if len(results) == 0 {
-		fmt.Fprintln(w, "\nNo results.")
-	}
-	for _, r := range results {
-		if r.Attachment != "" {
-			fmt.Fprintf(w, "\n## %d. %s\n\n", r.Rank, resultLocation(r))
-		} else if r.Page > 0 {
-			fmt.Fprintf(w, "\n## %d. %s (page %d)\n\n", r.Rank, r.Path, r.Page)
-		} else {
-			fmt.Fprintf(w, "\n## %d. %s (lines %d-%d)\n\n", r.Rank, r.Path, r.Lines[0], r.Lines[1])
-		}
-		if r.Section != "" {
-			fmt.Fprintf(w, "Section: %s\n\n", r.Section)
-		}
-		for _, x := range extras(r) {
-			fmt.Fprintf(w, "%s: %s\n\n", x.name, x.value)
-		}
-		fence := strings.Repeat("`", max(3, longestRun(r.Text, '`')+1))
-		fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, fenceLang(r.Path), strings.TrimRight(r.Text, "\n"), fence)
-	}
-}
-
-// longestRun is the longest run of c in s.
-func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
-}
-
-// fenceLang is the info string of a passage's fence: the file's extension
-// (md, go, py, ...), which renderers take as the language.
-func fenceLang(p string) string {
-	return strings.TrimPrefix(path.Ext(p), ".")
 }
 
 // printResults is the text format: a line per result, then the lines of

@@ -69,7 +69,7 @@ func TestCLIAttachmentLocation(t *testing.T) {
 		t.Errorf("human output of an attachment hit (its location names the attachment, once):\n%s", out)
 	}
 	out = mustOK(t, "--root", root, "query", "--format", "markdown", "replication paused for six hours").stdout
-	if !strings.Contains(out, "## 1. mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2\n") {
+	if !strings.Contains(out, "[1] mail/report-mail.eml#attachment=report-libreoffice.pdf&page=2") {
 		t.Errorf("markdown output of an attachment hit:\n%s", out)
 	}
 	j := mustOK(t, "--root", root, "query", "--json", "replication paused for six hours").json(t)

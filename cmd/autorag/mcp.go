@@ -19,23 +19,26 @@ func newMCPCmd(g *globals) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve search, refresh, status and read as Model Context Protocol tools (stdio, or --http ADDR)",
 		Long: `Serve the index of the root to MCP clients over one long-lived engine: tools
-search, refresh, status and read. stdio by default (register it with, e.g.,
-"claude mcp add autorag -- autorag mcp --root ."); --http ADDR serves
-streamable HTTP instead, on loopback unless --token is given. -v logs one
-JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
+search, refresh, status and read. Several roots: repeat --root, or name roots
+of the workspace file with --workspace (all = every one); every tool then
+takes a root argument and searches merge all roots by default. stdio by
+default (autorag agents prints, and --install writes, the configuration of
+Claude Code, Codex, Cursor, VS Code, Gemini CLI and opencode); --http ADDR
+serves streamable HTTP instead, on loopback unless --token is given. -v logs
+one JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			api, err := newAgentAPI(g, o)
+			ws, roots, err := newWorkspace(g, o)
 			if err != nil {
 				return err
 			}
-			defer api.Close()
+			defer ws.Close()
 			var log *slog.Logger
 			if g.verbose {
 				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
 			}
-			srv := mcpserver.New(api, version(), log)
-			return withWatcher(cmd.Context(), g, o, api, func(ctx context.Context) error {
+			srv := mcpserver.New(ws, version(), log)
+			return withWatcher(cmd.Context(), g, o, roots, func(ctx context.Context) error {
 				if addr != "" {
 					// Any tool call may be a refresh: MCP requests get the longer limit.
 					long := func(*http.Request) bool { return true }

@@ -22,17 +22,7 @@ import (
 // stdio: the client launches the server, lists the tools, searches,
 // refreshes and reads, and what it saw must match the CLI.
 func TestMCPWithTypeScriptClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skipf("node is not installed (%v): the TypeScript client cannot run", err)
-	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "mcpclient"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Fatalf("the TypeScript SDK is not installed: run `npm ci` in %s (bash .ci/run does): %v", dir, err)
-	}
+	node, dir := nodeClient(t)
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	const query = "retry with exponential backoff"
@@ -98,4 +88,22 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	if !got.Status.OK || got.Status.Status == nil || got.Status.Generation != cli.Generation {
 		t.Errorf("status = %+v", got.Status)
 	}
+}
+
+// nodeClient finds node and the TypeScript client's directory (with the
+// SDK installed by `npm ci`).
+func nodeClient(t *testing.T) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skipf("node is not installed (%v): the TypeScript client cannot run", err)
+	}
+	dir, err = filepath.Abs(filepath.Join("..", "..", "testdata", "mcpclient"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Fatalf("the TypeScript SDK is not installed: run `npm ci` in %s (bash .ci/run does): %v", dir, err)
+	}
+	return node, dir
 }

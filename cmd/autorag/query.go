@@ -22,6 +22,7 @@ type queryOptions struct {
 	format     string
 	filters    []string
 	docType    string
+	maxTokens  int
 }
 
 func newQueryCmd(g *globals) *cobra.Command {
@@ -40,7 +41,8 @@ func newQueryCmd(g *globals) *cobra.Command {
 	cmd.Flags().StringVar(&o.mode, "mode", "", "hybrid (default when the index has vectors), bm25 or vector")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "answer from the index even when the query cache holds the answer")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
-	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a block per passage)")
+	cmd.Flags().StringVar(&o.format, "format", "", "output `format`: text (default), json (same as --json), jsonl (one result per line), files (one path per line) or markdown (a prompt block: each passage under its citation, path:lines or path#page=N)")
+	cmd.Flags().IntVar(&o.maxTokens, "max-tokens", 0, "show the best passages that fit about `N` tokens (cl100k count; an estimate for other models), trimming long ones to their best-matching lines")
 	g.settings.addSearchFlags(cmd.Flags())
 	addFilterFlags(cmd, o)
 	cmd.Flags().BoolVar(&o.noCollapse, "no-collapse", false, "list results with the same text (but for white space and version numbers) separately instead of as \"also in\" the best-ranked one")
@@ -62,6 +64,9 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
 	}
+	if o.maxTokens < 0 {
+		return usagef("--max-tokens must be positive, got %d", o.maxTokens)
+	}
 	start := time.Now()
 	e, err := g.engine()
 	if err != nil {
@@ -82,7 +87,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		var env *envelope.Query
 		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
-			printQuery(g, format, env)
+			printQuery(g, format, env, o.maxTokens)
 			return nil
 		}
 	}
@@ -95,6 +100,6 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		storeQuery(e, capBytes, sc, key, env)
 	}
 	env.TookMS = since(start)
-	printQuery(g, format, env)
+	printQuery(g, format, env, o.maxTokens)
 	return nil
 }

@@ -19,7 +19,7 @@ import (
 
 // globals are the flags every command shares.
 type globals struct {
-	root    string
+	roots   []string // --root, repeatable for mcp and serve
 	json    bool
 	quiet   bool
 	verbose bool
@@ -80,11 +80,11 @@ func newRootCmd(g *globals) *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.root, "root", "", "corpus root (default: nearest ancestor holding .autorag/, else the working directory; env AUTORAG_ROOT)")
+	pf.StringArrayVar(&g.roots, "root", nil, "corpus root (default: nearest ancestor holding .autorag/, else the working directory; env AUTORAG_ROOT); mcp and serve take several")
 	pf.BoolVar(&g.json, "json", false, "print one JSON object on stdout")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
-	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g), newEvalCmd(g), newModelsCmd(g))
+	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g), newEvalCmd(g), newModelsCmd(g), newAgentsCmd(g), newWorkspaceCmd(g))
 	return root
 }
 
@@ -125,9 +125,13 @@ func (g *globals) resolveRoot() (string, error) {
 
 // resolveRootFrom is resolveRoot that also says which rule chose the root.
 func (g *globals) resolveRootFrom() (root, from string, err error) {
-	if g.root != "" {
-		r, err := checkRoot(g.root)
+	switch len(g.roots) {
+	case 0:
+	case 1:
+		r, err := checkRoot(g.roots[0])
 		return r, "--root", err
+	default:
+		return "", "", usagef("--root given %d times: only mcp and serve serve several roots", len(g.roots))
 	}
 	if r := os.Getenv("AUTORAG_ROOT"); r != "" {
 		r, err := checkRoot(r)
@@ -164,6 +168,12 @@ func (g *globals) engine() (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.engineAt(root)
+}
+
+// engineAt opens the engine for root (absolute, checked) with resolved
+// settings.
+func (g *globals) engineAt(root string) (*engine.Engine, error) {
 	l, err := engine.NewLayout(root)
 	if err != nil {
 		return nil, err

@@ -6,12 +6,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/httpapi"
 	"github.com/autorag/autorag/watch"
 )
@@ -24,6 +22,10 @@ type serverOptions struct {
 	staleInterval  time.Duration
 	watch          bool          // run the watcher inside the server
 	debounce       time.Duration // its debounce
+	watchParallel  int           // refreshes in flight over all roots
+	workspaces     []string      // roots of the workspace file to serve
+	idleClose      time.Duration // close a root's generation after this long unused
+	defaultRoot    string        // where a request naming no root goes
 }
 
 func (o *serverOptions) register(cmd *cobra.Command) {
@@ -34,6 +36,10 @@ func (o *serverOptions) register(cmd *cobra.Command) {
 	f.DurationVar(&o.staleInterval, "stale-interval", time.Second, "least time between two checks of the sources for the stale flag")
 	f.BoolVar(&o.watch, "watch", false, "keep the index fresh from inside the server, as autorag watch does (ticks logged on stderr with -v)")
 	f.DurationVar(&o.debounce, "debounce", watch.DefaultDebounce, "with --watch: quiet time after the last file event before a refresh")
+	f.IntVar(&o.watchParallel, "watch-parallel", 2, "with --watch: most refreshes in flight at once over all roots (each root has at most one)")
+	f.StringArrayVar(&o.workspaces, "workspace", nil, "serve this root of the workspace file (autorag workspace list), repeatable; all = every one; with --root too")
+	f.StringVar(&o.defaultRoot, "default-root", "", "where a request naming no root goes: a root's name, or cwd (the root holding the working directory, where a stdio client starts the server); default: every root (a request can name root \"all\")")
+	f.DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a root's open index after this long without a request (reopened on the next; 0 = never)")
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -44,19 +50,20 @@ func newServeCmd(g *globals) *cobra.Command {
 		Short: "Serve search, refresh, status and read as an HTTP JSON API (loopback unless --token)",
 		Long: `Serve the index of the root as an HTTP JSON API over one long-lived engine:
 GET /v1/search?q=TEXT (or POST /v1/search), GET /v1/status, POST /v1/refresh,
-GET /v1/read?path=P&start=A&end=B. The server binds loopback by default;
+GET /v1/read?path=P&start=A&end=B; with several roots (--root repeated, or
+--workspace) each takes root=NAME. The server binds loopback by default;
 binding any other address requires --token, which every request must then
 carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
 (exit 0). -v logs one JSON line per request on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			api, err := newAgentAPI(g, o)
+			ws, roots, err := newWorkspace(g, o)
 			if err != nil {
 				return err
 			}
-			defer api.Close()
-			return withWatcher(cmd.Context(), g, o, api, func(ctx context.Context) error {
-				return listenAndServe(ctx, g, o, "serve", addr, httpapi.Handler(api), nil)
+			defer ws.Close()
+			return withWatcher(cmd.Context(), g, o, roots, func(ctx context.Context) error {
+				return listenAndServe(ctx, g, o, "serve", addr, httpapi.Handler(ws), nil)
 			})
 		}),
 	}
@@ -65,22 +72,6 @@ carry as "Authorization: Bearer TOKEN". SIGINT or SIGTERM stop it cleanly
 	g.settings.addIndexFlags(cmd.Flags()) // it refreshes
 	g.settings.addSearchFlags(cmd.Flags())
 	return cmd
-}
-
-// newAgentAPI opens the engine of the root for a long-running server.
-func newAgentAPI(g *globals, o *serverOptions) (*agentapi.API, error) {
-	if o.token == "" {
-		o.token = os.Getenv("AUTORAG_TOKEN")
-	}
-	e, err := g.engine()
-	if err != nil {
-		return nil, err
-	}
-	capBytes, err := queryCacheCap()
-	if err != nil {
-		return nil, err
-	}
-	return agentapi.New(e, agentapi.Options{CacheBytes: capBytes, StaleInterval: o.staleInterval, Command: commandLine()}), nil
 }
 
 // guardNote says at start how the server is guarded.

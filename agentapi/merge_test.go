@@ -1,0 +1,78 @@
+package agentapi
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
+)
+
+func answer(mode string, hits ...[3]float64) *envelope.Query {
+	q := &envelope.Query{OK: true, Mode: mode}
+	for i, h := range hits { // score, raw bm25 (0: none), raw cosine (0: none)
+		r := engine.Result{Rank: i + 1, Path: "f" + string(rune('a'+i)) + ".md", Score: h[0]}
+		if h[1] > 0 {
+			r.Scores.BM25 = &h[1]
+		}
+		if h[2] > 0 {
+			r.Scores.Vector = &h[2]
+		}
+		q.Results = append(q.Results, r)
+	}
+	return q
+}
+
+// TestScales: each root's scores are scaled by its best raw match over the
+// best of all roots, BM25 unless the answers are vector-only.
+func TestScales(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		answers []*envelope.Query
+		method  string
+		want    []float64
+	}{
+		{"one root keeps its scores", []*envelope.Query{answer("hybrid", [3]float64{1, 8, 0.5})}, MergeScaled, []float64{1}},
+		{"bm25 ratio", []*envelope.Query{answer("hybrid", [3]float64{1, 8, 0.5}), answer("hybrid", [3]float64{1, 2, 0.9})}, MergeScaled, []float64{1, 0.25}},
+		{"cosine in vector mode", []*envelope.Query{answer("vector", [3]float64{1, 0, 0.8}), answer("vector", [3]float64{1, 0, 0.4})}, MergeScaled, []float64{1, 0.5}},
+		{"a root without a BM25 match keeps its own", []*envelope.Query{answer("hybrid", [3]float64{1, 8, 0}), answer("hybrid", [3]float64{0.2, 0, 0.7})}, MergeScaled, []float64{1, 1}},
+		{"other methods do not scale", []*envelope.Query{answer("hybrid", [3]float64{1, 8, 0}), answer("hybrid", [3]float64{1, 2, 0})}, MergeScore, []float64{1, 1}},
+	} {
+		ok := make([]int, len(tt.answers))
+		for i := range ok {
+			ok[i] = i
+		}
+		if got := scalesOf(tt.answers, ok, tt.method); !cmp.Equal(got, tt.want) {
+			t.Errorf("%s: scales %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestMergeOrders: merged results are sorted by scaled score, renumbered,
+// cut to k, and keep the root's own score when it was scaled.
+func TestMergeOrders(t *testing.T) {
+	ms := []*member{{name: "a", e: &engine.Engine{}}, {name: "b", e: &engine.Engine{}}}
+	answers := []*envelope.Query{
+		answer("hybrid", [3]float64{1, 4, 0}, [3]float64{0.5, 2, 0}),
+		answer("hybrid", [3]float64{1, 8, 0}, [3]float64{0.9, 7, 0}, [3]float64{0.1, 1, 0}),
+	}
+	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: 4}}, ms, answers, make([]error, 2), MergeScaled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range out.Results {
+		got = append(got, h.Root+"/"+h.Result.Path)
+	}
+	// b scales by 1, a by 4/8: b/fa 1, b/fb 0.9, a/fa 0.5, a/fb 0.25 (b/fc 0.1 is cut).
+	if d := cmp.Diff([]string{"b/fa.md", "b/fb.md", "a/fa.md", "a/fb.md"}, got); d != "" {
+		t.Errorf("order (-want +got):\n%s", d)
+	}
+	if h := out.Results[2]; h.Rank != 3 || h.Score != 0.5 || h.RootScore == nil || *h.RootScore != 1 {
+		t.Errorf("a's best: %+v", h)
+	}
+	if out.Results[0].RootScore != nil {
+		t.Errorf("an unscaled result carries root_score: %+v", out.Results[0])
+	}
+}

@@ -1,0 +1,162 @@
+package agentapi
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/autorag/autorag/budget"
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/envelope"
+)
+
+// Citation is where a hit is, as a prompt cites it: "docs/a.md:3-9"
+// ("docs/a.md:3-5,9-12" for a trimmed passage), "report.pdf#page=2",
+// "mail.eml#attachment=report.pdf&page=2"; prefixed with its root's name
+// and a slash when withRoot.
+func Citation(h Hit, withRoot bool) string {
+	loc := h.Path
+	r := h.Result
+	switch {
+	case r.Attachment != "":
+		loc += "#attachment=" + fragmentEscaper.Replace(r.Attachment)
+		if r.Page > 0 {
+			loc += fmt.Sprintf("&page=%d", r.Page)
+		}
+	case r.Page > 0:
+		loc += fmt.Sprintf("#page=%d", r.Page)
+	case len(h.ShownLines) > 0:
+		parts := make([]string, len(h.ShownLines))
+		for i, l := range h.ShownLines {
+			parts[i] = lineRange(l)
+		}
+		loc += ":" + strings.Join(parts, ",")
+	default:
+		loc += ":" + lineRange(r.Lines)
+	}
+	if withRoot {
+		return h.Root + "/" + loc
+	}
+	return loc
+}
+
+func lineRange(l [2]int) string {
+	if l[0] == l[1] {
+		return fmt.Sprint(l[0])
+	}
+	return fmt.Sprintf("%d-%d", l[0], l[1])
+}
+
+// fragmentEscaper keeps an attachment's name from breaking the fragment.
+var fragmentEscaper = strings.NewReplacer("%", "%25", "&", "%26", "#", "%23")
+
+// Markdown is a ready prompt block of the answer: a line saying what it
+// is, then each passage under its citation number and location, fenced.
+func Markdown(a *SearchAnswer) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Search results for %q (autorag; cite a passage by its location):\n", a.Query)
+	if len(a.Results) == 0 {
+		b.WriteString("\nNo results.\n")
+	}
+	multi := len(a.Roots) > 1
+	for n, h := range a.Results {
+		head, tail := passageFrame(n+1, h, multi)
+		b.WriteString(head)
+		b.WriteString(strings.TrimRight(h.Text, "\n"))
+		b.WriteString(tail)
+	}
+	if a.LeftOut > 0 {
+		fmt.Fprintf(&b, "\n(%d more results did not fit the %d-token budget.)\n", a.LeftOut, a.MaxTokens)
+	}
+	return b.String()
+}
+
+// passageFrame is what Markdown writes before and after a passage's text:
+// its number, citation and section, the other places it is found, and the
+// fence (longer than any run of backticks in the passage).
+func passageFrame(n int, h Hit, withRoot bool) (head, tail string) {
+	title := ""
+	if h.Section != "" {
+		title = " — " + h.Section
+	}
+	also := ""
+	if len(h.AlsoIn) > 0 {
+		locs := make([]string, len(h.AlsoIn))
+		for i, l := range h.AlsoIn {
+			locs[i] = Citation(Hit{Root: h.Root, Result: engine.Result{Path: l.Path, Attachment: l.Attachment, Lines: l.Lines}}, withRoot)
+		}
+		also = "Also in: " + strings.Join(locs, ", ") + "\n"
+	}
+	fence := strings.Repeat("`", max(3, longestRun(h.Text, '`')+1))
+	head = fmt.Sprintf("\n[%d] %s%s\n%s%s%s\n", n, Citation(h, withRoot), title, also, fence, strings.TrimPrefix(path.Ext(h.Path), "."))
+	return head, "\n" + fence + "\n"
+}
+
+// AnswerOf is the workspace answer of one root's envelope (the CLI's
+// query), its results named root.
+func AnswerOf(root string, q *envelope.Query) *SearchAnswer {
+	return &SearchAnswer{OK: q.OK, Outcome: q.Outcome, Query: q.Query, Mode: q.Mode, K: q.K, Fingerprint: q.Fingerprint,
+		Generation: q.Generation, Cached: q.Cached, TookMS: q.TookMS, Results: HitsOf(root, q.Results), Explain: q.Explain,
+		Stale: q.Stale, StaleCheckedAt: q.StaleCheckedAt,
+		Roots: []RootAnswer{{Root: root, OK: true, Mode: q.Mode, Fingerprint: q.Fingerprint, Generation: q.Generation, Results: len(q.Results)}}}
+}
+
+// Fit cuts a's results to maxTokens as Markdown prints them (see FitHits).
+func (a *SearchAnswer) Fit(maxTokens int) { fitBudget(a, a.Query, maxTokens) }
+
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// HitsOf names a root's results by root, for FitHits and Markdown.
+func HitsOf(root string, results []engine.Result) []Hit {
+	out := make([]Hit, len(results))
+	for i, r := range results {
+		out[i] = Hit{Root: root, Result: r}
+	}
+	return out
+}
+
+// FitHits returns the hits (best first) that fit in maxTokens as Markdown
+// prints them (see package budget: long passages trimmed to their best
+// lines), the tokens they take and how many were left out.
+func FitHits(hits []Hit, query string, maxTokens int, withRoot bool, s budget.Strategy) ([]Hit, int, int) {
+	ps := make([]budget.Passage, len(hits))
+	for i, h := range hits {
+		head, tail := passageFrame(i+1, h, withRoot)
+		first := h.Lines[0]
+		if h.Page > 0 || h.Attachment != "" {
+			first = 0
+		}
+		ps[i] = budget.Passage{Text: h.Text, First: first, Head: head + tail}
+	}
+	shown, used, err := budget.Fit(ps, budget.Options{MaxTokens: maxTokens, Query: query, Strategy: s})
+	if err != nil {
+		return nil, 0, len(hits)
+	}
+	out := make([]Hit, 0, len(shown))
+	for _, x := range shown {
+		h := hits[x.Index]
+		h.Text, h.Trimmed = x.Text, x.Trimmed
+		if x.Trimmed {
+			h.ShownLines = x.Lines
+		}
+		out = append(out, h)
+	}
+	return out, used, len(hits) - len(out)
+}
+
+// fitBudget cuts a's results to its budget.
+func fitBudget(a *SearchAnswer, query string, maxTokens int) {
+	a.Results, a.Tokens, a.LeftOut = FitHits(a.Results, query, maxTokens, len(a.Roots) > 1, budget.Share)
+	a.MaxTokens, a.Encoding = maxTokens, budget.Encoding
+}

@@ -1,0 +1,144 @@
+// Command agents measures what issue 26 added for agents, on a BEIR data
+// set (../shared/eval/nfcorpus):
+//
+//	go run ./bench/agents -data ../shared/eval/nfcorpus budget   # nDCG@10 of what is shown at 500/1,000/2,000 tokens
+//	go run ./bench/agents -data ../shared/eval/nfcorpus merge    # one index vs the corpus split over 2 and 4 roots, per merge
+//	go run ./bench/agents -data ../shared/eval/nfcorpus rss      # RSS of autorag serve over 1 root and over 20
+//
+// Indexes are built under -work (default $TMPDIR/autorag-agents-bench) and
+// reused by later runs; the data set is never modified.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/autorag/autorag/agentapi"
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/eval"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+type config struct {
+	data, split, work string
+	k                 int
+	ds                *eval.Dataset
+	stdout, stderr    io.Writer
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agents", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &config{stdout: stdout, stderr: stderr}
+	fs.StringVar(&c.data, "data", "", "BEIR data set directory")
+	fs.StringVar(&c.split, "split", "test", "qrels split")
+	fs.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "autorag-agents-bench"), "work directory (indexes are kept and reused)")
+	fs.IntVar(&c.k, "k", 10, "results asked of each search")
+	if err := fs.Parse(args); err != nil || c.data == "" || fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: agents -data DIR [-split S] [-work DIR] [-k N] budget|merge|rss")
+		return 2
+	}
+	var err error
+	if c.ds, err = eval.Load(c.data, c.split); err != nil {
+		fmt.Fprintln(stderr, "agents:", err)
+		return 1
+	}
+	switch fs.Arg(0) {
+	case "budget":
+		err = runBudget(ctx, c)
+	case "merge":
+		err = runMerge(ctx, c)
+	case "rss":
+		err = runRSS(ctx, c)
+	default:
+		fmt.Fprintf(stderr, "agents: unknown experiment %q\n", fs.Arg(0))
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "agents:", err)
+		return 1
+	}
+	return 0
+}
+
+// index materializes docs into dir and brings its index up to date
+// (nothing to do when a previous run left it so).
+func index(ctx context.Context, dir string, docs []eval.Doc, c *config) (*engine.Engine, map[string]string, error) {
+	ds := *c.ds
+	ds.Docs = docs
+	paths, err := eval.Materialize(&ds, dir, ".md")
+	if err != nil {
+		return nil, nil, err
+	}
+	s := engine.DefaultSettings()
+	s.Embedder = local.New()
+	e, err := engine.New(dir, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := e.Refresh(ctx, engine.RefreshOptions{Command: "bench/agents"})
+	if err != nil {
+		return nil, nil, fmt.Errorf("index %s: %w", dir, err)
+	}
+	fmt.Fprintf(c.stderr, "indexed %s: %d docs, %s\n", dir, len(docs), res.Outcome)
+	return e, paths, nil
+}
+
+// split deals the documents into n parts, round robin by position.
+func split(docs []eval.Doc, n int) [][]eval.Doc {
+	parts := make([][]eval.Doc, n)
+	for i, d := range docs {
+		parts[i%n] = append(parts[i%n], d)
+	}
+	return parts
+}
+
+// docIDs maps hits to document ids (paths are file names made from ids,
+// unique over every part).
+func docIDs(hits []agentapi.Hit, paths map[string]string) []string {
+	out := make([]string, 0, len(hits))
+	seen := map[string]bool{}
+	for _, h := range hits {
+		id := paths[strings.TrimPrefix(h.Result.Path, "./")]
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// search runs every judged query against ws and returns the hits.
+func search(ctx context.Context, ws *agentapi.Workspace, c *config, maxTokens int) ([][]agentapi.Hit, error) {
+	out := make([][]agentapi.Hit, len(c.ds.Queries))
+	for i, q := range c.ds.Queries {
+		a, err := ws.Search(ctx, agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Text, K: c.k}, MaxTokens: maxTokens})
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		out[i] = a.Results
+	}
+	return out, nil
+}
+
+// ndcg is the mean nDCG@10 of the runs (hits per query, in c.ds.Queries order).
+func ndcg(c *config, runs [][]agentapi.Hit, paths map[string]string) float64 {
+	byQuery := map[string][]string{}
+	for i, q := range c.ds.Queries {
+		byQuery[q.ID] = docIDs(runs[i], paths)
+	}
+	return eval.Score(c.ds.Qrels, byQuery).NDCG10
+}
