@@ -10,7 +10,7 @@ import (
 
 	"github.com/autorag/autorag/budget"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
 )
 
@@ -20,7 +20,7 @@ func newRoot(t *testing.T, name string, files map[string]string) *engine.Engine 
 	root := filepath.Join(t.TempDir(), name)
 	writeTree(t, root, files)
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

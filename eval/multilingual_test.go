@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // TestMultilingualJudged runs the judged Thai, Arabic and Greek questions
@@ -18,7 +18,7 @@ func TestMultilingualJudged(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "testdata", "multilingual", "corpus"))
 	qrels, queries := readJudged(t, filepath.Join("..", "testdata", "multilingual", "queries.tsv"))
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

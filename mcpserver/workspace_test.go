@@ -13,7 +13,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
 // indexedRoot writes files into a new directory name and indexes it.
@@ -30,7 +30,7 @@ func indexedRoot(t *testing.T, name string, files map[string]string) *engine.Eng
 		}
 	}
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(root, s)
 	if err != nil {
 		t.Fatal(err)

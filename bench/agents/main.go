@@ -21,7 +21,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/local"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/eval"
 )
 
@@ -84,7 +84,7 @@ func index(ctx context.Context, dir string, docs []eval.Doc, c *config) (*engine
 		return nil, nil, err
 	}
 	s := engine.DefaultSettings()
-	s.Embedder = local.New()
+	s.Embedder = static.New()
 	e, err := engine.New(dir, s)
 	if err != nil {
 		return nil, nil, err
