@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4ef8c3e45019ac3566edddf4ba032da0"
+const QuerySemantics = "q-411d298822e700d490ee493b16fac014"
