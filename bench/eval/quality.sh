@@ -35,6 +35,8 @@ run scifact-train train .md auto "defaults"
 for l in ar el en hi ro ru th tr vi zh; do
 	run "xquad-dev/$l" dev .md auto "defaults"
 done
+# English with English analysis only, against the default per-language analysis (issue 23).
+run xquad-dev/en dev .md english "English analysis only" --modes bm25,hybrid
 # NFCorpus train (2,590 queries): the larger selection set for the dense feedback.
 run nfcorpus train .md auto "defaults" --modes bm25,hybrid
 run nfcorpus train .md auto "no feedback (before)" --modes hybrid --feedback 0

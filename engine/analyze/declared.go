@@ -45,29 +45,24 @@ var unchained = []string{"am", "az", "bg", "bn", "ca", "cs", "et", "eu", "gl", "
 
 // PathLanguage returns the chain of the language a path's folders declare:
 // a folder named by a language code (or such a code and a region, "pt-br",
-// "zh_CN") right under one of localeParents, as in content/ja/docs/x.md, or
-// the first folder of the path when its code has a chain of its own
-// (es/docs/x.md). Two-letter folders elsewhere ("src/it/", "cmd/de/") say
-// nothing: ok is false.
+// "zh_CN") right under one of localeParents, as in content/ja/docs/x.md or
+// docs/es/guide.md. Two-letter folders elsewhere say nothing ("it/" at the
+// top of a repository holds integration tests more often than Italian):
+// ok is false.
 func PathLanguage(path string) (code string, ok bool) {
 	dirs := strings.Split(strings.ReplaceAll(path, "\\", "/"), "/")
 	dirs = dirs[:len(dirs)-1] // the file name declares nothing
-	for i, d := range dirs {
-		underParent := i > 0 && isLocaleParent(dirs[i-1])
-		if i > 0 && !underParent {
+	for i := 1; i < len(dirs); i++ {
+		if !isLocaleParent(dirs[i-1]) {
 			continue
 		}
-		primary, region, _ := strings.Cut(strings.ReplaceAll(d, "_", "-"), "-")
+		primary, region, _ := strings.Cut(strings.ReplaceAll(dirs[i], "_", "-"), "-")
 		if len(primary) != 2 || strings.Contains(region, "-") || len(region) > 4 {
 			continue
 		}
 		primary = strings.ToLower(primary)
-		c, ok := Declared(primary)
-		switch {
-		case ok && c == primary:
+		if c, ok := Declared(primary); ok && (c == primary || slices.Contains(unchained, primary)) {
 			return c, true
-		case ok && underParent && slices.Contains(unchained, primary):
-			return English, true
 		}
 	}
 	return "", false

@@ -23,10 +23,11 @@ func TestPathLanguage(t *testing.T) {
 	}{
 		{"content/es/docs/concepts.md", "es", true},
 		{"site/content/pt-br/blog/x.md", "pt", true},
-		{"fr/docs/index.md", "fr", true},
+		{"fr/docs/index.md", "", false}, // a top folder: "it/" is more often integration tests
+		{"it/README.md", "", false},
 		{"docs/de/guide.md", "de", true},
 		{"content/ja/docs/x.md", English, true}, // no chain: English's
-		{"ja/docs/x.md", "", false},             // first folder: only chains
+		{"site/content/zh-CN/x.md", English, true},
 		{"docs/ui/x.md", "", false},
 		{"src/it/test.md", "", false}, // not a localized tree
 		{"es.md", "", false},

@@ -87,7 +87,8 @@
 // of names (capitalized inside a sentence: "Los Angeles") vote only when
 // the others do not decide. Text with too few stop words, such as code, is
 // English. A language the document declares (Declared, PathLanguage:
-// frontmatter lang, a localized docs folder such as content/es/) comes
+// frontmatter lang, <html lang>, a language folder under content/, docs/,
+// i18n/ or the like, as content/es/) comes
 // before detection. The engine detects a file's language once and each
 // chunk's own where its evidence is strong, and records it in the index;
 // a query is analyzed in every language the index holds, each language's
