@@ -32,7 +32,7 @@ func (e *Engine) assumeRecordedDims(sc *fingerprint.Sidecar) {
 	if !ok || l.KnowsDims() || sc == nil {
 		return
 	}
-	if n := recordedDims(sc.Settings["embedder"], e.Settings.Embedder.Identity()); n > 0 {
+	if n := recordedDims(sc.Settings["embedder"], e.Settings.embedIdentity()); n > 0 {
 		l.AssumeDims(n)
 	}
 }

@@ -101,12 +101,6 @@ func (a *AtomicFile) commit(path string, keepOpen bool) error {
 			err = cerr
 		}
 	}
-	if err == nil {
-		err = failpoint.Hit("before-rename-" + filepath.Base(path))
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
 		if keepOpen {
 			_ = a.Close()
@@ -114,14 +108,52 @@ func (a *AtomicFile) commit(path string, keepOpen bool) error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("atomic write %s: %w", path, err)
 	}
+	err = rename(tmp, path, a.durable)
+	if err != nil && !Renamed(err) && keepOpen {
+		_ = a.Close()
+	}
+	return err
+}
+
+// rename moves the complete file tmp to path and, when durable, fsyncs the
+// directory. Before the rename an error removes tmp; after it, the only
+// error is a *DirSyncError.
+func rename(tmp, path string, durable bool) error {
+	err := failpoint.Hit("before-rename-" + filepath.Base(path))
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
 	err = failpoint.Hit("after-rename-" + filepath.Base(path))
-	if err == nil && a.durable {
+	if err == nil && durable {
 		err = SyncDir(filepath.Dir(path))
 	}
 	if err != nil {
 		return &DirSyncError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// CommitFile makes the complete file tmp, written by the caller outside
+// this package (a resumable download kept under a name of its own between
+// runs), the content of path: fsync of tmp, rename, fsync of the
+// directory, with Commit's outcomes. tmp must be in path's directory.
+func CommitFile(tmp, path string) error {
+	f, err := os.OpenFile(tmp, os.O_RDWR, 0)
+	if err == nil {
+		err = f.Sync()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
+	return rename(tmp, path, true)
 }
 
 // Abort closes and removes the temporary file unless Commit ran. It is

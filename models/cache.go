@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // stampName is the file of a model's directory that records what was
@@ -108,7 +110,7 @@ func (st *stamp) check(md string, f File) error {
 func install(dir string, m Model, f File, tmp string) error {
 	md := filepath.Join(dir, m.Name)
 	dst := filepath.Join(md, f.Name)
-	if err := os.Rename(tmp, dst); err != nil {
+	if err := fingerprint.CommitFile(tmp, dst); err != nil {
 		return fmt.Errorf("install %s: %w", f.Name, err)
 	}
 	fi, err := os.Stat(dst)
@@ -125,47 +127,23 @@ func install(dir string, m Model, f File, tmp string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(md, stampName), b)
+	return fingerprint.WriteFileAtomic(filepath.Join(md, stampName), b, 0o644)
 }
 
-// writeAtomic writes b to path through a synced temporary file and a
-// rename.
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// copyVerified copies r into a temporary file of md (synced) and checks its
-// size and sha256 against f; it returns the temporary file's path, or an
-// error with nothing left behind.
+// copyVerified copies r into the partial file of f in md (as a pull
+// leaves it) and checks its size and sha256 against f; it returns the
+// partial file's path, or an error with nothing left behind. install
+// commits it.
 func copyVerified(md string, f File, r io.Reader) (string, error) {
 	if err := os.MkdirAll(md, 0o755); err != nil {
 		return "", fmt.Errorf("model cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(md, "."+f.Name+".tmp-*")
+	tmp, err := os.OpenFile(filepath.Join(md, f.Name+".part"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return "", fmt.Errorf("model cache: %w", err)
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(tmp, h), r)
-	if err == nil {
-		err = tmp.Sync()
-	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

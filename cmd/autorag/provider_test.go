@@ -8,10 +8,13 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/autorag/autorag/engine"
 )
 
 // fakeOllama speaks Ollama's /v1/embeddings: vectors in base64 whatever
@@ -108,6 +111,8 @@ func providerEnv(f *fakeOllama, extra ...string) []string {
 // commits nothing, and the committed index is still served; index rebuild
 // then learns the new size.
 func TestZeroConfigProvider(t *testing.T) {
+	// The recorded identity carries the index semantics version.
+	idx := "+index" + strconv.Itoa(engine.IndexSemanticsVersion)
 	f := newFakeOllama(t, 16)
 	root := copyCorpus(t)
 	env := providerEnv(f)
@@ -119,10 +124,10 @@ func TestZeroConfigProvider(t *testing.T) {
 	if num(first, "chunks_embedded") == 0 {
 		t.Fatalf("nothing embedded: %v", first)
 	}
-	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512/16" {
+	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512"+idx+"/16" {
 		t.Errorf("recorded embedder %q, want openai/nomic-embed-text@max-tokens=512/16", got)
 	}
-	if out := mustOKEnv(t, env, "--root", root, "config"); !strings.Contains(out, "indexed_embedder") || !strings.Contains(out, "openai/nomic-embed-text@max-tokens=512/16") {
+	if out := mustOKEnv(t, env, "--root", root, "config"); !strings.Contains(out, "indexed_embedder") || !strings.Contains(out, "openai/nomic-embed-text@max-tokens=512"+idx+"/16") {
 		t.Errorf("config does not show the learned size:\n%s", out)
 	}
 	q := cli(t, env, "--root", root, "query", "--json", "--mode", "hybrid", "--no-cache", "retry backoff jitter")
@@ -155,7 +160,7 @@ func TestZeroConfigProvider(t *testing.T) {
 	if r := cli(t, env, "--root", root, "index", "rebuild", "--json"); r.code != 0 {
 		t.Fatalf("index rebuild: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512/24" {
+	if got := statusEmbedder(t, env, root); got != "openai/nomic-embed-text@max-tokens=512"+idx+"/24" {
 		t.Errorf("after rebuild the recorded embedder is %q, want openai/nomic-embed-text@max-tokens=512/24", got)
 	}
 	q = cli(t, env, "--root", root, "query", "--json", "--no-cache", "retry storms")
