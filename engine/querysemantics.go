@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-3752368e30667c2b6a6b0b7ef48b3284"
+const QuerySemantics = "q-a8aa2d240f674e3dc53507b9983cba22"
