@@ -41,9 +41,9 @@
 // weak it is; MergeScaled multiplies each root's scores by its best raw
 // match (BM25, or cosine similarity in vector mode) over the best raw
 // match of all roots answering, which on NFCorpus split over 2 and 4
-// roots keeps nDCG@10 within 0.004 of one index over everything, where
-// sorting by the roots' own scores loses up to 0.025 and by rank up to
-// 0.039 (bench/agents merge). A root that fails is reported in the
+// roots keeps nDCG@10 within 0.003 of one index over everything, where
+// sorting by the roots' own scores loses up to 0.024 and by rank up to
+// 0.043 (bench/agents merge). A root that fails is reported in the
 // answer's roots with its error; the others answer. Status and refresh
 // are per root the same way; read needs a root when there are several.
 //

@@ -79,6 +79,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func index(ctx context.Context, dir string, docs []eval.Doc, c *config) (*engine.Engine, map[string]string, error) {
 	ds := *c.ds
 	ds.Docs = docs
+	// Materialize makes dir itself, private, but not its parents.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return nil, nil, err
+	}
 	paths, err := eval.Materialize(&ds, dir, ".md")
 	if err != nil {
 		return nil, nil, err
