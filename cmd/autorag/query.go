@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
@@ -58,8 +59,8 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if strings.TrimSpace(text) == "" {
 		return usagef("empty query: give the words to search for, e.g. autorag query \"retry backoff\"")
 	}
-	if o.k < 1 {
-		return usagef("-k must be at least 1, got %d", o.k)
+	if _, err := agentapi.ResolveK(&o.k); err != nil {
+		return err
 	}
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
