@@ -22,9 +22,9 @@ import (
 // to an existing parser does not need a bump: those files had a different
 // parser (or none) before, so their entries change anyway.
 const (
-	textParser     = "text@2"
-	markdownParser = "markdown@2"
-	codeParser     = "code@2"
+	textParser     = "text@3"
+	markdownParser = "markdown@3"
+	codeParser     = "code@3"
 )
 
 // format is a parser and the language its Docs carry.

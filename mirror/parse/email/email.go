@@ -22,7 +22,7 @@ import (
 type EML struct{}
 
 // Name is the parser's name@version.
-func (EML) Name() string { return "eml@3" }
+func (EML) Name() string { return "eml@4" }
 
 // Parse reads one message.
 func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
@@ -45,7 +45,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 type Mbox struct{}
 
 // Name is the parser's name@version.
-func (Mbox) Name() string { return "mbox@3" }
+func (Mbox) Name() string { return "mbox@4" }
 
 // maxMessages bounds the messages read from one mbox.
 const maxMessages = 100000

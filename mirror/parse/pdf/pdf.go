@@ -19,7 +19,7 @@ import (
 type Parser struct{}
 
 // Name is the parser's name@version.
-func (Parser) Name() string { return "pdf@1" }
+func (Parser) Name() string { return "pdf@2" }
 
 // metaTags are the information dictionary entries kept as fields, with
 // their field keys.
@@ -95,7 +95,7 @@ func pages(ctx context.Context, inst instanceAPI, doc references.FPDF_DOCUMENT, 
 			return fail(ctx, err)
 		}
 		b.Part("", i+1, "text")
-		for _, l := range strings.Split(strings.TrimSpace(t.Text), "\n") {
+		for _, l := range strings.Split(parse.JoinHyphens(strings.TrimSpace(t.Text)), "\n") {
 			b.Line(strings.TrimRight(l, " \t\r"))
 		}
 		b.Blank()
