@@ -77,4 +77,3 @@ func hasControl(s string) bool {
 	}
 	return false
 }
-
