@@ -93,6 +93,9 @@ func TestHostileFilesFailBounded(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"ok.md": "# fine\n"})
 	copyFormat(t, root, "report-encrypted.pdf", "encrypted.pdf")
+	copyFormat(t, root, "report-encrypted.docx", "locked.docx")
+	copyFormat(t, root, "budget-encrypted.xlsx", "locked.xlsx")
+	copyFormat(t, root, "slides-encrypted.pptx", "locked.pptx")
 	good, _ := os.ReadFile("testdata/formats/report-ghostscript.pdf")
 	writeTree(t, root, map[string]string{"corrupt.pdf": string(good[:len(good)/3]) + "garbage"})
 	writeTree(t, root, map[string]string{"bomb.docx": string(zipBomb(t, 1<<10))})
@@ -113,6 +116,9 @@ func TestHostileFilesFailBounded(t *testing.T) {
 	}
 	want := map[string]string{
 		"encrypted.pdf": "parse: encrypted",
+		"locked.docx":   "parse: encrypted",
+		"locked.xlsx":   "parse: encrypted",
+		"locked.pptx":   "parse: encrypted",
 		"bomb.docx":     "parse: content over the size limit",
 		"huge.xlsx":     "too large",
 	}
