@@ -153,7 +153,7 @@ func TestEmailAttachmentsAsParts(t *testing.T) {
 	}
 	var pages []int
 	for _, p := range d.Parts {
-		if strings.HasPrefix(p.Section, "attachment: report-libreoffice.pdf") {
+		if strings.HasPrefix(p.Section, "Quarterly report: certificate rotation > attachment: report-libreoffice.pdf") {
 			pages = append(pages, p.Page)
 		}
 	}

@@ -31,7 +31,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		return nil, err
 	}
 	b := parse.NewBuilder(in.Limits.MaxText)
-	m.write(b, "")
+	m.write(b, m.subject) // the section a mailbox's message has too
 	if b.Over() {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
@@ -158,5 +158,5 @@ func header(h mail.Header, key string) string {
 }
 
 // headerFields are the headers kept as fields, with their field keys.
-var headerFields = [][2]string{{"From", "from"}, {"To", "to"}, {"Cc", "cc"}, {"Date", "date"},
+var headerFields = [][2]string{{"From", "from"}, {"To", "to"}, {"Cc", "cc"}, {"Reply-To", "reply_to"}, {"Date", "date"},
 	{"Subject", "subject"}, {"Message-Id", "message_id"}}
