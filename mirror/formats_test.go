@@ -96,6 +96,7 @@ func TestHostileFilesFailBounded(t *testing.T) {
 	copyFormat(t, root, "report-encrypted.docx", "locked.docx")
 	copyFormat(t, root, "budget-encrypted.xlsx", "locked.xlsx")
 	copyFormat(t, root, "slides-encrypted.pptx", "locked.pptx")
+	copyFormat(t, root, "scanned-no-text.pdf", "scanned.pdf")
 	good, _ := os.ReadFile("testdata/formats/report-ghostscript.pdf")
 	writeTree(t, root, map[string]string{"corrupt.pdf": string(good[:len(good)/3]) + "garbage"})
 	writeTree(t, root, map[string]string{"bomb.docx": string(zipBomb(t, 1<<10))})
@@ -119,6 +120,7 @@ func TestHostileFilesFailBounded(t *testing.T) {
 		"locked.docx":   "parse: encrypted",
 		"locked.xlsx":   "parse: encrypted",
 		"locked.pptx":   "parse: encrypted",
+		"scanned.pdf":   "parse: no text layer",
 		"bomb.docx":     "parse: content over the size limit",
 		"huge.xlsx":     "too large",
 	}

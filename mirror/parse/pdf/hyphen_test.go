@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -22,5 +23,14 @@ func TestHyphenatedWordsJoined(t *testing.T) {
 	}
 	if strings.ContainsAny(d.Text, "\x02\u00ad") {
 		t.Errorf("text %q holds a hyphen mark", d.Text)
+	}
+}
+
+// A PDF whose pages hold no text (a scan) fails with ErrNoText, so the
+// refresh lists it among its failures instead of indexing nothing silently.
+func TestNoTextLayer(t *testing.T) {
+	_, err := parse.Run(context.Background(), Parser{}, &parse.Input{Data: read(t, "scanned-no-text.pdf")})
+	if !errors.Is(err, parse.ErrNoText) {
+		t.Fatalf("err = %v, want ErrNoText", err)
 	}
 }

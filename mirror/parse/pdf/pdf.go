@@ -75,6 +75,9 @@ func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
 	d.Text, d.Parts = b.Text()
+	if strings.TrimSpace(d.Text) == "" {
+		return nil, fmt.Errorf("%w: the pages are images only (a scan?)", parse.ErrNoText)
+	}
 	return d, nil
 }
 
