@@ -62,7 +62,7 @@ func ReadSourceFrom(ctx context.Context, root, rel string, maxFileSize int64, m 
 	case err != nil:
 		return nil, refused(rel, err.Error())
 	}
-	if doc, ok := m.Doc(rel, parser, data); ok {
+	if doc, ok := m.Doc(rel, c.parser, data); ok {
 		return doc, nil
 	}
 	doc, err := Parse(rel, data)

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Tests of what a new user met on real trees (issue 24), through the CLI.
@@ -19,4 +27,49 @@ func TestQueryKOneRule(t *testing.T) {
 		}
 	}
 	mustOK(t, "--root", root, "query", "-k", "1000", "heron")
+}
+
+// interruptRefresh interrupts a refresh of root at the first embedding
+// batch and returns its exit code and stderr.
+func interruptRefresh(t *testing.T, root string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "--root", root, "refresh")
+	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1", "AUTORAG_FAILPOINT=during-embedding:delay=3s")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stderr)
+	line, _ := r.ReadString('\n')
+	if !strings.Contains(line, "delaying at during-embedding") {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("refresh did not reach the embedding: %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(r)
+	cmd.Wait()
+	return cmd.ProcessState.ExitCode(), string(rest)
+}
+
+// Ctrl-C on a first refresh prints one clean message, and the hint says
+// there is no index yet; on a later refresh it says the old one serves.
+func TestInterruptSaysWhatIsServed(t *testing.T) {
+	root := t.TempDir()
+	for i := range 40 {
+		writeFile(t, root, fmt.Sprintf("doc%d.md", i), fmt.Sprintf("# Doc %d\n\nText number %d about herons.\n", i, i))
+	}
+	code, stderr := interruptRefresh(t, root)
+	if code != exitInterrupted || strings.Count(stderr, "\n") != 2 || strings.Contains(stderr, "context canceled") ||
+		!strings.Contains(stderr, "autorag: interrupted") || !strings.Contains(stderr, "no index yet") || strings.Contains(stderr, "still served") {
+		t.Errorf("first refresh interrupted: exit %d, stderr:\n%s", code, stderr)
+	}
+	mustOK(t, "--root", root, "refresh", "-q")
+	writeFile(t, root, "new.md", "# New\n\nA new page about kingfishers.\n")
+	code, stderr = interruptRefresh(t, root)
+	if code != exitInterrupted || !strings.Contains(stderr, "is still served") {
+		t.Errorf("later refresh interrupted: exit %d, stderr:\n%s", code, stderr)
+	}
 }

@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		err = rerr.err
 	}
-	return report(err, g.json, stdout, stderr)
+	return report(err, g.json, g.hint, stdout, stderr)
 }
 
 // runError marks an error returned by a command's own work, as opposed to
