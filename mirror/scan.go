@@ -42,6 +42,9 @@ type ScanOptions struct {
 	// Limits bound each parse of a document format (time, text produced,
 	// bytes decompressed); zero fields take parse.DefaultLimits.
 	Limits parse.Limits
+	// Notice, if set, hears what a parser's slow one-time start is doing
+	// ("preparing the PDF engine"), and "" when it is done.
+	Notice func(text string)
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -85,6 +88,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
+	ctx = parse.WithNotice(ctx, opts.Notice)
 	w, err := newWalker(ctx, root)
 	if err != nil {
 		return nil, err

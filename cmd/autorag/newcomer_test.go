@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,5 +72,39 @@ func TestInterruptSaysWhatIsServed(t *testing.T) {
 	code, stderr = interruptRefresh(t, root)
 	if code != exitInterrupted || !strings.Contains(stderr, "is still served") {
 		t.Errorf("later refresh interrupted: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// The first refresh of a root says where it created the index, once.
+func TestFirstRefreshNamesTheNewIndex(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "a.md", "# A\n\ntext\n")
+	want := "\n  new index at " + filepath.Join(root, ".autorag") + "\n"
+	if r := mustOK(t, "--root", root, "refresh"); !strings.HasSuffix(r.stdout, want) {
+		t.Errorf("first refresh: stdout %q, want it to end with %q", r.stdout, want)
+	}
+	if r := mustOK(t, "--root", root, "refresh"); strings.Contains(r.stdout, "new index") {
+		t.Errorf("second refresh: stdout %q names a new index", r.stdout)
+	}
+}
+
+// max_file_size shows its real default and takes sizes with units.
+func TestMaxFileSizeIsShownAndTakesUnits(t *testing.T) {
+	root := t.TempDir()
+	if out := mustOK(t, "--root", root, "config").stdout; !strings.Contains(out, "16MiB") {
+		t.Errorf("config does not show max_file_size as 16MiB:\n%s", out)
+	}
+	writeFile(t, root, "big.md", "# Big\n\n"+strings.Repeat("heron ", 400)+"\n")
+	r := cli(t, []string{"AUTORAG_MAX_FILE_SIZE=1KiB"}, "--root", root, "refresh", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"big.md"`) || !strings.Contains(r.stdout, "too large") {
+		t.Errorf("1KiB limit: exit %d, %s", r.code, r.stdout)
+	}
+	if r := cli(t, []string{"AUTORAG_MAX_FILE_SIZE=12x"}, "--root", root, "config"); r.code != 2 || !strings.Contains(r.stderr, "want a size") {
+		t.Errorf("bad size: exit %d, %q", r.code, r.stderr)
+	}
+	for in, want := range map[string]int64{"16777216": 16 << 20, "16MiB": 16 << 20, "16 mib": 16 << 20, "2KB": 2000, "1GiB": 1 << 30} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
 	}
 }

@@ -27,11 +27,20 @@ var metaTags = [][2]string{{"Title", "title"}, {"Author", "author"}, {"Subject",
 	{"Keywords", "keywords"}, {"Creator", "creator"}, {"Producer", "producer"}, {"CreationDate", "created"}}
 
 // Warm starts the process's PDFium pool (compiling the module, or loading
-// it from the cache) unless it runs already.
+// it from the cache) unless it runs already, and says so through
+// parse.Notify while it does: compiling takes seconds, once per machine.
 func (Parser) Warm(ctx context.Context) error {
+	if started() {
+		return nil
+	}
+	parse.Notify(ctx, warmNotice)
+	defer parse.Notify(ctx, "")
 	_, err := thePool()
 	return err
 }
+
+// warmNotice is what a progress line shows while PDFium starts.
+const warmNotice = "preparing the PDF engine (once per machine)"
 
 // Parse extracts the text of every page.
 func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
