@@ -108,3 +108,24 @@ func TestMaxFileSizeIsShownAndTakesUnits(t *testing.T) {
 		}
 	}
 }
+
+// An unknown flag is one line with a did-you-mean, not the whole usage.
+func TestUnknownFlagSuggests(t *testing.T) {
+	root := t.TempDir()
+	r := cli(t, nil, "--root", root, "query", "--fitler", "a=b", "heron")
+	if r.code != 2 || strings.Contains(r.stderr, "Usage:") || !strings.Contains(r.stderr, "did you mean --filter?") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want one line suggesting --filter", r.code, r.stderr)
+	}
+	r = cli(t, nil, "--root", root, "qurey", "heron")
+	if r.code != 2 || strings.Contains(r.stderr, "Usage:") || !strings.Contains(r.stderr, "did you mean query?") {
+		t.Errorf("unknown command: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, tt := range []struct {
+		a, b string
+		d    int
+	}{{"fitler", "filter", 1}, {"moed", "mode", 1}, {"path", "path", 0}, {"k", "json", 4}} {
+		if d := editDistance(tt.a, tt.b); d != tt.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
+		}
+	}
+}
