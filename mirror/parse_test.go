@@ -201,3 +201,23 @@ func TestHashString(t *testing.T) {
 		t.Errorf("HashBytes(abc) = %s, want %s", h, want)
 	}
 }
+
+func TestTypeOfDataFormats(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"faq.yaml", TypeData}, {"a.json", TypeData}, {"Cargo.toml", TypeData}, {"pom.xml", TypeData},
+		{"main.go", TypeCode}, {"README.md", TypeDoc}, {"report.pdf", TypePDF},
+	} {
+		d, err := Parse(tt.path, []byte("x: 1\n"))
+		if err != nil && tt.want != TypePDF {
+			t.Fatal(err)
+		}
+		parser, _ := ParserFor(tt.path)
+		lang := ""
+		if d != nil {
+			lang = d.Lang
+		}
+		if got := TypeOf(parser, lang); got != tt.want {
+			t.Errorf("%s: type %s, want %s", tt.path, got, tt.want)
+		}
+	}
+}
