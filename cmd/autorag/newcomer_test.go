@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/autorag/autorag/watch"
 )
 
 // Tests of what a new user met on real trees (issue 24), through the CLI.
@@ -127,5 +130,14 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		if d := editDistance(tt.a, tt.b); d != tt.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
 		}
+	}
+}
+
+// A watch tick in --json names the paths it refreshed.
+func TestWatchTickNamesItsPaths(t *testing.T) {
+	l := toLine(watch.Tick{N: 3, Trigger: watch.TriggerEvent, Outcome: "updated", Paths: []string{"docs/a.md", "b.pdf"}})
+	b, _ := json.Marshal(l)
+	if !strings.Contains(string(b), `"paths":2,"changed":["docs/a.md","b.pdf"]`) {
+		t.Errorf("tick line %s does not name its paths", b)
 	}
 }
