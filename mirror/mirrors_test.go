@@ -40,3 +40,13 @@ func TestReadSourceFromServesTheMirror(t *testing.T) {
 		t.Errorf("mirrored by another parser version: text %q, want it parsed again", got)
 	}
 }
+
+// A scan times its walk and its parsing apart.
+func TestScanTimesWalkAndParse(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.md": "# A\n", "b/c.md": "# C\n"})
+	res := scan(t, root, OpenStore(t.TempDir()), nil, ScanOptions{})
+	if res.WalkTime <= 0 || res.ParseTime <= 0 {
+		t.Errorf("walk %v, parse %v: want both timed", res.WalkTime, res.ParseTime)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"sync/atomic"
 
 	"github.com/autorag/autorag/internal/failpoint"
@@ -74,6 +75,11 @@ type ScanResult struct {
 	// says it differs from ScanOptions.Failures (needs Save).
 	Failures        *FailMemo
 	FailuresChanged bool
+	// WalkTime is the wall time of the walk (or, targeted, of the listed
+	// paths' checks); ParseTime that of reading, hashing and parsing the
+	// files that changed (by the workers in parallel), so a refresh can
+	// report parsing as a stage of its own.
+	WalkTime, ParseTime time.Duration
 }
 
 // Scan brings prev up to date with the tree under root (change detection is
@@ -89,6 +95,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
 	ctx = parse.WithNotice(ctx, opts.Notice)
+	began := time.Now()
 	w, err := newWalker(ctx, root)
 	if err != nil {
 		return nil, err
@@ -107,8 +114,10 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
 		memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
-	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
+	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
+	walked := time.Now()
 	fresh, err := s.run(w.files, res)
+	res.ParseTime = time.Since(walked)
 	if err == nil {
 		err = ctx.Err() // a cancelled scan never yields a manifest
 	}
