@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror/parse"
