@@ -135,7 +135,7 @@ func TestParserFor(t *testing.T) {
 		{"font.woff2", "", false},
 		{"doc.pdf", "pdf@2", true},
 		{"old.doc", "", false},
-		{"page.html", "html@2", true},
+		{"page.html", "html@3", true},
 		{"mail.eml", "eml@4", true},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,7 @@ import (
 type Parser struct{}
 
 // Name is the parser's name@version.
-func (Parser) Name() string { return "html@2" }
+func (Parser) Name() string { return "html@3" }
 
 // maxDepth bounds the element nesting the walk descends into.
 const maxDepth = 512
