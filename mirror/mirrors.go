@@ -37,3 +37,18 @@ func (m *Mirrors) Doc(rel, parser string, data []byte) (*Doc, bool) {
 	}
 	return d, true
 }
+
+// DocAt returns the mirrored Doc of rel as the last refresh left it,
+// without looking at the file; false when rel is not mirrored or its
+// object cannot be read.
+func (m *Mirrors) DocAt(rel string) (*Doc, bool) {
+	if m == nil || m.Manifest == nil || m.Store == nil {
+		return nil, false
+	}
+	e, ok := m.Manifest.Lookup(rel)
+	if !ok {
+		return nil, false
+	}
+	d, err := m.Store.Get(e.TextHash)
+	return d, err == nil
+}

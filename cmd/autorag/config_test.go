@@ -39,8 +39,8 @@ func TestFlagsWhereTheyAct(t *testing.T) {
 		}
 	}
 	q := mustOK(t, "query", "--help").stdout
-	if !strings.Contains(q, "--path glob") || strings.Contains(q, "--path *") {
-		t.Errorf("query help should show --path glob:\n%s", q)
+	if !strings.Contains(q, "--path pattern") || strings.Contains(q, "--path *") {
+		t.Errorf("query help should show --path pattern:\n%s", q)
 	}
 	// A setting flag on a command that does not use it is refused.
 	if r := cli(t, nil, "status", "--chunk-size", "10"); r.code != exitUsage {

@@ -61,6 +61,9 @@ func printQuery(g *globals, format string, env *envelope.Query, maxTokens int) {
 		return
 	}
 	w := g.stdout
+	if env.Hint != "" && format != formatJSON {
+		fmt.Fprintf(g.stderr, "autorag: hint: %s\n", env.Hint)
+	}
 	switch format {
 	case formatJSON:
 		writeJSON(w, env)

@@ -63,27 +63,41 @@ func TestCompareVersions(t *testing.T) {
 	}
 }
 
-func TestGroupCopies(t *testing.T) {
-	items := []Item{
-		{"reference/5.1/Utility/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 0))},
-		{"reference/7.4/Utility/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 2))},
-		{"reference/7.4/Utility/ConvertFrom-Json.md", Sign(page("ConvertFrom-Json", 0))},
-		{"reference/7.5/Utility/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 3))},
-		{"reference/5.1/Utility/ConvertFrom-Json.md", Sign(page("ConvertFrom-Json", 1))},
-		{"docs/other/ConvertTo-Json.md", Sign(page("Get-ChildItem", 0))},
+func TestIsCopyAndPrefer(t *testing.T) {
+	to51 := Item{"reference/5.1/Utility/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 0))}
+	to74 := Item{"reference/7.4/Utility/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 2))}
+	from74 := Item{"reference/7.4/Utility/ConvertFrom-Json.md", Sign(page("ConvertFrom-Json", 0))}
+	moved := Item{"docs/other/ConvertTo-Json.md", Sign(page("ConvertTo-Json", 0))}
+	renamed := Item{"reference/7.4/Utility/ConvertTo-JsonV2.md", Sign(page("ConvertTo-Json", 30))}
+	for _, tt := range []struct {
+		a, b Item
+		want bool
+	}{
+		{to51, to74, true},     // siblings with small edits
+		{to51, from74, false},  // another page
+		{to51, moved, false},   // the same text in an unrelated folder: not a sibling
+		{to74, renamed, false}, // edited and not a sibling: too far apart
+		{to51, to51, false},    // a file is not a copy of itself
+	} {
+		if got := IsCopy(tt.a, tt.b); got != tt.want {
+			t.Errorf("IsCopy(%s, %s) = %v (similarity %.2f)", tt.a.Path, tt.b.Path, got, Similarity(tt.a.Sig, tt.b.Sig))
+		}
 	}
-	got := GroupCopies(items, nil)
-	want := []Group{{Show: 3, Also: []int{0, 1}}, {Show: 2, Also: []int{4}}, {Show: 5}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("groups %v, want %v", got, want)
-	}
-	// A version the query or --path names is the one shown.
-	got = GroupCopies(items, []string{"convert", "5.1"})
-	if got[0].Show != 0 || got[1].Show != 4 {
-		t.Errorf("with 5.1 named: groups %v, want the 5.1 copies shown", got)
-	}
-	got = GroupCopies(items, []string{"reference/7.4/**"})
-	if got[0].Show != 1 {
-		t.Errorf("with --path reference/7.4/**: groups %v, want the 7.4 copy shown", got)
+	for _, tt := range []struct {
+		a, b  string
+		named []string
+		want  bool
+	}{
+		{to51.Path, to74.Path, nil, true},
+		{to74.Path, to51.Path, nil, false},
+		{to74.Path, to51.Path, []string{"convert", "5.1"}, true}, // the query names 5.1
+		{to51.Path, to74.Path, []string{"reference/7.4/**"}, true},
+		{to51.Path, to74.Path, []string{"!reference/7.4/**"}, true}, // an exclusion names nothing
+		{"en/docs/a.md", "ja/docs/a.md", nil, false},                // languages keep their rank order
+		{to51.Path, moved.Path, nil, false},
+	} {
+		if got := Prefer(tt.a, tt.b, tt.named); got != tt.want {
+			t.Errorf("Prefer(%s, %s, %q) = %v", tt.a, tt.b, tt.named, got)
+		}
 	}
 }

@@ -4,10 +4,12 @@
 // a query shows it once, with the other copies as also_in, instead of
 // filling its top 10 with them.
 //
-// Two results are copies when their documents' texts are near-duplicates
-// (a bottom-k MinHash estimate of the Jaccard similarity of their word
-// shingles, Sign and Similarity) and, unless the texts are all but equal,
-// their paths differ in one segment only (Siblings). The copy shown is the
+// Two results are copies (IsCopy) when they are the same file in two
+// sibling folders (their paths differ in one folder only, Siblings) and
+// those are two languages' (a translation), or their texts are
+// near-duplicates: a bottom-k MinHash estimate of the Jaccard similarity of
+// their word shingles (Sign and Similarity), the bar being lower between
+// two version folders. The copy shown (Prefer) is the
 // newest version (CompareVersions: latest/current first, then version
 // numbers, newest first) unless the query or --path names one.
 //

@@ -8,82 +8,50 @@ type Item struct {
 	Sig  Signature
 }
 
-// Thresholds of Similarity above which two documents are copies: siblings
-// (paths that differ in one folder) need SiblingMin, others OtherMin.
+// Thresholds of Similarity above which the same file in two sibling
+// folders is a copy: in the folders of two versions ("7.5", "latest")
+// VersionMin; in the folders of two languages ("en", "pt-br": a
+// translation) none; in two other folders SiblingMin. Files of other
+// names are never copies, however alike (two pages that share a text are
+// still two pages).
 const (
+	VersionMin = 0.3
 	SiblingMin = 0.5
-	OtherMin   = 0.9
 )
 
-// Group is a set of copies: Show is the index of the item to show, Also the
-// others in rank order.
-type Group struct {
-	Show int
-	Also []int
-}
-
-// GroupCopies groups items (in rank order) into copies, returning the
-// groups in the rank order of their best-ranked member. named are the
-// words of the query and the --path patterns: a copy in a folder they name
-// ("5.1") is shown; otherwise the preferred version is.
-func GroupCopies(items []Item, named []string) []Group {
-	groupOf := make([]int, len(items))
-	var groups [][]int
-	for i := range items {
-		groupOf[i] = -1
-		for g, members := range groups {
-			if copyOf(items[members[0]], items[i]) {
-				groupOf[i] = g
-				groups[g] = append(groups[g], i)
-				break
-			}
-		}
-		if groupOf[i] < 0 {
-			groupOf[i] = len(groups)
-			groups = append(groups, []int{i})
-		}
+// IsCopy reports whether the documents a and b are copies of one another.
+func IsCopy(a, b Item) bool {
+	if a.Path == b.Path {
+		return false
 	}
-	out := make([]Group, len(groups))
-	for g, members := range groups {
-		show := pick(items, members, named)
-		out[g].Show = show
-		for _, m := range members {
-			if m != show {
-				out[g].Also = append(out[g].Also, m)
-			}
-		}
-	}
-	return out
-}
-
-// copyOf reports whether b is a copy of a.
-func copyOf(a, b Item) bool {
 	sim := Similarity(a.Sig, b.Sig)
-	if sim >= OtherMin {
+	segA, segB, sib := Siblings(a.Path, b.Path)
+	switch {
+	case !sib:
+		return false
+	case isLanguage(segA) && isLanguage(segB):
 		return true
+	case isVersion(segA) && isVersion(segB):
+		return sim >= VersionMin
 	}
-	_, _, sib := Siblings(a.Path, b.Path)
-	return sib && sim >= SiblingMin
+	return sim >= SiblingMin
 }
 
-// pick chooses the member to show: one in a folder named, else the
-// preferred version, else the best-ranked (members are in rank order).
-func pick(items []Item, members []int, named []string) int {
-	best := members[0]
-	for _, m := range members[1:] {
-		segBest, segM, ok := Siblings(items[best].Path, items[m].Path)
-		if !ok {
-			continue
-		}
-		nb, nm := isNamed(segBest, named), isNamed(segM, named)
-		switch {
-		case nm && !nb:
-			best = m
-		case nb == nm && CompareVersions(segM, segBest) > 0:
-			best = m
-		}
+// Prefer reports whether the copy at path b is to be shown rather than the
+// one at a: b is in a folder named (the words of the query, the --path
+// patterns) and a is not, or neither or both are and b's folder is the
+// preferred version (CompareVersions). Copies that are not siblings keep
+// their rank order.
+func Prefer(a, b string, named []string) bool {
+	segA, segB, ok := Siblings(a, b)
+	if !ok {
+		return false
 	}
-	return best
+	na, nb := isNamed(segA, named), isNamed(segB, named)
+	if na != nb {
+		return nb
+	}
+	return CompareVersions(segB, segA) > 0
 }
 
 // isNamed reports whether seg is one of named, or a path segment of one.

@@ -11,10 +11,13 @@ import (
 // distinct shingle hashes, ascending.
 type Signature []uint64
 
-// Sketch parameters: shingles of shingleWords words, sketchSize hashes.
+// Sketch parameters: shingles of shingleWords words, sketchSize hashes,
+// over the first signBytes of a text (a copy shows in its beginning; a
+// large PDF is not read whole at every query).
 const (
 	shingleWords = 4
 	sketchSize   = 128
+	signBytes    = 64 << 10
 )
 
 // seed is fixed for the process: signatures are compared, never stored.
@@ -23,6 +26,7 @@ var seed = maphash.MakeSeed()
 // Sign sketches text: lowercased words (letters and digits), shingled.
 // A text of fewer words than a shingle is one shingle.
 func Sign(text string) Signature {
+	text = text[:min(len(text), signBytes)]
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if len(words) == 0 {
 		return nil

@@ -96,3 +96,31 @@ func compareNumbers(a, b []int) int {
 	}
 	return 0
 }
+
+// isVersion reports a folder name that names a version: a version number
+// or an alias of the newest one.
+func isVersion(seg string) bool {
+	_, ok := parseVersion(seg)
+	return ok || aliasRank(seg) < len(aliases)
+}
+
+// languages are the language codes documentation sites name folders by,
+// without those that are also common names of programming languages or
+// tools (cs, ts, ml, go is none).
+var languages = map[string]bool{
+	"ar": true, "bg": true, "bn": true, "ca": true, "da": true, "de": true, "el": true, "en": true, "es": true,
+	"et": true, "fa": true, "fi": true, "fr": true, "he": true, "hi": true, "hr": true, "hu": true, "id": true,
+	"it": true, "ja": true, "ko": true, "lt": true, "lv": true, "nb": true, "nl": true, "no": true, "pl": true,
+	"pt": true, "ro": true, "ru": true, "sk": true, "sl": true, "sr": true, "sv": true, "th": true, "tr": true,
+	"uk": true, "vi": true, "zh": true,
+}
+
+// isLanguage reports a folder name that is a language code, with or
+// without a region ("pt", "pt-br", "zh_TW").
+func isLanguage(seg string) bool {
+	lang, region, _ := strings.Cut(strings.ReplaceAll(strings.ToLower(seg), "_", "-"), "-")
+	if !languages[lang] {
+		return false
+	}
+	return region == "" || len(region) == 2 || len(region) == 4
+}
