@@ -95,3 +95,17 @@ func TestVectorOnlyFarBelowTheBestIsDropped(t *testing.T) {
 		t.Errorf("explain %q does not say why the others were dropped", res.Explain)
 	}
 }
+
+// --explain says the fusion once, for the query, not again in every result.
+func TestExplainNamesTheFusionOnce(t *testing.T) {
+	e := localEngine(t, map[string]string{"a.md": "# Herons\n\nThe heron fishes.\n", "b.md": "# Boats\n\nA heron on a boat.\n"})
+	res := query(t, e, QueryOptions{Text: "heron", Mode: ModeHybrid, Explain: true})
+	if !strings.Contains(res.Explain, "fusion "+res.Fusion) {
+		t.Errorf("query explain %q does not name the fusion %q", res.Explain, res.Fusion)
+	}
+	for _, r := range res.Results {
+		if strings.Contains(r.Explain, res.Fusion) {
+			t.Errorf("%s: explain %q repeats the fusion", r.Path, r.Explain)
+		}
+	}
+}
