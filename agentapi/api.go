@@ -55,7 +55,7 @@ func (a *API) Close() error {
 // SearchRequest is one search (the options of `autorag query`).
 type SearchRequest struct {
 	Query   string `json:"query" jsonschema:"what to search for, in words"`
-	K       int    `json:"k,omitempty" jsonschema:"number of results (default 10, at most 1000)"`
+	K       *int   `json:"k,omitempty" jsonschema:"number of results, 1 to 1000 (default 10 when left out)"`
 	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors: words and meaning), bm25 (exact words, identifiers, error messages) or vector (meaning only, for paraphrases)"`
 	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
 	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
@@ -63,28 +63,42 @@ type SearchRequest struct {
 	// Filters and Type are `query --filter` and `--type`.
 	Filters []string `json:"filters,omitempty" jsonschema:"only files whose metadata has every key=value (author=Ada, tag=ops, from=..., a frontmatter field)"`
 	Type    string   `json:"type,omitempty" jsonschema:"only files of this type: doc, code, pdf, office, email or html"`
+	// NoCollapse is `query --no-collapse`.
+	NoCollapse bool `json:"no_collapse,omitempty" jsonschema:"list copies of the same passage in other files separately instead of as also_in"`
 }
 
-// maxK bounds a request's k.
-const maxK = 1000
+// MaxK bounds a request's k, DefaultK is k when a request leaves it out.
+const (
+	MaxK     = 1000
+	DefaultK = 10
+)
+
+// ResolveK is the one rule for k that the CLI, MCP and HTTP share: left
+// out (nil) it is DefaultK, given it must be between 1 and MaxK.
+func ResolveK(k *int) (int, error) {
+	switch {
+	case k == nil:
+		return DefaultK, nil
+	case *k < 1 || *k > MaxK:
+		return 0, usagef("k must be between 1 and %d, got %d", MaxK, *k)
+	}
+	return *k, nil
+}
 
 func (r SearchRequest) options() (engine.QueryOptions, error) {
 	q := strings.TrimSpace(r.Query)
+	k, err := ResolveK(r.K)
 	switch {
 	case q == "":
 		return engine.QueryOptions{}, usagef("query is empty")
-	case r.K < 0 || r.K > maxK:
-		return engine.QueryOptions{}, usagef("k must be between 1 and %d, got %d", maxK, r.K)
+	case err != nil:
+		return engine.QueryOptions{}, err
 	case r.PerFile < 0:
 		return engine.QueryOptions{}, usagef("per_file must be at least 1, got %d", r.PerFile)
 	}
-	k := r.K
-	if k == 0 {
-		k = 10
-	}
 	perFile := max(r.PerFile, 1)
 	o := engine.QueryOptions{Text: r.Query, K: k, PerFile: perFile, PathGlob: r.Path, Mode: r.Mode, Explain: r.Explain,
-		Filters: r.Filters, Type: r.Type}
+		Filters: r.Filters, Type: r.Type, NoCollapse: r.NoCollapse}
 	if err := engine.CheckFilters(o); err != nil {
 		return engine.QueryOptions{}, usagef("%v", err)
 	}

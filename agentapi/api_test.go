@@ -60,6 +60,8 @@ func newAPI(t *testing.T) *API {
 	return a
 }
 
+func intp(n int) *int { return &n }
+
 func search(t *testing.T, a *API, r SearchRequest) *envelope.Query {
 	t.Helper()
 	res, err := a.Search(t.Context(), r)
@@ -73,12 +75,13 @@ func TestSearchAnswersLikeQuery(t *testing.T) {
 	a := newAPI(t)
 	for _, r := range []SearchRequest{
 		{Query: "heron"},
-		{Query: "heron river", K: 2, PerFile: 2},
+		{Query: "heron river", K: intp(2), PerFile: 2},
 		{Query: "heron", Mode: engine.ModeBM25, Explain: true},
-		{Query: "boat upstream", Mode: engine.ModeVector, K: 3},
+		{Query: "boat upstream", Mode: engine.ModeVector, K: intp(3)},
 		{Query: "heron", Path: "docs/**"},
 	} {
-		want, err := a.Engine().Query(t.Context(), engine.QueryOptions{Text: r.Query, K: r.K, PerFile: r.PerFile,
+		k, _ := ResolveK(r.K)
+		want, err := a.Engine().Query(t.Context(), engine.QueryOptions{Text: r.Query, K: k, PerFile: r.PerFile,
 			Mode: r.Mode, PathGlob: r.Path, Explain: r.Explain})
 		if err != nil {
 			t.Fatal(err)
@@ -106,8 +109,9 @@ func TestSearchRefusesBadRequests(t *testing.T) {
 	a := newAPI(t)
 	for _, r := range []SearchRequest{
 		{Query: "  "},
-		{Query: "heron", K: -1},
-		{Query: "heron", K: maxK + 1},
+		{Query: "heron", K: intp(-1)},
+		{Query: "heron", K: intp(0)},
+		{Query: "heron", K: intp(MaxK + 1)},
 		{Query: "heron", PerFile: -2},
 		{Query: "heron", Mode: "fuzzy"},
 	} {
@@ -227,14 +231,14 @@ func mustEngine(t *testing.T, root string) *engine.Engine {
 // and bad ones are usage errors.
 func TestSearchFilters(t *testing.T) {
 	a := newAPI(t)
-	out, err := a.Search(t.Context(), SearchRequest{Query: "heron", K: 10, Filters: []string{"tag=birds"}})
+	out, err := a.Search(t.Context(), SearchRequest{Query: "heron", K: intp(10), Filters: []string{"tag=birds"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.Results) != 1 || out.Results[0].Path != "a.md" {
 		t.Errorf("tag=birds: %+v", out.Results)
 	}
-	out, err = a.Search(t.Context(), SearchRequest{Query: "heron", K: 10, Type: "code"})
+	out, err = a.Search(t.Context(), SearchRequest{Query: "heron", K: intp(10), Type: "code"})
 	if err != nil || len(out.Results) != 1 || out.Results[0].Path != "b/code.go" {
 		t.Errorf("type=code: %v %+v", err, out)
 	}

@@ -57,7 +57,7 @@ func TestMergeOrders(t *testing.T) {
 		answer("hybrid", [3]float64{1, 4, 0}, [3]float64{0.5, 2, 0}),
 		answer("hybrid", [3]float64{1, 8, 0}, [3]float64{0.9, 7, 0}, [3]float64{0.1, 1, 0}),
 	}
-	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: 4}}, ms, answers, make([]error, 2), MergeScaled)
+	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: intp(4)}}, ms, answers, make([]error, 2), MergeScaled)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,12 +19,19 @@ type ReadRequest struct {
 
 // ReadResult is the text of the lines read.
 type ReadResult struct {
-	OK         bool   `json:"ok"`
-	Outcome    string `json:"outcome"`
-	Path       string `json:"path"`
-	Lines      [2]int `json:"lines"`       // the lines returned, 1-based and inclusive (as in search results)
+	OK      bool   `json:"ok"`
+	Outcome string `json:"outcome"` // "ok", or "empty" when no line of the range holds indexed text
+	Path    string `json:"path"`
+	// Lines are the lines returned, 1-based and inclusive (as in search
+	// results): the range asked for, clamped to the file's indexed lines;
+	// [0, 0] when that leaves none (Note says why).
+	Lines      [2]int `json:"lines"`
 	TotalLines int    `json:"total_lines"` // the last line of the file
-	Text       string `json:"text"`
+	// Pages are the first and last page the lines are on, for paged
+	// formats (PDF); omitted for others.
+	Pages *[2]int `json:"pages,omitempty"`
+	Text  string  `json:"text"`
+	Note  string  `json:"note,omitempty"` // why the range is empty
 }
 
 // Read limits.
@@ -45,7 +52,8 @@ func (a *API) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := mirror.ReadSource(ctx, a.Root(), r.Path, a.e.Settings.MaxFileSize)
+	mirrors := mirror.OpenMirrors(a.e.Layout.ManifestPath(), a.e.Layout.ObjectsDir())
+	doc, err := mirror.ReadSourceFrom(ctx, a.Root(), r.Path, a.e.Settings.MaxFileSize, mirrors)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", r.Path, ErrNotFound)
 	}
@@ -57,15 +65,53 @@ func (a *API) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) {
 		lines = lines[:n-1]
 	}
 	first, total := doc.LineOffset+1, doc.LineOffset+len(lines)
-	start = max(start, first)
-	end = min(end, total)
-	out := &ReadResult{OK: true, Outcome: "ok", Path: r.Path, Lines: [2]int{start, end}, TotalLines: total}
-	if start > end {
-		out.Lines = [2]int{start, start - 1}
+	out := &ReadResult{OK: true, Outcome: "ok", Path: r.Path, TotalLines: total}
+	if note := emptyRange(start, end, first, total); note != "" {
+		out.Outcome, out.Note = "empty", note
 		return out, nil
 	}
+	start, end = max(start, first), min(end, total)
+	out.Lines = [2]int{start, end}
 	out.Text = strings.Join(lines[start-first:end-first+1], "")
+	out.Pages = pagesOf(doc, start-first, end-first)
 	return out, nil
+}
+
+// emptyRange says why lines start to end hold none of the indexed lines
+// first to total, or "" when some are in it.
+func emptyRange(start, end, first, total int) string {
+	switch {
+	case total < first:
+		return "the file has no indexed text"
+	case start > total:
+		return fmt.Sprintf("the file ends at line %d", total)
+	case end < first:
+		return fmt.Sprintf("lines 1-%d are front matter, which is not indexed: the text starts at line %d", first-1, first)
+	}
+	return ""
+}
+
+// pagesOf is the first and last page of doc's text lines from to to
+// (0-based), or nil when doc has no pages.
+func pagesOf(doc *mirror.Doc, from, to int) *[2]int {
+	var pages [2]int
+	for i, p := range doc.Parts {
+		next := len(doc.Text) // past any line
+		if i+1 < len(doc.Parts) {
+			next = doc.Parts[i+1].Line
+		}
+		if p.Page == 0 || next <= from || p.Line > to {
+			continue
+		}
+		if pages[0] == 0 {
+			pages[0] = p.Page
+		}
+		pages[1] = p.Page
+	}
+	if pages[0] == 0 {
+		return nil
+	}
+	return &pages
 }
 
 func (r ReadRequest) span() (start, end int, err error) {

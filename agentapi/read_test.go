@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -32,7 +33,11 @@ func TestReadLines(t *testing.T) {
 			Text: "# Alpha\n\n"}},
 		{ReadRequest{Path: "a.md", Start: 11, End: 40}, ReadResult{Lines: [2]int{11, 11}, TotalLines: 11,
 			Text: "The heron sleeps by the river.\n"}},
-		{ReadRequest{Path: "a.md", Start: 12}, ReadResult{Lines: [2]int{12, 11}, TotalLines: 11}},
+		// A range with no indexed line is empty and says why, never inverted.
+		{ReadRequest{Path: "a.md", Start: 12}, ReadResult{Outcome: "empty", TotalLines: 11, Note: "the file ends at line 11"}},
+		{ReadRequest{Path: "a.md", Start: 99999999}, ReadResult{Outcome: "empty", TotalLines: 11, Note: "the file ends at line 11"}},
+		{ReadRequest{Path: "a.md", Start: 1, End: 3}, ReadResult{Outcome: "empty", TotalLines: 11,
+			Note: "lines 1-4 are front matter, which is not indexed: the text starts at line 5"}},
 		// A symlink to a file inside the root reads the file, as indexing does.
 		{ReadRequest{Path: "boat-link.md", Start: 1, End: 1}, ReadResult{Lines: [2]int{1, 1}, TotalLines: 3, Text: "# Boats\n"}},
 		// Text as indexed: line ends normalized.
@@ -43,7 +48,10 @@ func TestReadLines(t *testing.T) {
 			t.Errorf("%+v: %v", tt.req, err)
 			continue
 		}
-		tt.want.OK, tt.want.Outcome, tt.want.Path = true, "ok", tt.req.Path
+		tt.want.OK, tt.want.Path = true, tt.req.Path
+		if tt.want.Outcome == "" {
+			tt.want.Outcome = "ok"
+		}
 		if d := cmp.Diff(&tt.want, got); d != "" {
 			t.Errorf("%+v (-want +got):\n%s", tt.req, d)
 		}
@@ -112,4 +120,68 @@ func TestReadRefuses(t *testing.T) {
 			t.Errorf("%+v: %v, want a usage error", r, err)
 		}
 	}
+}
+
+// A PDF is read from its mirror (no parse) and the answer names the pages
+// the lines are on.
+func TestReadPDFPages(t *testing.T) {
+	a := newAPI(t)
+	pdf, err := os.ReadFile("../mirror/testdata/formats/report-libreoffice.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, a.Root(), map[string]string{"report.pdf": string(pdf)})
+	if _, err := a.Refresh(t.Context(), RefreshRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := a.Read(t.Context(), ReadRequest{Path: "report.pdf", Start: 1, End: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Pages == nil || *whole.Pages != [2]int{1, 2} {
+		t.Fatalf("pages of the whole PDF = %v, want [1 2]", whole.Pages)
+	}
+	last, err := a.Read(t.Context(), ReadRequest{Path: "report.pdf", Start: whole.Lines[1], End: whole.Lines[1]})
+	if err != nil || last.Pages == nil || *last.Pages != [2]int{2, 2} {
+		t.Fatalf("last line: pages %v (%v), want [2 2]", last.Pages, err)
+	}
+	if md, _ := a.Read(t.Context(), ReadRequest{Path: "docs/boat.md"}); md.Pages != nil {
+		t.Errorf("markdown read has pages %v", md.Pages)
+	}
+}
+
+// BenchmarkReadPDF reads five lines of a PDF: from its mirror (as Read
+// does) and by parsing it again (what Read did before).
+func BenchmarkReadPDF(b *testing.B) {
+	root := b.TempDir()
+	pdf, err := os.ReadFile("../mirror/testdata/formats/report-libreoffice.pdf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "report.pdf"), pdf, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.New(root, engine.DefaultSettings())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := e.Refresh(b.Context(), engine.RefreshOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	a := New(e, Options{})
+	defer a.Close()
+	b.Run("mirror", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := a.Read(b.Context(), ReadRequest{Path: "report.pdf", Start: 1, End: 5}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := mirror.ReadSource(b.Context(), root, "report.pdf", 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -101,8 +101,8 @@ func TestWorkspaceSingleRootAnswersLikeAPI(t *testing.T) {
 	a := newAPI(t)
 	w := Single(a.Engine(), Options{})
 	defer w.Close()
-	want := search(t, a, SearchRequest{Query: "heron river", K: 3})
-	got := wsearch(t, w, WorkspaceSearch{SearchRequest: SearchRequest{Query: "heron river", K: 3}})
+	want := search(t, a, SearchRequest{Query: "heron river", K: intp(3)})
+	got := wsearch(t, w, WorkspaceSearch{SearchRequest: SearchRequest{Query: "heron river", K: intp(3)}})
 	if len(got.Results) != len(want.Results) || got.Generation != want.Generation {
 		t.Fatalf("got %d results of %s, want %d of %s", len(got.Results), got.Generation, len(want.Results), want.Generation)
 	}

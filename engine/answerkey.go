@@ -43,7 +43,7 @@ func rerankKey(s Settings) string {
 // namespace, the binary, an epoch). A new query option must be added here.
 func AnswerKey(sc *fingerprint.Sidecar, o QueryOptions, settings string, extra ...string) [32]byte {
 	parts := append(append(make([]string, 0, len(extra)+10), extra...), sc.Fingerprint, sc.Generation, normalizeQuery(o.Text), o.Mode,
-		strconv.Itoa(o.K), strconv.Itoa(o.PerFile), o.PathGlob, strconv.FormatBool(o.Explain), strconv.FormatBool(o.NoCollapse), settings, filterKey(o))
+		strconv.Itoa(o.K), strconv.Itoa(o.PerFile), strings.Join(o.pathPatterns(), "\x00"), strconv.FormatBool(o.Explain), strconv.FormatBool(o.NoCollapse), settings, filterKey(o))
 	return cache.QueryKey(parts...)
 }
 

@@ -61,9 +61,16 @@ func TestPathFilter(t *testing.T) {
 		{"[fg]aq.md", "docs/faq.md", true},
 		{"[!f]aq.md", "docs/faq.md", false},
 		{"a+b.md", "a+b.md", true},
+		// A directory stands for its subtree, ./ is the root, braces and !.
+		{"reference/7.5", "reference/7.5/a/b.md", true},
+		{"reference/7.5", "reference/7.50/a.md", false},
+		{"./docs/**", "docs/guides/x.md", true},
+		{"{docs,src}/**", "src/a.go", true},
+		{"!docs/**", "docs/faq.md", false},
+		{"!docs/**", "src/a.go", true},
 	}
 	for _, tt := range tests {
-		f, err := newPathFilter(tt.glob)
+		f, err := newPathFilter([]string{tt.glob})
 		if err != nil {
 			t.Fatalf("%q: %v", tt.glob, err)
 		}

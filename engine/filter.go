@@ -27,7 +27,7 @@ import (
 // select those chunks rather than the file.
 
 // Types are the values --type accepts.
-var Types = []string{mirror.TypeDoc, mirror.TypeCode, mirror.TypePDF, mirror.TypeOffice, mirror.TypeEmail, mirror.TypeHTML}
+var Types = mirror.Types
 
 // filterTerms validates o.Filters and o.Type and returns the terms a file
 // must have, sorted and without repeats.
@@ -89,7 +89,7 @@ func (s *searcher) withFacets(ctx context.Context, filter *pathFilter, terms []s
 		}
 	}
 	if filter != nil {
-		out.re = filter.re
+		out.spec = filter.spec
 	}
 	return out, nil
 }

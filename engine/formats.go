@@ -130,13 +130,16 @@ func joinSection(part, own string) string {
 // facetsOf lists the filter terms of a Doc: its type, each field and each
 // tag, lowercased "key=value" (see filterTerm).
 func facetsOf(doc *mirror.Doc) []string {
-	out := []string{filterTerm("type", mirror.DocType(doc.Parser)), filterTerm("lang", doc.Lang)}
+	out := []string{filterTerm("type", mirror.TypeOf(doc.Parser, doc.Lang)), filterTerm("lang", doc.Lang)}
 	if doc.Title != "" {
 		out = append(out, filterTerm("title", doc.Title))
 	}
 	for _, f := range doc.Fields {
 		if f.Key != "title" {
 			out = append(out, filterTerm(f.Key, f.Value))
+		}
+		for _, v := range mirror.AddressForms(f.Key, f.Value) {
+			out = append(out, filterTerm(f.Key, v))
 		}
 	}
 	for _, t := range doc.Tags {

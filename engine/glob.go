@@ -2,75 +2,34 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 
+	"github.com/autorag/autorag/engine/pathspec"
 	"github.com/autorag/autorag/engine/record"
+	"github.com/autorag/autorag/mirror"
 )
 
-// pathFilter matches result paths against a --path glob: `*` and `?` stay
-// within one path segment, `**` crosses segments, `[...]` is a class. A
-// glob without `/` matches the file name in any directory; a glob ending in
-// `/` matches everything below that directory.
+// pathFilter matches result paths against the --path patterns (package
+// pathspec: globs, directories as their subtree, brace sets, ! exclusions,
+// several patterns as alternatives).
 //
 // paths, when not nil, further limits results to those files (the files a
 // metadata filter selected; see filter.go), and chunks to those chunk IDs
 // in e-mail files, whose entries a filter selects one by one.
 type pathFilter struct {
-	re     *regexp.Regexp
+	spec   *pathspec.Set
 	paths  map[string]bool
 	chunks map[string]bool
 }
 
-func newPathFilter(glob string) (*pathFilter, error) {
-	if glob == "" {
+func newPathFilter(patterns []string) (*pathFilter, error) {
+	spec, err := pathspec.Compile(patterns)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if spec == nil {
 		return nil, nil
 	}
-	g := strings.TrimPrefix(glob, "./")
-	if strings.HasSuffix(g, "/") {
-		g += "**"
-	}
-	if !strings.Contains(g, "/") {
-		g = "**/" + g
-	}
-	re, err := regexp.Compile("^" + globToRegexp(g) + "$")
-	if err != nil {
-		return nil, fmt.Errorf("bad --path glob %q: %w", glob, err)
-	}
-	return &pathFilter{re: re}, nil
-}
-
-func globToRegexp(g string) string {
-	var sb strings.Builder
-	for i := 0; i < len(g); i++ {
-		switch c := g[i]; {
-		case strings.HasPrefix(g[i:], "**/"):
-			sb.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(g[i:], "**"):
-			sb.WriteString(".*")
-			i++
-		case c == '*':
-			sb.WriteString("[^/]*")
-		case c == '?':
-			sb.WriteString("[^/]")
-		case c == '[':
-			j := strings.IndexByte(g[i:], ']')
-			if j < 0 {
-				sb.WriteString(`\[`)
-				continue
-			}
-			class := g[i+1 : i+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			sb.WriteString("[" + class + "]")
-			i += j
-		default:
-			sb.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	return sb.String()
+	return &pathFilter{spec: spec}, nil
 }
 
 // match reports whether the chunk with ID id passes the filter.
@@ -79,7 +38,7 @@ func (f *pathFilter) match(id string) bool {
 		return true
 	}
 	path, _ := record.SplitChunkID(id)
-	if f.re != nil && !f.re.MatchString(path) {
+	if f.spec != nil && !f.spec.Match(path) {
 		return false
 	}
 	switch {
@@ -89,4 +48,23 @@ func (f *pathFilter) match(id string) bool {
 		return f.chunks[id]
 	}
 	return f.paths[path]
+}
+
+// filterHint is QueryResult.Hint: when res is empty and no file the last
+// refresh mirrored matches the --path patterns, it says so (a misspelt
+// folder gives no results, and a silent empty answer looks like one).
+func (e *Engine) filterHint(res *QueryResult, f *pathFilter) string {
+	if len(res.Results) > 0 || f == nil || f.spec == nil {
+		return ""
+	}
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		return ""
+	}
+	for _, en := range man.Entries {
+		if f.spec.Match(en.Path) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("--path %s matches none of the %d indexed files (paths are relative to the root, / separated)", f.spec, len(man.Entries))
 }

@@ -98,6 +98,12 @@ func searchLists(mode string, f Fusion, lexical func() ([]rank.Hit, error), dens
 func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fusion, floor float64, ranking []rank.Fused, dropped int) {
 	if mode == ModeHybrid {
 		floor = e.floor(f, text, bm)
+		// A query of words the embedder does not know ("glimmerquash"):
+		// its vector finds similar spellings, which BM25's real hits far
+		// outscore. de is best first.
+		if len(de) > 0 && f.FloorRatio*de[0].Score > floor && e.knowsNone(text) {
+			floor = f.FloorRatio * de[0].Score
+		}
 	}
 	ranking, dropped = rank.Rank(mode, f, rankQuery(text), floor, bm, de)
 	return f, floor, ranking, dropped
@@ -114,10 +120,14 @@ func rankQuery(text string) rank.Query {
 // (rank.Floor): whether the embedder knows none of the query's words is
 // the embedder's to say (embed.Coverer).
 func (e *Engine) floor(f Fusion, text string, bm25 []rank.Hit) float64 {
-	return rank.Floor(f, bm25, func() bool {
-		c, ok := e.Settings.Embedder.(embed.Coverer)
-		return ok && c.Coverage(text) == 0
-	})
+	return rank.Floor(f, bm25, func() bool { return e.knowsNone(text) })
+}
+
+// knowsNone reports whether the embedder knows none of text's words (its
+// vector is then made of character n-grams only).
+func (e *Engine) knowsNone(text string) bool {
+	c, ok := e.Settings.Embedder.(embed.Coverer)
+	return ok && c.Coverage(text) == 0
 }
 
 // feedbackVector is the vector a query's dense search uses: the query's

@@ -26,17 +26,28 @@ func readCommitted(path string) (*fingerprint.Sidecar, error) {
 // QueryOptions describe one search.
 type QueryOptions struct {
 	Text     string
-	K        int      // results to return; default 10
-	PerFile  int      // results per source file; default 1
-	PathGlob string   // only paths matching this glob
-	Filters  []string // only files with every one of these key=value fields (see filter.go)
-	Type     string   // only files of this type: doc, code, pdf, office, email, html
-	Mode     string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
-	Explain  bool     // fill Result.Explain
+	K        int    // results to return; default 10
+	PerFile  int    // results per source file; default 1
+	PathGlob string // only paths matching this pattern (package pathspec)
+	// PathGlobs are more --path patterns: a path must match one of the
+	// patterns of PathGlob and PathGlobs, and none of their exclusions.
+	PathGlobs []string
+	Filters   []string // only files with every one of these key=value fields (see filter.go)
+	Type      string   // only files of this type: doc, code, pdf, office, email, html
+	Mode      string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
+	Explain   bool     // fill Result.Explain
 	// NoCollapse keeps results whose chunk text is the same (but for white
 	// space and version numbers) apart; by default they collapse into the
 	// best-ranked one (Result.AlsoIn).
 	NoCollapse bool
+}
+
+// pathPatterns are o's --path patterns.
+func (o QueryOptions) pathPatterns() []string {
+	if o.PathGlob == "" {
+		return o.PathGlobs
+	}
+	return append([]string{o.PathGlob}, o.PathGlobs...)
 }
 
 // QueryResult is the answer to a query.
@@ -52,7 +63,10 @@ type QueryResult struct {
 	// Explain, with QueryOptions.Explain, says what the query did as a
 	// whole: the fusion, and what the floor dropped.
 	Explain string
-	TookMS  float64
+	// Hint says why a query with a --path filter found nothing when no
+	// indexed file matches the filter at all.
+	Hint   string
+	TookMS float64
 }
 
 // Query answers o from the committed generation. It never takes the
@@ -72,7 +86,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	if strings.TrimSpace(o.Text) == "" {
 		return nil, usagef("empty query: give the words to search for")
 	}
-	filter, err := newPathFilter(o.PathGlob)
+	filter, err := newPathFilter(o.pathPatterns())
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +110,8 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
+	res.Hint = e.filterHint(res, filter)
+	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
 }
@@ -157,7 +173,7 @@ func (g *Generation) Close() error { return g.st.close() }
 // Search answers o from an open generation.
 func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*QueryResult, error) {
 	start := time.Now()
-	filter, err := newPathFilter(o.PathGlob)
+	filter, err := newPathFilter(o.pathPatterns())
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +184,8 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
+	res.Hint = e.filterHint(res, filter)
+	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
 }
@@ -210,7 +228,7 @@ func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sid
 		return nil, err
 	}
 	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
-	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	pg := e.resultPage(o, k, perFile, mode, f)
 	results, collapsed, err := pg.Walk(ranking, s.load)
 	// In bm25 mode the list holds just enough chunks for k files; when
 	// collapsing used some of them up, score deeper.

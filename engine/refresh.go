@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -124,6 +125,14 @@ func (c *stageClock) mark(name string) {
 	c.last = now
 }
 
+// carve moves d of stage from into a stage of its own, name (parse out
+// of scan: the scan's workers parse as they read).
+func (c *stageClock) carve(from, name string, d time.Duration) {
+	part := min(ms(d), c.stages[from])
+	c.stages[from] = math.Round((c.stages[from]-part)*1000) / 1000
+	c.stages[name] = part
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
@@ -156,6 +165,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
 		so.OnRead = parseProgress(o.Progress)
+		so.Notice = o.Progress.Detail
 	}
 	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, so)
 	if err != nil {
@@ -166,7 +176,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	e.saveFailures(scan, res)
 	res.fromScan(scan)
+	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
 	clock.mark("scan")
+	clock.carve("scan", "parse", scan.ParseTime)
 	if err := failpoint.Hit("after-mirror"); err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.S
 		return nil, err
 	}
 	s := &searcher{remote: func(id string) (Result, error) { return w.load(ctx, docs, id) }}
-	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	pg := e.resultPage(o, k, perFile, mode, f)
 	results, _, err := pg.Walk(ranking, s.load)
 	if err != nil {
 		return nil, err

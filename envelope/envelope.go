@@ -27,6 +27,8 @@ type Query struct {
 	// Explain (--explain) says what the query did as a whole, e.g. how many
 	// vector-only results the floor dropped.
 	Explain string `json:"explain,omitempty"`
+	// Hint says why a filtered query found nothing, when it knows.
+	Hint string `json:"hint,omitempty"`
 	// Stale is set by the servers (autorag mcp, autorag serve) only: true
 	// when the sources changed since the committed index, as of
 	// StaleCheckedAt.
@@ -41,7 +43,8 @@ func NewQuery(text string, k int, res *engine.QueryResult) *Query {
 		results = []engine.Result{}
 	}
 	return &Query{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: k,
-		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: results, Explain: res.Explain}
+		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: results, Explain: res.Explain,
+		Hint: res.Hint}
 }
 
 // Refresh is what a refresh did. A busy refresh has only ok (false),

@@ -8,7 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/envelope"
@@ -140,28 +142,76 @@ func decode(r *http.Request, v any, required bool) error {
 	return nil
 }
 
+// searchParams are the parameters GET /v1/search takes: the fields of a
+// POST body, with filter repeatable.
+var searchParams = []string{"q", "k", "mode", "path", "per_file", "explain", "filter", "type", "no_collapse", "root", "max_tokens"}
+
+// searchQuery reads a GET /v1/search query string into the request a POST
+// body would make, refusing parameters it does not know.
 func searchQuery(q url.Values) (agentapi.WorkspaceSearch, error) {
-	req := agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Get("q"), Mode: q.Get("mode"), Path: q.Get("path")},
-		Root: q.Get("root")}
+	if err := knownParams(q, searchParams); err != nil {
+		return agentapi.WorkspaceSearch{}, err
+	}
+	for _, name := range searchParams {
+		if name != "filter" && len(q[name]) > 1 {
+			return agentapi.WorkspaceSearch{}, fmt.Errorf("%s is given %d times: give it once", name, len(q[name]))
+		}
+	}
+	req := agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Get("q"), Mode: q.Get("mode"), Path: q.Get("path"),
+		Filters: q["filter"], Type: q.Get("type")}, Root: q.Get("root")}
 	var err error
 	if req.MaxTokens, err = intParam(q, "max_tokens"); err != nil {
 		return req, err
 	}
-	if req.K, err = intParam(q, "k"); err != nil {
-		return req, err
+	if q.Has("k") {
+		k, err := intParam(q, "k")
+		if err != nil {
+			return req, err
+		}
+		req.K = &k
 	}
 	if req.PerFile, err = intParam(q, "per_file"); err != nil {
 		return req, err
 	}
-	if v := q.Get("explain"); v != "" {
-		if req.Explain, err = strconv.ParseBool(v); err != nil {
-			return req, fmt.Errorf("explain=%q: want true or false", v)
+	if req.Explain, err = boolParam(q, "explain"); err != nil {
+		return req, err
+	}
+	req.NoCollapse, err = boolParam(q, "no_collapse")
+	return req, err
+}
+
+// knownParams refuses a parameter outside known, the way a POST body
+// refuses an unknown field.
+func knownParams(q url.Values, known []string) error {
+	var unknown []string
+	for name := range q {
+		if !slices.Contains(known, name) {
+			unknown = append(unknown, name)
 		}
 	}
-	return req, nil
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return fmt.Errorf("unknown parameter %s (this endpoint takes %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+}
+
+func boolParam(q url.Values, name string) (bool, error) {
+	v := q.Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s=%q: want true or false", name, v)
+	}
+	return b, nil
 }
 
 func readQuery(q url.Values) (agentapi.WorkspaceRead, error) {
+	if err := knownParams(q, []string{"path", "start", "end", "root"}); err != nil {
+		return agentapi.WorkspaceRead{}, err
+	}
 	req := agentapi.WorkspaceRead{ReadRequest: agentapi.ReadRequest{Path: q.Get("path")}, Root: q.Get("root")}
 	var err error
 	if req.Start, err = intParam(q, "start"); err != nil {

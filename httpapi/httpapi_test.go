@@ -28,6 +28,7 @@ var files = map[string]string{
 	"docs/boat.md": "# Boats\n\nA boat on the river carries the heron upstream.\n",
 	".gitignore":   "secret.txt\n",
 	"secret.txt":   "the heron password\n",
+	"tagged.md":    "---\ntags: [birds]\n---\n# Herons\n\nA grey heron stands in the reeds.\n",
 }
 
 type server struct {
@@ -105,7 +106,8 @@ func do(t *testing.T, method, u, token, ctype string, body string) (int, map[str
 
 func TestSearchGETAndPOSTAnswerLikeTheAPI(t *testing.T) {
 	s := start(t, "")
-	want, err := s.api.Search(t.Context(), agentapi.SearchRequest{Query: "heron river", K: 2, PerFile: 2, Mode: "bm25"})
+	two := 2
+	want, err := s.api.Search(t.Context(), agentapi.SearchRequest{Query: "heron river", K: &two, PerFile: 2, Mode: "bm25"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +137,38 @@ func TestSearchGETAndPOSTAnswerLikeTheAPI(t *testing.T) {
 	}
 }
 
+// Every query option works on GET as in a POST body: the same request
+// gives the same results both ways, and the options do narrow them.
+func TestSearchGETTakesEveryOption(t *testing.T) {
+	s := start(t, "")
+	for _, tt := range []struct {
+		get   url.Values
+		post  string
+		paths []string
+	}{
+		{url.Values{"q": {"heron"}, "type": {"code"}}, `{"query":"heron","type":"code"}`, nil},
+		{url.Values{"q": {"heron"}, "filter": {"tag=birds"}}, `{"query":"heron","filters":["tag=birds"]}`, []string{"tagged.md"}},
+		{url.Values{"q": {"heron"}, "filter": {"tag=birds", "type=doc"}, "no_collapse": {"true"}, "mode": {"bm25"}},
+			`{"query":"heron","filters":["tag=birds","type=doc"],"no_collapse":true,"mode":"bm25"}`, []string{"tagged.md"}},
+	} {
+		code, get := do(t, "GET", s.base+"/v1/search?"+tt.get.Encode(), "", "", "")
+		code2, post := do(t, "POST", s.base+"/v1/search", "", "application/json", tt.post)
+		if code != 200 || code2 != 200 {
+			t.Fatalf("%v: GET %d %v, POST %d %v", tt.get, code, get, code2, post)
+		}
+		if d := cmp.Diff(post["results"], get["results"]); d != "" {
+			t.Errorf("%v: results (-post +get):\n%s", tt.get, d)
+		}
+		var paths []string
+		for _, r := range get["results"].([]any) {
+			paths = append(paths, r.(map[string]any)["path"].(string))
+		}
+		if d := cmp.Diff(tt.paths, paths); d != "" {
+			t.Errorf("%v: paths (-want +got):\n%s", tt.get, d)
+		}
+	}
+}
+
 func TestErrorsAndStatuses(t *testing.T) {
 	s := start(t, "")
 	for _, tt := range []struct {
@@ -144,6 +178,15 @@ func TestErrorsAndStatuses(t *testing.T) {
 	}{
 		{"GET", "/v1/search", "", "", 400, "usage"},
 		{"GET", "/v1/search?q=heron&k=ten", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&k=0", "", "", 400, "usage"},
+		{"POST", "/v1/search", "application/json", `{"query":"heron","k":0}`, 400, "usage"},
+		{"GET", "/v1/search?q=heron&type=bogus", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&mode=fuzzy", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&filter=nokey", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&colour=red", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&q=river", "", "", 400, "usage"},
+		{"GET", "/v1/search?q=heron&explain=maybe", "", "", 400, "usage"},
+		{"GET", "/v1/read?path=a.md&lines=1", "", "", 400, "usage"},
 		{"POST", "/v1/search", "text/plain", `{"query":"heron"}`, 400, "usage"},
 		{"POST", "/v1/search", "application/json", `{"query":"heron","bogus":1}`, 400, "usage"},
 		{"POST", "/v1/search", "application/json", `{"query":"` + strings.Repeat("x", MaxBody) + `"}`, 400, "usage"},

@@ -172,7 +172,7 @@ func TestListTools(t *testing.T) {
 		slicesSort(props[name])
 	}
 	want := map[string][]string{
-		"search":  {"explain", "filters", "k", "max_tokens", "mode", "path", "per_file", "query", "root", "type"},
+		"search":  {"explain", "filters", "k", "max_tokens", "mode", "no_collapse", "path", "per_file", "query", "root", "type"},
 		"refresh": {"paths", "root"},
 		"read":    {"end", "path", "root", "start"},
 		"status":  {"root"},

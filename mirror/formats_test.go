@@ -81,7 +81,7 @@ func TestPreviouslyUnsupportedPickedUp(t *testing.T) {
 		t.Fatalf("parsed %d, stat-skipped %d, entries %v; want the pdf and xlsx parsed", res.Parsed, res.StatSkipped, paths(res.Manifest))
 	}
 	e, _ := res.Manifest.Lookup("docs/report.pdf")
-	if e.Parser != "pdf@1" {
+	if e.Parser != "pdf@2" {
 		t.Errorf("pdf entry parser = %q", e.Parser)
 	}
 }
@@ -93,6 +93,10 @@ func TestHostileFilesFailBounded(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"ok.md": "# fine\n"})
 	copyFormat(t, root, "report-encrypted.pdf", "encrypted.pdf")
+	copyFormat(t, root, "report-encrypted.docx", "locked.docx")
+	copyFormat(t, root, "budget-encrypted.xlsx", "locked.xlsx")
+	copyFormat(t, root, "slides-encrypted.pptx", "locked.pptx")
+	copyFormat(t, root, "scanned-no-text.pdf", "scanned.pdf")
 	good, _ := os.ReadFile("testdata/formats/report-ghostscript.pdf")
 	writeTree(t, root, map[string]string{"corrupt.pdf": string(good[:len(good)/3]) + "garbage"})
 	writeTree(t, root, map[string]string{"bomb.docx": string(zipBomb(t, 1<<10))})
@@ -113,6 +117,10 @@ func TestHostileFilesFailBounded(t *testing.T) {
 	}
 	want := map[string]string{
 		"encrypted.pdf": "parse: encrypted",
+		"locked.docx":   "parse: encrypted",
+		"locked.xlsx":   "parse: encrypted",
+		"locked.pptx":   "parse: encrypted",
+		"scanned.pdf":   "parse: no text layer",
 		"bomb.docx":     "parse: content over the size limit",
 		"huge.xlsx":     "too large",
 	}
@@ -147,7 +155,7 @@ func TestEmailAttachmentsAsParts(t *testing.T) {
 	}
 	var pages []int
 	for _, p := range d.Parts {
-		if strings.HasPrefix(p.Section, "attachment: report-libreoffice.pdf") {
+		if strings.HasPrefix(p.Section, "Quarterly report: certificate rotation > attachment: report-libreoffice.pdf") {
 			pages = append(pages, p.Page)
 		}
 	}

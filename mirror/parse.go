@@ -25,7 +25,7 @@ type (
 
 // Doc is the normalized, parsed form of one source file.
 type Doc struct {
-	Parser     string   // name@version: "text@2", "markdown@2", "code@2", "pdf@1", ...
+	Parser     string   // name@version: "text@3", "markdown@3", "code@3", "pdf@2", ...
 	Title      string   // markdown: frontmatter title, else first "# " heading; documents: their title; else ""
 	Tags       []string // markdown frontmatter tags/keywords (string or list), document keywords, else nil
 	Lang       string   // "markdown", "text", a code language ("go", ...) or a format ("pdf", "html", "email", ...)

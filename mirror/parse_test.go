@@ -15,48 +15,48 @@ func TestParse(t *testing.T) {
 		raw  string
 		want Doc
 	}{
-		{"plain", "notes.txt", "hello\nworld\n", Doc{Parser: "text@2", Lang: "text", Text: "hello\nworld\n"}},
-		{"unknown extension is text", "data.weird", "x", Doc{Parser: "text@2", Lang: "text", Text: "x"}},
-		{"crlf and cr", "a.txt", "one\r\ntwo\rthree\r\n", Doc{Parser: "text@2", Lang: "text", Text: "one\ntwo\nthree\n"}},
-		{"utf-8 bom", "a.txt", "\uFEFFhi", Doc{Parser: "text@2", Lang: "text", Text: "hi"}},
-		{"invalid utf-8 is windows-1252", "a.txt", "a\xffb\xc3", Doc{Parser: "text@2", Lang: "text", Text: "aÿbÃ", Fields: []Field{{Key: "encoding", Value: "windows-1252"}}}},
-		{"nfd to nfc", "a.txt", "cafe\u0301", Doc{Parser: "text@2", Lang: "text", Text: "caf\u00e9"}},
-		{"utf-16le with bom", "a.txt", "\xff\xfeh\x00i\x00", Doc{Parser: "text@2", Lang: "text", Text: "hi", Fields: []Field{{Key: "encoding", Value: "utf-16le"}}}},
-		{"utf-16be without bom", "a.txt", "\x00h\x00i\x00!\x00\n", Doc{Parser: "text@2", Lang: "text", Text: "hi!\n", Fields: []Field{{Key: "encoding", Value: "utf-16be"}}}},
-		{"go code", "src/main.go", "package main\r\n", Doc{Parser: "code@2", Lang: "go", Text: "package main\n"}},
-		{"python code", "x.PY", "print()", Doc{Parser: "code@2", Lang: "python", Text: "print()"}},
-		{"makefile", "sub/Makefile", "all:", Doc{Parser: "code@2", Lang: "make", Text: "all:"}},
+		{"plain", "notes.txt", "hello\nworld\n", Doc{Parser: "text@3", Lang: "text", Text: "hello\nworld\n"}},
+		{"unknown extension is text", "data.weird", "x", Doc{Parser: "text@3", Lang: "text", Text: "x"}},
+		{"crlf and cr", "a.txt", "one\r\ntwo\rthree\r\n", Doc{Parser: "text@3", Lang: "text", Text: "one\ntwo\nthree\n"}},
+		{"utf-8 bom", "a.txt", "\uFEFFhi", Doc{Parser: "text@3", Lang: "text", Text: "hi"}},
+		{"invalid utf-8 is windows-1252", "a.txt", "a\xffb\xc3", Doc{Parser: "text@3", Lang: "text", Text: "aÿbÃ", Fields: []Field{{Key: "encoding", Value: "windows-1252"}}}},
+		{"nfd to nfc", "a.txt", "cafe\u0301", Doc{Parser: "text@3", Lang: "text", Text: "caf\u00e9"}},
+		{"utf-16le with bom", "a.txt", "\xff\xfeh\x00i\x00", Doc{Parser: "text@3", Lang: "text", Text: "hi", Fields: []Field{{Key: "encoding", Value: "utf-16le"}}}},
+		{"utf-16be without bom", "a.txt", "\x00h\x00i\x00!\x00\n", Doc{Parser: "text@3", Lang: "text", Text: "hi!\n", Fields: []Field{{Key: "encoding", Value: "utf-16be"}}}},
+		{"go code", "src/main.go", "package main\r\n", Doc{Parser: "code@3", Lang: "go", Text: "package main\n"}},
+		{"python code", "x.PY", "print()", Doc{Parser: "code@3", Lang: "python", Text: "print()"}},
+		{"makefile", "sub/Makefile", "all:", Doc{Parser: "code@3", Lang: "make", Text: "all:"}},
 		{
 			"markdown heading title", "README.md", "intro\n# The Title #\ntext",
-			Doc{Parser: "markdown@2", Lang: "markdown", Title: "The Title", Text: "intro\n# The Title #\ntext"},
+			Doc{Parser: "markdown@3", Lang: "markdown", Title: "The Title", Text: "intro\n# The Title #\ntext"},
 		},
 		{
 			"heading inside fence is not a title", "a.md", "```sh\n# comment\n```\n# Real",
-			Doc{Parser: "markdown@2", Lang: "markdown", Title: "Real", Text: "```sh\n# comment\n```\n# Real"},
+			Doc{Parser: "markdown@3", Lang: "markdown", Title: "Real", Text: "```sh\n# comment\n```\n# Real"},
 		},
 		{
 			"frontmatter", "post.markdown", "---\r\ntitle: Hello  World\r\ntags: [go, search, go]\r\n---\r\n# Heading\r\nbody\r\n",
-			Doc{Parser: "markdown@2", Lang: "markdown", Title: "Hello World", Tags: []string{"go", "search"}, LineOffset: 4, Text: "# Heading\nbody\n", Fields: []Field{{Key: "title", Value: "Hello World"}}},
+			Doc{Parser: "markdown@3", Lang: "markdown", Title: "Hello World", Tags: []string{"go", "search"}, LineOffset: 4, Text: "# Heading\nbody\n", Fields: []Field{{Key: "title", Value: "Hello World"}}},
 		},
 		{
 			"frontmatter tags string and keywords", "p.mdx", "---\ntags: a, b c\nkeywords: [z]\n...\nbody",
-			Doc{Parser: "markdown@2", Lang: "markdown", Tags: []string{"a", "b c", "z"}, LineOffset: 4, Text: "body"},
+			Doc{Parser: "markdown@3", Lang: "markdown", Tags: []string{"a", "b c", "z"}, LineOffset: 4, Text: "body"},
 		},
 		{
 			"frontmatter space separated tags", "p.md", "---\ntags: x y\n---\n",
-			Doc{Parser: "markdown@2", Lang: "markdown", Tags: []string{"x", "y"}, LineOffset: 3, Text: ""},
+			Doc{Parser: "markdown@3", Lang: "markdown", Tags: []string{"x", "y"}, LineOffset: 3, Text: ""},
 		},
 		{
 			"malformed frontmatter kept out of body", "p.md", "---\ntitle: [unclosed\n---\n# Fallback\n",
-			Doc{Parser: "markdown@2", Lang: "markdown", Title: "Fallback", LineOffset: 3, Text: "# Fallback\n"},
+			Doc{Parser: "markdown@3", Lang: "markdown", Title: "Fallback", LineOffset: 3, Text: "# Fallback\n"},
 		},
 		{
 			"no closing fence is a thematic break", "p.md", "---\ntitle: x\n",
-			Doc{Parser: "markdown@2", Lang: "markdown", Text: "---\ntitle: x\n"},
+			Doc{Parser: "markdown@3", Lang: "markdown", Text: "---\ntitle: x\n"},
 		},
 		{
 			"non-string title", "p.md", "---\ntitle: 2024\n---\n",
-			Doc{Parser: "markdown@2", Lang: "markdown", Title: "2024", LineOffset: 3, Fields: []Field{{Key: "title", Value: "2024"}}},
+			Doc{Parser: "markdown@3", Lang: "markdown", Title: "2024", LineOffset: 3, Fields: []Field{{Key: "title", Value: "2024"}}},
 		},
 	}
 	for _, tt := range tests {
@@ -119,24 +119,24 @@ func TestParserFor(t *testing.T) {
 		parser string
 		ok     bool
 	}{
-		{"a.md", "markdown@2", true},
-		{"A.MARKDOWN", "markdown@2", true},
-		{"x/y.mdx", "markdown@2", true},
-		{"main.go", "code@2", true},
-		{"lib.rs", "code@2", true},
-		{"conf.yaml", "code@2", true},
-		{"Dockerfile", "code@2", true},
-		{"notes.txt", "text@2", true},
-		{"LICENSE", "text@2", true},
-		{".gitignore", "text@2", true},
+		{"a.md", "markdown@3", true},
+		{"A.MARKDOWN", "markdown@3", true},
+		{"x/y.mdx", "markdown@3", true},
+		{"main.go", "code@3", true},
+		{"lib.rs", "code@3", true},
+		{"conf.yaml", "code@3", true},
+		{"Dockerfile", "code@3", true},
+		{"notes.txt", "text@3", true},
+		{"LICENSE", "text@3", true},
+		{".gitignore", "text@3", true},
 		{"photo.JPG", "", false},
 		{"lib.so", "", false},
 		{"archive.tar.gz", "", false},
 		{"font.woff2", "", false},
-		{"doc.pdf", "pdf@1", true},
+		{"doc.pdf", "pdf@2", true},
 		{"old.doc", "", false},
-		{"page.html", "html@2", true},
-		{"mail.eml", "eml@3", true},
+		{"page.html", "html@3", true},
+		{"mail.eml", "eml@4", true},
 	}
 	for _, tt := range tests {
 		parser, ok := ParserFor(tt.path)
@@ -149,11 +149,11 @@ func TestParserFor(t *testing.T) {
 func TestDocEncodeDecode(t *testing.T) {
 	docs := []*Doc{
 		{},
-		{Parser: "markdown@2", Title: "T", Tags: []string{"a", "b"}, Lang: "markdown", LineOffset: 7, Text: "body é\n"},
-		{Parser: "code@2", Lang: "go", Text: strings.Repeat("x", 300)},
-		{Parser: "pdf@1", Lang: "pdf", Text: "a\nb\n", Fields: []Field{{Key: "author", Value: "Ada"}}, Parts: []Part{{Line: 0, Page: 1, Kind: "text"}, {Line: 1, Section: "S", Page: 2, Kind: "text", Attachment: "a.pdf"}}},
-		{Parser: "eml@3", Lang: "email", Text: "a\nb\n", Parts: []Part{{Line: 0, Kind: "text"}, {Line: 1, Page: 1, Kind: "text", Attachment: "a.pdf"}},
-			Attachments: []Attachment{{Name: "a.pdf", Parser: "pdf@1", Title: "A", Lang: "pdf", Tags: []string{"x"}, Fields: []Field{{Key: "author", Value: "Ada"}}}, {Name: "b.txt", Parser: "text@2"}}},
+		{Parser: "markdown@3", Title: "T", Tags: []string{"a", "b"}, Lang: "markdown", LineOffset: 7, Text: "body é\n"},
+		{Parser: "code@3", Lang: "go", Text: strings.Repeat("x", 300)},
+		{Parser: "pdf@2", Lang: "pdf", Text: "a\nb\n", Fields: []Field{{Key: "author", Value: "Ada"}}, Parts: []Part{{Line: 0, Page: 1, Kind: "text"}, {Line: 1, Section: "S", Page: 2, Kind: "text", Attachment: "a.pdf"}}},
+		{Parser: "eml@4", Lang: "email", Text: "a\nb\n", Parts: []Part{{Line: 0, Kind: "text"}, {Line: 1, Page: 1, Kind: "text", Attachment: "a.pdf"}},
+			Attachments: []Attachment{{Name: "a.pdf", Parser: "pdf@2", Title: "A", Lang: "pdf", Tags: []string{"x"}, Fields: []Field{{Key: "author", Value: "Ada"}}}, {Name: "b.txt", Parser: "text@3"}}},
 	}
 	for _, d := range docs {
 		b := d.Encode()
@@ -171,7 +171,7 @@ func TestDocEncodeDecode(t *testing.T) {
 }
 
 func TestDecodeDocRejects(t *testing.T) {
-	good := (&Doc{Parser: "text@2", Lang: "text", Text: "hello"}).Encode()
+	good := (&Doc{Parser: "text@3", Lang: "text", Text: "hello"}).Encode()
 	tests := []struct {
 		name string
 		b    []byte
@@ -199,5 +199,25 @@ func TestHashString(t *testing.T) {
 	const want = "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85"
 	if h.String() != want {
 		t.Errorf("HashBytes(abc) = %s, want %s", h, want)
+	}
+}
+
+func TestTypeOfDataFormats(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"faq.yaml", TypeData}, {"a.json", TypeData}, {"Cargo.toml", TypeData}, {"pom.xml", TypeData},
+		{"main.go", TypeCode}, {"README.md", TypeDoc}, {"report.pdf", TypePDF},
+	} {
+		d, err := Parse(tt.path, []byte("x: 1\n"))
+		if err != nil && tt.want != TypePDF {
+			t.Fatal(err)
+		}
+		parser, _ := ParserFor(tt.path)
+		lang := ""
+		if d != nil {
+			lang = d.Lang
+		}
+		if got := TypeOf(parser, lang); got != tt.want {
+			t.Errorf("%s: type %s, want %s", tt.path, got, tt.want)
+		}
 	}
 }

@@ -22,9 +22,9 @@ import (
 // to an existing parser does not need a bump: those files had a different
 // parser (or none) before, so their entries change anyway.
 const (
-	textParser     = "text@2"
-	markdownParser = "markdown@2"
-	codeParser     = "code@2"
+	textParser     = "text@3"
+	markdownParser = "markdown@3"
+	codeParser     = "code@3"
 )
 
 // format is a parser and the language its Docs carry.
@@ -88,7 +88,26 @@ const (
 	TypeOffice = "office"
 	TypeEmail  = "email"
 	TypeHTML   = "html"
+	TypeData   = "data"
 )
+
+// Types are the values `query --type` accepts, in the order help lists them.
+var Types = []string{TypeDoc, TypeCode, TypeData, TypePDF, TypeOffice, TypeEmail, TypeHTML}
+
+// dataLangs are the languages of the code parser that hold data or
+// configuration rather than program text.
+var dataLangs = map[string]bool{"yaml": true, "json": true, "toml": true, "xml": true, "csv": true, "ini": true}
+
+// TypeOf is the type of a Doc from its parser and language: DocType, but
+// data and configuration formats (YAML, JSON, TOML, XML) are TypeData
+// rather than code.
+func TypeOf(parser, lang string) string {
+	t := DocType(parser)
+	if t == TypeCode && dataLangs[lang] {
+		return TypeData
+	}
+	return t
+}
 
 // DocType is the type of the documents a parser produces.
 func DocType(parser string) string {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror/parse"
@@ -42,6 +43,9 @@ type ScanOptions struct {
 	// Limits bound each parse of a document format (time, text produced,
 	// bytes decompressed); zero fields take parse.DefaultLimits.
 	Limits parse.Limits
+	// Notice, if set, hears what a parser's slow one-time start is doing
+	// ("preparing the PDF engine"), and "" when it is done.
+	Notice func(text string)
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -71,6 +75,11 @@ type ScanResult struct {
 	// says it differs from ScanOptions.Failures (needs Save).
 	Failures        *FailMemo
 	FailuresChanged bool
+	// WalkTime is the wall time of the walk (or, targeted, of the listed
+	// paths' checks); ParseTime that of reading, hashing and parsing the
+	// files that changed (by the workers in parallel), so a refresh can
+	// report parsing as a stage of its own.
+	WalkTime, ParseTime time.Duration
 }
 
 // Scan brings prev up to date with the tree under root (change detection is
@@ -85,6 +94,8 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
+	ctx = parse.WithNotice(ctx, opts.Notice)
+	began := time.Now()
 	w, err := newWalker(ctx, root)
 	if err != nil {
 		return nil, err
@@ -103,8 +114,10 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
 		memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
-	res := &ScanResult{Scanned: len(w.files), Failed: w.failed}
+	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
+	walked := time.Now()
 	fresh, err := s.run(w.files, res)
+	res.ParseTime = time.Since(walked)
 	if err == nil {
 		err = ctx.Err() // a cancelled scan never yields a manifest
 	}

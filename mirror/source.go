@@ -25,6 +25,12 @@ var ErrNotSource = errors.New("not an indexed source")
 // oversized files refused. The file is opened through the tree, which
 // follows no symlink in any component and never blocks.
 func ReadSource(ctx context.Context, root, rel string, maxFileSize int64) (*Doc, error) {
+	return ReadSourceFrom(ctx, root, rel, maxFileSize, nil)
+}
+
+// ReadSourceFrom is ReadSource answering from m, the last refresh's
+// mirrors, when the file is the one mirrored there (see Mirrors.Doc).
+func ReadSourceFrom(ctx context.Context, root, rel string, maxFileSize int64, m *Mirrors) (*Doc, error) {
 	if maxFileSize <= 0 {
 		maxFileSize = DefaultMaxFileSize
 	}
@@ -55,6 +61,9 @@ func ReadSource(ctx context.Context, root, rel string, maxFileSize int64) (*Doc,
 		return nil, err
 	case err != nil:
 		return nil, refused(rel, err.Error())
+	}
+	if doc, ok := m.Doc(rel, c.parser, data); ok {
+		return doc, nil
 	}
 	doc, err := Parse(rel, data)
 	if errors.Is(err, ErrBinary) {

@@ -129,7 +129,7 @@ func docIDs(hits []agentapi.Hit, paths map[string]string) []string {
 func search(ctx context.Context, ws *agentapi.Workspace, c *config, maxTokens int) ([][]agentapi.Hit, error) {
 	out := make([][]agentapi.Hit, len(c.ds.Queries))
 	for i, q := range c.ds.Queries {
-		a, err := ws.Search(ctx, agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Text, K: c.k}, MaxTokens: maxTokens})
+		a, err := ws.Search(ctx, agentapi.WorkspaceSearch{SearchRequest: agentapi.SearchRequest{Query: q.Text, K: &c.k}, MaxTokens: maxTokens})
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}

@@ -56,10 +56,11 @@ func TestGoldenCollapse(t *testing.T) {
 	}
 	top := res[0].(map[string]any)
 	also, _ := top["also_in"].([]any)
-	if top["path"] != "docs/v1.0/install.md" || len(also) != 3 {
-		t.Fatalf("first result %v with also_in %v, want docs/v1.0/install.md also in 3 files", top["path"], also)
+	// The newest version is shown (issue 24), the others in rank order.
+	if top["path"] != "docs/v2.1/install.md" || len(also) != 3 {
+		t.Fatalf("first result %v with also_in %v, want docs/v2.1/install.md also in 3 files", top["path"], also)
 	}
-	if a := also[0].(map[string]any); a["path"] != "docs/v1.1/install.md" || !cmp.Equal(a["lines"], []any{1.0, 5.0}) {
+	if a := also[0].(map[string]any); a["path"] != "docs/v1.0/install.md" || !cmp.Equal(a["lines"], []any{1.0, 5.0}) {
 		t.Errorf("also_in[0] = %v", a)
 	}
 	if _, ok := res[1].(map[string]any)["also_in"]; ok {

@@ -39,8 +39,8 @@ func TestFlagsWhereTheyAct(t *testing.T) {
 		}
 	}
 	q := mustOK(t, "query", "--help").stdout
-	if !strings.Contains(q, "--path glob") || strings.Contains(q, "--path *") {
-		t.Errorf("query help should show --path glob:\n%s", q)
+	if !strings.Contains(q, "--path pattern") || strings.Contains(q, "--path *") {
+		t.Errorf("query help should show --path pattern:\n%s", q)
 	}
 	// A setting flag on a command that does not use it is refused.
 	if r := cli(t, nil, "status", "--chunk-size", "10"); r.code != exitUsage {
@@ -140,8 +140,15 @@ func TestErrorsSayWhatToDoNext(t *testing.T) {
 	if r.code != exitFailed || !strings.Contains(r.stderr, "running and reachable") || !strings.Contains(r.stderr, "autorag: hint: ") {
 		t.Errorf("unreachable provider: exit %d, %q", r.code, r.stderr)
 	}
+	// The hint states what is true for the root: nothing was ever committed.
 	m := cli(t, env, "--root", root, "refresh", "--json").json(t)
-	if e := m["error"].(map[string]any); e["code"] != "failed" || !strings.Contains(e["hint"].(string), "still served") {
-		t.Errorf("JSON error without the hint: %v", m)
+	if e := m["error"].(map[string]any); e["code"] != "failed" || !strings.Contains(e["hint"].(string), "no index yet") || strings.Contains(e["hint"].(string), "still served") {
+		t.Errorf("JSON error without the no-index hint: %v", m)
+	}
+	// Once an index is committed, a failed refresh leaves it served.
+	mustOK(t, "--root", root, "refresh", "-q")
+	m = cli(t, env, "--root", root, "refresh", "--json").json(t)
+	if e := m["error"].(map[string]any); e["code"] != "failed" || !strings.Contains(e["hint"].(string), "is still served") {
+		t.Errorf("JSON error without the still-served hint: %v", m)
 	}
 }

@@ -51,15 +51,19 @@ func classify(err error) (int, string) {
 	return exitCodes[code], code
 }
 
-// report prints err as an envelope (--json) or a line on stderr, and
-// returns the exit code.
-func report(err error, asJSON bool, stdout, stderr io.Writer) int {
+// report prints err as an envelope (--json) or a line on stderr with the
+// hint hintFor gives its class, and returns the exit code. An interruption
+// is said in one line, whatever the cancelled steps reported.
+func report(err error, asJSON bool, hintFor func(code string) string, stdout, stderr io.Writer) int {
 	code, name := classify(err)
 	var se *silentError
 	if code == exitOK || errors.As(err, &se) {
 		return code
 	}
-	hint := hints[name]
+	if name == envelope.CodeInterrupted {
+		err = errInterrupted
+	}
+	hint := hintFor(name)
 	if !asJSON {
 		fmt.Fprintf(stderr, "autorag: %v\n", err)
 		if hint != "" {
@@ -72,6 +76,9 @@ func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 	writeJSON(stdout, env)
 	return code
 }
+
+// errInterrupted is how an interruption is reported.
+var errInterrupted = errors.New("interrupted (SIGINT or SIGTERM)")
 
 func writeJSON(w io.Writer, v any) { _ = envelope.Write(w, v) }
 

@@ -61,6 +61,9 @@ func printQuery(g *globals, format string, env *envelope.Query, maxTokens int) {
 		return
 	}
 	w := g.stdout
+	if env.Hint != "" && format != formatJSON {
+		fmt.Fprintf(g.stderr, "autorag: hint: %s\n", env.Hint)
+	}
 	switch format {
 	case formatJSON:
 		writeJSON(w, env)
@@ -139,7 +142,7 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 // shownFields are the result fields the text and markdown formats lay out
 // themselves; any other field a result carries is printed by extras.
 var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
-	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true}
+	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true, "page": true}
 
 type extra struct{ name, value string }
 
@@ -170,8 +173,8 @@ func extras(r any) []extra {
 }
 
 // extraValue prints a list of strings joined by commas, a list of
-// locations ({"path", "lines"}) as path:first-last joined by commas, and
-// anything else as its JSON.
+// locations ({"path", "lines", "page"}) as resultLocation does (a PDF's
+// by its page) joined by commas, and anything else as its JSON.
 func extraValue(raw json.RawMessage) string {
 	var list []string
 	if json.Unmarshal(raw, &list) == nil {
@@ -181,6 +184,7 @@ func extraValue(raw json.RawMessage) string {
 		Path       *string `json:"path"`
 		Attachment string  `json:"attachment"`
 		Lines      []int   `json:"lines"`
+		Page       int     `json:"page"`
 	}
 	if json.Unmarshal(raw, &locs) != nil || len(locs) == 0 {
 		return string(raw)
@@ -190,12 +194,11 @@ func extraValue(raw json.RawMessage) string {
 		if l.Path == nil {
 			return string(raw)
 		}
-		parts[i] = *l.Path
-		if l.Attachment != "" {
-			parts[i] = attachmentLocation(*l.Path, l.Attachment)
-		} else if len(l.Lines) == 2 {
-			parts[i] += fmt.Sprintf(":%d-%d", l.Lines[0], l.Lines[1])
+		r := engine.Result{Path: *l.Path, Attachment: l.Attachment, Page: l.Page}
+		if len(l.Lines) == 2 {
+			r.Lines = [2]int{l.Lines[0], l.Lines[1]}
 		}
+		parts[i] = resultLocation(r)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -47,6 +47,7 @@ func wantProgress(mode string, g *globals) (bool, error) {
 type progressLine struct {
 	w     io.Writer
 	width int
+	gate  gate // what the bar draws goes through it
 
 	mu     sync.Mutex
 	bar    *progressbar.ProgressBar
@@ -83,8 +84,9 @@ func (p *progressLine) Phase(name, unit string, total int) {
 	defer p.mu.Unlock()
 	p.finishLocked()
 	p.phase, p.unit, p.total, p.done, p.detail, p.start = name, unit, total, 0, "", time.Now()
+	p.gate.w = p.w
 	p.bar = progressbar.NewOptions(max(total, -1),
-		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetWriter(&p.gate),
 		progressbar.OptionSetDescription(name),
 		progressbar.OptionSetWidth(20),
 		progressbar.OptionShowDescriptionAtLineEnd(),
@@ -130,11 +132,30 @@ func (p *progressLine) redraw() {
 	if p.bar == nil {
 		return
 	}
-	// Describe draws; Set draws again only when the percentage changes.
-	p.bar.Describe(p.describe(time.Since(p.start)))
+	// Describe and Set each draw (Set when the percentage changes): with
+	// the gate shut they only update the bar, and one last Describe draws
+	// the count and its percentage together.
+	d := p.describe(time.Since(p.start))
+	p.gate.shut = true
+	p.bar.Describe(d)
 	if p.total > 0 {
 		_ = p.bar.Set(min(p.done, p.total))
 	}
+	p.gate.shut = false
+	p.bar.Describe(d)
+}
+
+// gate passes writes to w unless shut.
+type gate struct {
+	w    io.Writer
+	shut bool
+}
+
+func (g *gate) Write(b []byte) (int, error) {
+	if g.shut {
+		return len(b), nil
+	}
+	return g.w.Write(b)
 }
 
 // describe is what follows the bar: "index 120/3243 files · 40 files/s ·

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
@@ -14,7 +15,7 @@ import (
 type queryOptions struct {
 	k          int
 	perFile    int
-	path       string
+	paths      []string
 	mode       string
 	explain    bool
 	noCache    bool
@@ -37,7 +38,7 @@ func newQueryCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVarP(&o.k, "k", "k", 10, "number of results")
 	cmd.Flags().IntVar(&o.perFile, "per-file", 1, "results per source file")
-	cmd.Flags().StringVar(&o.path, "path", "", "only paths matching this `glob` (*, ?, **, [...]; a glob without / matches in any directory)")
+	cmd.Flags().StringArrayVar(&o.paths, "path", nil, "only paths matching this `pattern`: a glob (*, ?, **, [...], {a,b}), a directory (its subtree) or a file; without / it matches at any depth; !pattern excludes; repeat for alternatives")
 	cmd.Flags().StringVar(&o.mode, "mode", "", "hybrid (default when the index has vectors), bm25 or vector")
 	cmd.Flags().BoolVar(&o.noCache, "no-cache", false, "answer from the index even when the query cache holds the answer")
 	cmd.Flags().BoolVar(&o.explain, "explain", false, "say how each result's score came about (each list's rank, score and weight)")
@@ -58,8 +59,8 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if strings.TrimSpace(text) == "" {
 		return usagef("empty query: give the words to search for, e.g. autorag query \"retry backoff\"")
 	}
-	if o.k < 1 {
-		return usagef("-k must be at least 1, got %d", o.k)
+	if _, err := agentapi.ResolveK(&o.k); err != nil {
+		return err
 	}
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
@@ -72,7 +73,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if err != nil {
 		return err
 	}
-	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlob: o.path, Mode: o.mode, Explain: o.explain,
+	qo := engine.QueryOptions{Text: text, K: o.k, PerFile: o.perFile, PathGlobs: o.paths, Mode: o.mode, Explain: o.explain,
 		NoCollapse: o.noCollapse, Filters: o.filters, Type: o.docType}
 	if err := engine.CheckFilters(qo); err != nil {
 		return usagef("%v", err)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -76,6 +79,7 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 		line = newProgressLine(g.stderr)
 		ro.Progress = line
 	}
+	_, serr := os.Stat(e.Layout.SidecarPath())
 	res, err := e.Refresh(cmd.Context(), ro)
 	if line != nil {
 		line.Close() // what follows starts on a clean line
@@ -92,6 +96,10 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 	}
 	if !g.quiet {
 		printRefresh(g.stdout, res, g.verbose)
+		if errors.Is(serr, fs.ErrNotExist) {
+			// Said once, so that indexing the wrong folder is noticed.
+			fmt.Fprintf(g.stdout, "  new index at %s\n", e.Layout.Dir)
+		}
 	}
 	return nil
 }

@@ -45,14 +45,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var rerr *runError
 	if !errors.As(err, &rerr) {
 		// cobra's own errors: unknown command or flag, bad arguments
-		err = &usageError{err: err}
-		if cmd != nil && !g.json {
-			fmt.Fprintln(stderr, cmd.UsageString())
-		}
+		err = cobraError(cmd, err)
 	} else {
 		err = rerr.err
 	}
-	return report(err, g.json, stdout, stderr)
+	return report(err, g.json, g.hint, stdout, stderr)
 }
 
 // runError marks an error returned by a command's own work, as opposed to

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/pflag"
@@ -44,6 +46,7 @@ const (
 	kindInt kind = iota
 	kindFloat
 	kindString
+	kindSize // a byte count, with or without a unit (parseSize)
 )
 
 // setting is one row of the table.
@@ -77,13 +80,9 @@ var settingTable = []setting{
 	{key: "chunk_overlap", flag: "chunk-overlap", env: "AUTORAG_CHUNK_OVERLAP", group: groupIndex, kind: kindInt,
 		def: strconv.Itoa(chunk.DefaultOverlap), usage: "overlap when a long block is cut, in characters",
 		set: func(d *draft, v string) error { return parseInt(v, &d.s.Chunk.Overlap) }},
-	{key: "max_file_size", flag: "max-file-size", env: "AUTORAG_MAX_FILE_SIZE", group: groupIndex, kind: kindInt,
-		def: "0", usage: "skip files larger than this many bytes; 0 = 16 MiB",
-		set: func(d *draft, v string) error {
-			n, err := strconv.ParseInt(v, 10, 64)
-			d.s.MaxFileSize = n
-			return err
-		}},
+	{key: "max_file_size", flag: "max-file-size", env: "AUTORAG_MAX_FILE_SIZE", group: groupIndex, kind: kindSize,
+		def: "16MiB", usage: "skip files larger than this `size` (bytes, or with a unit: KiB, MiB, GiB, KB, MB, GB)",
+		set: func(d *draft, v string) (err error) { d.s.MaxFileSize, err = parseSize(v); return err }},
 	{key: "embedder", flag: "embedder", env: "AUTORAG_EMBEDDER", group: groupIndex, kind: kindString,
 		def: "local", usage: "`name` of the embedder: local (built-in, offline), transformer (a model run in process, see --model), openai (any OpenAI-compatible API; OPENAI_* variables, shown by autorag config) or none (BM25 only)",
 		set: func(d *draft, v string) error { d.embedder = v; return nil }},
@@ -131,6 +130,28 @@ func parseInt(v string, dst *int) error {
 	n, err := strconv.Atoi(v)
 	*dst = n
 	return err
+}
+
+// sizeUnits are the units parseSize knows, longest first.
+var sizeUnits = []struct {
+	name string
+	n    int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+
+// parseSize reads a byte count, "16777216", "16MiB" or "16 MiB".
+func parseSize(v string) (int64, error) {
+	num, mult := strings.TrimSpace(v), int64(1)
+	for _, u := range sizeUnits {
+		if len(num) > len(u.name) && strings.EqualFold(num[len(num)-len(u.name):], u.name) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.name)]), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)", v)
+	}
+	return n * mult, nil
 }
 
 func parseFloat(v string, dst *float64) error {
@@ -294,6 +315,8 @@ func kindName(k kind) string {
 		return "an integer"
 	case kindFloat:
 		return "a number"
+	case kindSize:
+		return "a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)"
 	}
 	return "a string"
 }

@@ -142,7 +142,8 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Errorf("progress drawn %d times, want several redraws: %q", n, progress)
 	}
 	screen := render(raw)
-	if len(screen) != 2 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "32 added") {
+	if len(screen) != 3 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "32 added") ||
+		!strings.HasPrefix(screen[2], "  new index at ") {
 		t.Errorf("screen after the refresh should hold the summary alone, from column 0:\n%s", strings.Join(screen, "\n"))
 	}
 

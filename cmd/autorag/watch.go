@@ -102,10 +102,12 @@ func printReady(g *globals, r watch.Ready, wo watchOptions) {
 
 // tickLine is one tick as --json prints it.
 type tickLine struct {
-	Tick    int                   `json:"tick"`
-	Trigger string                `json:"trigger"`
-	Outcome string                `json:"outcome"`
-	Paths   int                   `json:"paths"`
+	Tick    int    `json:"tick"`
+	Trigger string `json:"trigger"`
+	Outcome string `json:"outcome"`
+	Paths   int    `json:"paths"`
+	// Changed names the paths an event tick refreshed (Paths counts them).
+	Changed []string              `json:"changed,omitempty"`
 	TookMS  float64               `json:"took_ms"`
 	Refresh any                   `json:"refresh,omitempty"` // the refresh envelope, or the busy/error one
 	Compact *engine.CompactResult `json:"compact,omitempty"`
@@ -128,7 +130,8 @@ func printTick(g *globals, t watch.Tick) {
 }
 
 func toLine(t watch.Tick) tickLine {
-	l := tickLine{Tick: t.N, Trigger: t.Trigger, Outcome: t.Outcome, Paths: len(t.Paths), TookMS: t.TookMS, Compact: t.Compact}
+	l := tickLine{Tick: t.N, Trigger: t.Trigger, Outcome: t.Outcome, Paths: len(t.Paths), Changed: t.Paths,
+		TookMS: t.TookMS, Compact: t.Compact}
 	switch {
 	case t.Err != nil && t.Trigger != watch.TriggerIdle:
 		_, name := classify(t.Err)

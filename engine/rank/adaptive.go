@@ -85,8 +85,8 @@ func DropBelowFloor(floor float64, ranking []Fused) ([]Fused, int) {
 
 // explainAdaptive says how an adaptive score came about.
 func (x Fused) explainAdaptive(f Fusion, q Query, list func(string, int, float64) string) string {
-	return fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list%s) -> %.5f",
-		f, list("bm25", x.BM25Rank, x.BM25), f.Alpha, list("vector", x.DenseRank, x.Dense), x.WDense, why(f, q, x), x.Score)
+	return fmt.Sprintf("%s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list%s) -> %.5f",
+		list("bm25", x.BM25Rank, x.BM25), f.Alpha, list("vector", x.DenseRank, x.Dense), x.WDense, why(f, q, x), x.Score)
 }
 
 // why names the factors that lowered a chunk's dense weight.
@@ -114,17 +114,21 @@ func ExplainQuery(mode string, f Fusion, floor float64, dropped, terms int) stri
 		return s
 	}
 	s += "; fusion " + f.String()
-	unknown := ""
-	if floor != f.Floor {
-		unknown = ", the floor for a query the embedder knows no word of"
+	why := "no better than chance for the embedder"
+	switch {
+	case floor == f.Floor:
+	case floor == f.FloorUnknown:
+		why += ", the floor for a query the embedder knows no word of"
+	default:
+		why = fmt.Sprintf("%g of the best similarity: far below the best hit", f.FloorRatio)
 	}
 	switch {
 	case floor == 0:
 		s += "; no floor for vector-only results"
 	case dropped == 1:
-		s += fmt.Sprintf("; 1 vector-only result dropped: similarity below %g%s (no better than chance for the embedder)", floor, unknown)
+		s += fmt.Sprintf("; 1 vector-only result dropped: similarity below %.4g (%s)", floor, why)
 	default:
-		s += fmt.Sprintf("; %d vector-only results dropped: similarity below %g%s (no better than chance for the embedder)", dropped, floor, unknown)
+		s += fmt.Sprintf("; %d vector-only results dropped: similarity below %.4g (%s)", dropped, floor, why)
 	}
 	return s
 }

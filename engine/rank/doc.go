@@ -2,10 +2,12 @@
 // same way for every backend: the fusion settings (Fusion) and their
 // validation, normalization and convex, adaptive and RRF fusion (Fuse,
 // Rank), the query's dense weight (QueryWeight), the vector-only floor
-// (Floor, DropBelowFloor), dense feedback's vector arithmetic (UseFeedback,
+// (Floor, FloorRatio, DropBelowFloor), dense feedback's vector arithmetic (UseFeedback,
 // AddFeedback, Turn), and the walk of a ranking into results (Page.Walk):
-// the per-file limit and the collapse of identical and near-identical
-// passages (collapseKey). It also owns the result types the engine
+// the per-file limit, the collapse of identical and near-identical
+// passages (collapseKey) and of copies of one document across version or
+// language folders (Page.Copies, package copies), shown from the copy
+// the query names or the newest version. It also owns the result types the engine
 // answers with (Result, Scores, Location) and the explanations of a
 // ranking.
 //

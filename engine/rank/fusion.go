@@ -38,6 +38,12 @@ type Fusion struct {
 	// FloorUnknown replaces Floor when it is higher, BM25 matched nothing
 	// and the embedder knows none of the query's words (embed.Coverer).
 	FloorUnknown float64 `json:"floor_unknown,omitempty"`
+	// FloorRatio also drops, in hybrid mode, for a query the embedder knows
+	// none of the words of, chunks only the vector list found whose
+	// similarity is below this share of the best similarity: BM25 found
+	// what has the word, and the vector's similar spellings pad the list
+	// far below it.
+	FloorRatio float64 `json:"floor_ratio,omitempty"`
 	// Feedback, when above 0, adds to a hybrid query's vector the mean
 	// vector of BM25's best Feedback chunks before the dense search
 	// (English queries, not when those chunks are mostly code:
@@ -61,6 +67,9 @@ func (f Fusion) String() string {
 	}
 	if f.FloorUnknown != 0 {
 		s += fmt.Sprintf(" floor_unknown=%g", f.FloorUnknown)
+	}
+	if f.FloorRatio != 0 {
+		s += fmt.Sprintf(" floor_ratio=%g", f.FloorRatio)
 	}
 	if f.Feedback != 0 {
 		s += fmt.Sprintf(" feedback=%d", f.Feedback)
@@ -90,6 +99,9 @@ func (f Fusion) Validate() error {
 	}
 	if f.Floor < -1 || f.Floor > 1 || f.FloorUnknown < -1 || f.FloorUnknown > 1 {
 		return fmt.Errorf("vector floors are cosine similarities in [-1,1] (got %g, %g)", f.Floor, f.FloorUnknown)
+	}
+	if f.FloorRatio < 0 || f.FloorRatio >= 1 {
+		return fmt.Errorf("the vector floor ratio is a share of the best similarity in [0,1) (got %g)", f.FloorRatio)
 	}
 	return nil
 }

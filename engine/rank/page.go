@@ -2,7 +2,9 @@ package rank
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/autorag/autorag/engine/copies"
 	"github.com/autorag/autorag/engine/record"
 )
 
@@ -11,6 +13,12 @@ type Location struct {
 	Path       string `json:"path"`
 	Attachment string `json:"attachment,omitempty"`
 	Lines      [2]int `json:"lines"`
+	Page       int    `json:"page,omitempty"` // PDF page, 1-based
+}
+
+// locationOf is where r is.
+func locationOf(r Result) Location {
+	return Location{Path: r.Path, Attachment: r.Attachment, Lines: r.Lines, Page: r.Page}
 }
 
 // Page is the walk of a ranking into results: the per-file limit, the
@@ -22,6 +30,14 @@ type Page struct {
 	Mode       string
 	Fusion     Fusion
 	Query      Query
+	// Copies, when set and Collapse is on, gives the signature of the
+	// document at a path (package copies): a result from a copy of an
+	// earlier result's document (the same page in another version's
+	// folder) joins that result's AlsoIn, and the copy shown in its place
+	// is the one copies.Prefer picks given Named (the query's words and
+	// the --path patterns).
+	Copies func(path string) copies.Signature
+	Named  []string
 }
 
 // Walk walks the ranking, applies the per-file limit, collapses
@@ -32,7 +48,8 @@ type Page struct {
 // with load. It also returns how many results it collapsed.
 func (p Page) Walk(ranking []Fused, load func(id, path string, ord int) (Result, error)) ([]Result, int, error) {
 	seen := map[string]int{}
-	var twins collapser // results by collapseKey
+	found := map[string]int{} // when each entry was first loaded: AlsoIn's order
+	var twins collapser       // results by collapseKey
 	out := []Result{}
 	collapsed := 0
 	for _, x := range ranking {
@@ -51,22 +68,71 @@ func (p Page) Walk(ranking []Fused, load func(id, path string, ord int) (Result,
 		if seen[key] >= p.PerFile {
 			continue
 		}
+		if _, ok := found[key]; !ok {
+			found[key] = len(found)
+		}
+		res.Score, res.Scores = x.Score, x.scores()
+		if p.Explain {
+			res.Explain = x.explain(p.Mode, p.Fusion, p.Query)
+		}
 		if p.Collapse {
-			if i := twins.find(res.Text, out); i >= 0 {
-				out[i].AlsoIn = append(out[i].AlsoIn, Location{Path: path, Attachment: res.Attachment, Lines: res.Lines})
+			i := twins.find(res.Text, out)
+			if i < 0 {
+				i = p.copyOf(res, out)
+			}
+			if i >= 0 {
+				if out[i] = p.join(out[i], res); out[i].Path == res.Path {
+					seen[key]++ // shown now: its file's limit counts it
+				}
+				slices.SortStableFunc(out[i].AlsoIn, func(a, b Location) int {
+					return found[record.EntryKey(a.Path, a.Attachment)] - found[record.EntryKey(b.Path, b.Attachment)]
+				})
 				collapsed++
 				continue
 			}
 			twins.add(len(out))
 		}
 		seen[key]++
-		res.Rank, res.Score, res.Scores = len(out)+1, x.Score, x.scores()
-		if p.Explain {
-			res.Explain = x.explain(p.Mode, p.Fusion, p.Query)
-		}
+		res.Rank = len(out) + 1
 		out = append(out, res)
 	}
 	return out, collapsed, nil
+}
+
+// copyOf is the index of the result in out whose document res's is a
+// copy of, or -1. Attachments are entries of their own and never copies.
+func (p Page) copyOf(res Result, out []Result) int {
+	if p.Copies == nil || res.Attachment != "" {
+		return -1
+	}
+	sig := p.Copies(res.Path)
+	if sig == nil {
+		return -1
+	}
+	for i, o := range out {
+		if o.Attachment == "" && copies.IsCopy(copies.Item{Path: o.Path, Sig: p.Copies(o.Path)}, copies.Item{Path: res.Path, Sig: sig}) {
+			return i
+		}
+	}
+	return -1
+}
+
+// join adds the copy res to shown, the result at its place: res takes the
+// place (rank and score kept, shown first in its AlsoIn) when it is the
+// copy to prefer.
+func (p Page) join(shown, res Result) Result {
+	for _, l := range shown.AlsoIn {
+		if l.Path == res.Path && l.Attachment == "" {
+			return shown // another passage of a copy already listed
+		}
+	}
+	if !copies.Prefer(shown.Path, res.Path, p.Named) {
+		shown.AlsoIn = append(shown.AlsoIn, locationOf(res))
+		return shown
+	}
+	res.Rank, res.Score = shown.Rank, shown.Score
+	res.AlsoIn = append(append([]Location{locationOf(shown)}, shown.AlsoIn...), res.AlsoIn...)
+	return res
 }
 
 func (x Fused) scores() Scores {
@@ -101,10 +167,10 @@ func (x Fused) explain(mode string, f Fusion, q Query) string {
 	case FusionAdaptive:
 		s = x.explainAdaptive(f, q, list)
 	case FusionRRF:
-		s = fmt.Sprintf("%s: %s (weight %.3g), %s (weight %.3g) -> %.5f", f, list("bm25", x.BM25Rank, x.BM25), f.WBM25,
+		s = fmt.Sprintf("%s (weight %.3g), %s (weight %.3g) -> %.5f", list("bm25", x.BM25Rank, x.BM25), f.WBM25,
 			list("vector", x.DenseRank, x.Dense), f.WDense, x.Score)
 	default:
-		s = fmt.Sprintf("%s: %s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f", f,
+		s = fmt.Sprintf("%s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f",
 			list("bm25", x.BM25Rank, x.BM25), f.Alpha, list("vector", x.DenseRank, x.Dense), 1-f.Alpha, x.Score)
 	}
 	if x.BM25Rank == 0 && f.Floor != 0 {

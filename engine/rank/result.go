@@ -34,7 +34,10 @@ type Result struct {
 	Score      float64 `json:"score"`
 	Scores     Scores  `json:"scores"`
 	Explain    string  `json:"explain,omitempty"`
-	Text       string  `json:"text"`
+	// Meta are the metadata fields the query filtered on, with this
+	// result's values (--filter from=... shows the From it matched).
+	Meta map[string]string `json:"meta,omitempty"`
+	Text string            `json:"text"`
 	// AlsoIn lists the other places the same passage (the same chunk text
 	// but for white space and version numbers) was found, best-ranked
 	// first; they are not results of their own.

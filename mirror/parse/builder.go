@@ -33,7 +33,9 @@ func (b *Builder) Part(section string, page int, kind string) {
 }
 
 // Line appends s and a line end. Line ends inside s (CRLF, CR, LF) become
-// lines of their own; NUL bytes become spaces.
+// lines of their own, words hyphenated at one of them are joined
+// (JoinHyphens) and control characters dropped (DropControls); NUL bytes
+// become spaces.
 func (b *Builder) Line(s string) {
 	if b.over {
 		return
@@ -43,8 +45,8 @@ func (b *Builder) Line(s string) {
 		return
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\x00", " ")
+	s = DropControls(JoinHyphens(s))
 	b.sb.WriteString(s)
 	b.sb.WriteByte('\n')
 	b.lines += strings.Count(s, "\n") + 1

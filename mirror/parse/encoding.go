@@ -162,7 +162,7 @@ func Text(raw []byte) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	return norm.NFC.String(cleanUTF8(b)), enc, nil
+	return norm.NFC.String(DropControls(cleanUTF8(b))), enc, nil
 }
 
 // cleanUTF8 returns b as a string with every invalid byte replaced by U+FFFD

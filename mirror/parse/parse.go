@@ -15,6 +15,9 @@ var (
 	ErrTooLarge  = errors.New("content over the size limit")
 	ErrTimeout   = errors.New("parse timed out")
 	ErrMalformed = errors.New("malformed")
+	// ErrNoText reports a paged document whose pages hold no text (a scan
+	// without OCR): nothing of it could be found.
+	ErrNoText = errors.New("no text layer")
 )
 
 // Field is one metadata field: a lowercase key and its value.

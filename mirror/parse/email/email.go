@@ -22,7 +22,7 @@ import (
 type EML struct{}
 
 // Name is the parser's name@version.
-func (EML) Name() string { return "eml@3" }
+func (EML) Name() string { return "eml@4" }
 
 // Parse reads one message.
 func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
@@ -31,7 +31,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		return nil, err
 	}
 	b := parse.NewBuilder(in.Limits.MaxText)
-	m.write(b, "")
+	m.write(b, m.subject) // the section a mailbox's message has too
 	if b.Over() {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
@@ -45,7 +45,7 @@ func (EML) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 type Mbox struct{}
 
 // Name is the parser's name@version.
-func (Mbox) Name() string { return "mbox@3" }
+func (Mbox) Name() string { return "mbox@4" }
 
 // maxMessages bounds the messages read from one mbox.
 const maxMessages = 100000
@@ -158,5 +158,5 @@ func header(h mail.Header, key string) string {
 }
 
 // headerFields are the headers kept as fields, with their field keys.
-var headerFields = [][2]string{{"From", "from"}, {"To", "to"}, {"Cc", "cc"}, {"Date", "date"},
+var headerFields = [][2]string{{"From", "from"}, {"To", "to"}, {"Cc", "cc"}, {"Reply-To", "reply_to"}, {"Date", "date"},
 	{"Subject", "subject"}, {"Message-Id", "message_id"}}

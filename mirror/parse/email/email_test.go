@@ -45,7 +45,8 @@ func TestEMLHeadersBodyAttachments(t *testing.T) {
 	if strings.Contains(d.Text, "html body") {
 		t.Errorf("the html alternative was used although a plain one exists")
 	}
-	if len(d.Parts) != 2 || d.Parts[1].Section != "attachment: notes.txt" {
+	// A single message's section is its subject, as a mailbox message's is.
+	if len(d.Parts) != 2 || d.Parts[0].Section != "Résumé" || d.Parts[1].Section != "Résumé > attachment: notes.txt" {
 		t.Errorf("parts = %+v", d.Parts)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"mime"
 	"strings"
 
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
 
 	"github.com/autorag/autorag/mirror/parse"
 )
@@ -19,7 +21,7 @@ import (
 type Parser struct{}
 
 // Name is the parser's name@version.
-func (Parser) Name() string { return "html@2" }
+func (Parser) Name() string { return "html@3" }
 
 // maxDepth bounds the element nesting the walk descends into.
 const maxDepth = 512
@@ -62,10 +64,16 @@ func Extract(ctx context.Context, data []byte, maxText int) (*parse.Doc, error) 
 
 //semguard:end html-parser
 
-// decode converts the page to UTF-8: a BOM or a meta charset decides, else
-// parse.Decode.
+// decode converts the page to UTF-8 the way a browser picks its encoding
+// (HTML5 § 13.2.3): a BOM or a charset the prescan finds in the first
+// 1,024 bytes, else a <meta> charset the tokenizer meets further on (the
+// parser's change of encoding), else parse.Decode's detection.
 func decode(data []byte) (string, error) {
-	if enc, name, certain := charset.DetermineEncoding(data[:min(len(data), 1024)], ""); certain && name != "utf-8" {
+	enc, name, certain := charset.DetermineEncoding(data[:min(len(data), 1024)], "")
+	if !certain {
+		enc, name = lateMeta(data)
+	}
+	if enc != nil && name != "utf-8" {
 		out, err := enc.NewDecoder().Bytes(data)
 		if err == nil {
 			return string(bytes.TrimPrefix(out, []byte("\uFEFF"))), nil
@@ -76,6 +84,57 @@ func decode(data []byte) (string, error) {
 		out, err = bytes.ReplaceAll(data, []byte{0}, nil), nil
 	}
 	return string(out), err
+}
+
+// lateMeta finds the first <meta charset> or <meta http-equiv=content-type>
+// of the document as the tokenizer sees it (so not one inside a script or
+// a comment), and returns its encoding; nil when there is none or it is
+// unknown. A UTF-16 label means UTF-8, as in the HTML standard.
+func lateMeta(data []byte) (encoding.Encoding, string) {
+	z := xhtml.NewTokenizer(bytes.NewReader(data))
+	for {
+		switch z.Next() {
+		case xhtml.ErrorToken:
+			return nil, ""
+		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:
+			if label := metaLabel(z); label != "" {
+				enc, name := charset.Lookup(label)
+				if strings.HasPrefix(name, "utf-16") {
+					return nil, "utf-8"
+				}
+				return enc, name
+			}
+		}
+	}
+}
+
+// metaLabel is the charset label of the tag the tokenizer stands on, if it
+// is a <meta> that declares one.
+func metaLabel(z *xhtml.Tokenizer) string {
+	tag, hasAttr := z.TagName()
+	if string(tag) != "meta" {
+		return ""
+	}
+	var label, content string
+	var httpEquiv bool
+	for hasAttr {
+		var k, v []byte
+		k, v, hasAttr = z.TagAttr()
+		switch string(k) {
+		case "charset":
+			label = string(v)
+		case "http-equiv":
+			httpEquiv = strings.EqualFold(strings.TrimSpace(string(v)), "content-type")
+		case "content":
+			content = string(v)
+		}
+	}
+	if label == "" && httpEquiv {
+		if _, params, err := mime.ParseMediaType(content); err == nil {
+			label = params["charset"]
+		}
+	}
+	return strings.TrimSpace(label)
 }
 
 // findContent returns the first <main> or <article> element (outside

@@ -91,3 +91,24 @@ func TestExtractDeclaredLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A charset declared after the first 1,024 bytes (behind a long script) is
+// the one the HTML5 parser switches to, before any detection runs; the
+// http-equiv form counts too, and a meta inside a script does not.
+func TestExtractLateMetaCharset(t *testing.T) {
+	script := "<script>" + strings.Repeat("var pad = 1;\n", 400) + "var s = \"<meta charset=koi8-r>\";</script>"
+	cyrillic := "\xcf\xf0\xe8\xe2\xe5\xf2, \xec\xe8\xf0" // "Привет, мир" in windows-1251
+	for name, meta := range map[string]string{
+		"charset":    `<meta charset="windows-1251">`,
+		"http-equiv": `<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">`,
+	} {
+		page := "<html><head><title>t</title>" + script + meta + "</head><body><p>" + cyrillic + "</p></body></html>"
+		d, err := Extract(context.Background(), []byte(page), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(d.Text, "Привет, мир") {
+			t.Errorf("%s: text = %q, want the windows-1251 text decoded", name, d.Text)
+		}
+	}
+}

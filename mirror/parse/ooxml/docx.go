@@ -16,7 +16,7 @@ import (
 type DOCX struct{}
 
 // Name is the parser's name@version.
-func (DOCX) Name() string { return "docx@2" }
+func (DOCX) Name() string { return "docx@3" }
 
 // Parse extracts the body text, headings as markdown headings, then the
 // text of the headers and footers and of the footnotes and endnotes, each

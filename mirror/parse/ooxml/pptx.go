@@ -16,7 +16,7 @@ import (
 type PPTX struct{}
 
 // Name is the parser's name@version.
-func (PPTX) Name() string { return "pptx@2" }
+func (PPTX) Name() string { return "pptx@3" }
 
 // Parse extracts each slide's text, then its speaker notes, as a part
 // "Slide N: title".

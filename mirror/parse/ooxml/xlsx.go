@@ -15,7 +15,7 @@ import (
 type XLSX struct{}
 
 // Name is the parser's name@version.
-func (XLSX) Name() string { return "xlsx@1" }
+func (XLSX) Name() string { return "xlsx@2" }
 
 // Parse extracts every sheet as a part "Sheet: name", one row per line.
 func (XLSX) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {

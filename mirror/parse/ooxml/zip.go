@@ -26,6 +26,9 @@ type pkg struct {
 }
 
 func openPkg(ctx context.Context, in *parse.Input) (*pkg, error) {
+	if err := notZip(in.Data); err != nil {
+		return nil, err
+	}
 	zr, err := zip.NewReader(bytes.NewReader(in.Data), int64(len(in.Data)))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", parse.ErrMalformed, err)
@@ -38,6 +41,26 @@ func openPkg(ctx context.Context, in *parse.Input) (*pkg, error) {
 		p.files[strings.TrimPrefix(f.Name, "/")] = f
 	}
 	return p, nil
+}
+
+// oleMagic starts an OLE compound file, the container Office wraps a
+// password-protected document in (and the legacy .doc/.xls/.ppt format).
+var oleMagic = []byte{0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1}
+
+// encryptedPackage is the name, in UTF-16LE as OLE directory entries hold
+// it, of the stream an encrypted OOXML document keeps its package in.
+var encryptedPackage = []byte("E\x00n\x00c\x00r\x00y\x00p\x00t\x00e\x00d\x00P\x00a\x00c\x00k\x00a\x00g\x00e\x00")
+
+// notZip names what an OLE compound file given as OOXML is: a
+// password-protected document (ErrEncrypted) or a legacy binary one.
+func notZip(data []byte) error {
+	if !bytes.HasPrefix(data, oleMagic) {
+		return nil
+	}
+	if bytes.Contains(data, encryptedPackage) {
+		return parse.ErrEncrypted
+	}
+	return fmt.Errorf("%w: an OLE compound file (a legacy binary Office document?), not OOXML", parse.ErrMalformed)
 }
 
 // errNoPart reports a part the archive does not have.

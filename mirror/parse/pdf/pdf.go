@@ -19,7 +19,7 @@ import (
 type Parser struct{}
 
 // Name is the parser's name@version.
-func (Parser) Name() string { return "pdf@1" }
+func (Parser) Name() string { return "pdf@2" }
 
 // metaTags are the information dictionary entries kept as fields, with
 // their field keys.
@@ -27,11 +27,20 @@ var metaTags = [][2]string{{"Title", "title"}, {"Author", "author"}, {"Subject",
 	{"Keywords", "keywords"}, {"Creator", "creator"}, {"Producer", "producer"}, {"CreationDate", "created"}}
 
 // Warm starts the process's PDFium pool (compiling the module, or loading
-// it from the cache) unless it runs already.
+// it from the cache) unless it runs already, and says so through
+// parse.Notify while it does: compiling takes seconds, once per machine.
 func (Parser) Warm(ctx context.Context) error {
+	if started() {
+		return nil
+	}
+	parse.Notify(ctx, warmNotice)
+	defer parse.Notify(ctx, "")
 	_, err := thePool()
 	return err
 }
+
+// warmNotice is what a progress line shows while PDFium starts.
+const warmNotice = "preparing the PDF engine (once per machine)"
 
 // Parse extracts the text of every page.
 func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
@@ -75,6 +84,9 @@ func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
 	d.Text, d.Parts = b.Text()
+	if strings.TrimSpace(d.Text) == "" {
+		return nil, fmt.Errorf("%w: the pages are images only (a scan?)", parse.ErrNoText)
+	}
 	return d, nil
 }
 
@@ -95,7 +107,7 @@ func pages(ctx context.Context, inst instanceAPI, doc references.FPDF_DOCUMENT, 
 			return fail(ctx, err)
 		}
 		b.Part("", i+1, "text")
-		for _, l := range strings.Split(strings.TrimSpace(t.Text), "\n") {
+		for _, l := range strings.Split(parse.JoinHyphens(strings.TrimSpace(t.Text)), "\n") {
 			b.Line(strings.TrimRight(l, " \t\r"))
 		}
 		b.Blank()

@@ -63,6 +63,13 @@ func instance(ctx context.Context) (pdfium.Pdfium, error) {
 	return inst, nil
 }
 
+// started reports whether the process's pool runs already.
+func started() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return pool != nil
+}
+
 func thePool() (pdfium.Pool, error) {
 	mu.Lock()
 	defer mu.Unlock()

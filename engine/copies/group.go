@@ -1,0 +1,70 @@
+package copies
+
+import "strings"
+
+// Item is one result to group: its path and its document's signature.
+type Item struct {
+	Path string
+	Sig  Signature
+}
+
+// Thresholds of Similarity above which the same file in two sibling
+// folders is a copy: in the folders of two versions ("7.5", "latest")
+// VersionMin; in the folders of two languages ("en", "pt-br": a
+// translation) none; in two other folders SiblingMin. Files of other
+// names are never copies, however alike (two pages that share a text are
+// still two pages).
+const (
+	VersionMin = 0.3
+	SiblingMin = 0.5
+)
+
+// IsCopy reports whether the documents a and b are copies of one another.
+func IsCopy(a, b Item) bool {
+	if a.Path == b.Path {
+		return false
+	}
+	sim := Similarity(a.Sig, b.Sig)
+	segA, segB, sib := Siblings(a.Path, b.Path)
+	switch {
+	case !sib:
+		return false
+	case isLanguage(segA) && isLanguage(segB):
+		return true
+	case isVersion(segA) && isVersion(segB):
+		return sim >= VersionMin
+	}
+	return sim >= SiblingMin
+}
+
+// Prefer reports whether the copy at path b is to be shown rather than the
+// one at a: b is in a folder named (the words of the query, the --path
+// patterns) and a is not, or neither or both are and b's folder is the
+// preferred version (CompareVersions). Copies that are not siblings keep
+// their rank order.
+func Prefer(a, b string, named []string) bool {
+	segA, segB, ok := Siblings(a, b)
+	if !ok {
+		return false
+	}
+	na, nb := isNamed(segA, named), isNamed(segB, named)
+	if na != nb {
+		return nb
+	}
+	return CompareVersions(segB, segA) > 0
+}
+
+// isNamed reports whether seg is one of named, or a path segment of one.
+func isNamed(seg string, named []string) bool {
+	for _, n := range named {
+		if strings.EqualFold(n, seg) {
+			return true
+		}
+		for part := range strings.SplitSeq(n, "/") {
+			if strings.EqualFold(strings.TrimPrefix(part, "!"), seg) && !strings.HasPrefix(n, "!") {
+				return true
+			}
+		}
+	}
+	return false
+}
