@@ -105,3 +105,49 @@ func TestWeaviateIndexIsItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWeaviateOrphans: the index a removed .autorag left behind is listed
+// as an orphan of the new one, never the new one itself, and dropping it
+// removes its collections.
+func TestWeaviateOrphans(t *testing.T) {
+	s := weaviateSettings(t)
+	root := t.TempDir()
+	e, err := New(root, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := os.WriteFile(filepath.Join(root, "a.md"), []byte("# A\n\nThe heron.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Refresh(ctx, RefreshOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := e.weaviateAlias(nil)
+	if err := os.RemoveAll(e.Layout.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Refresh(ctx, RefreshOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Reset(ctx, time.Minute, "test")
+	own, _ := e.weaviateAlias(nil)
+	found, err := e.WeaviateOrphans(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found[old]) == 0 || len(found[own]) != 0 {
+		t.Fatalf("orphans %v: want %s listed and not %s", found, old, own)
+	}
+	dropped, err := e.DropWeaviateOrphans(ctx, []string{old, own})
+	if err != nil || !slices.Equal(dropped, []string{old}) {
+		t.Fatalf("dropped %v, %v; want only %s", dropped, err, old)
+	}
+	if found, _ := e.WeaviateOrphans(ctx); len(found[old]) != 0 {
+		t.Errorf("%s still has collections: %v", old, found[old])
+	}
+	if res, err := e.Query(ctx, QueryOptions{Text: "heron", Mode: ModeBM25, K: 3}); err != nil || len(res.Results) != 1 {
+		t.Errorf("own index after dropping the orphans: %v %v", res, err)
+	}
+}
