@@ -119,3 +119,9 @@ func TestServerAbuse(t *testing.T) { check(t, newTestHarness(t).serverAbuse()) }
 
 // TestWatchOverflow overflows a stopped watch's event queue once.
 func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(1)) }
+
+// TestWeaviateOwn needs the cluster of make weaviate-up (skipped without
+// AUTORAG_WEAVIATE_URL, like the Weaviate tests of the engine).
+func TestWeaviateOwn(t *testing.T) {
+	check(t, newTestHarness(t).weaviateOwn(os.Getenv("AUTORAG_WEAVIATE_URL")))
+}

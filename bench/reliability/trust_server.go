@@ -60,7 +60,7 @@ func (h *harness) serverAbuse() outcome {
 		args []string
 		eps  []endpoint
 	}{
-		{"serve", []string{"serve", "--addr", "127.0.0.1:0", limit}, serveEndpoints},
+		{"serve", []string{"serve", "--addr", "127.0.0.1:0", limit, "--refresh-timeout=" + serverLimit.String()}, serveEndpoints},
 		{"mcp --http", []string{"mcp", "--http", "127.0.0.1:0", limit, "--refresh-timeout=" + serverLimit.String()}, mcpEndpoints},
 	} {
 		s, base, err := h.startServer(root, srv.args...)
