@@ -99,7 +99,7 @@ func mkSpecial(root string) error {
 // trap is indexed or read, and nothing hangs (every command and request
 // has a deadline; a hang is a failure).
 func (h *harness) pathEntries() outcome {
-	o := outcome{Scenario: "path entries (walk, --paths, watch events, read over HTTP and MCP) × traps (symlinked parent, symlinked leaf, ignored ancestor, .GIT/.Autorag case variants, FIFO, socket, device)"}
+	o := outcome{Scenario: "path entries (walk, --paths, watch events, read over HTTP) × traps (symlinked parent, symlinked leaf, ignored ancestor, .GIT/.Autorag case variants, FIFO, socket, device)"}
 	root, err := os.MkdirTemp(h.work, "traps-")
 	if err != nil {
 		o.fail("setup: %v", err)
