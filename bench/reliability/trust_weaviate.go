@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/autorag/autorag/engine/backend/weaviate"
 )
 
 // weaviateOwn runs the Weaviate backend through the CLI against the
@@ -75,17 +77,56 @@ func (h *harness) weaviateOwn(url string) outcome {
 	return o
 }
 
-// dropAlias drops the root's Weaviate alias and collections directly.
-func (h *harness) dropAlias(url, root string) bool {
+// dropAlias drops the root's Weaviate alias and its collections behind
+// autorag's back, through Weaviate's REST API (the harness speaks the wire
+// format itself: the client belongs to the engine's adapter).
+func (h *harness) dropAlias(base, root string) bool {
 	b, err := os.ReadFile(filepath.Join(root, ".autorag", "weaviate.id"))
 	if err != nil {
 		return false
 	}
-	c, err := weaviate.New(weaviate.Config{URL: url, APIKey: os.Getenv("AUTORAG_WEAVIATE_API_KEY")})
-	if err != nil {
+	alias := "Autorag_" + strings.TrimSpace(string(b))
+	key := os.Getenv("AUTORAG_WEAVIATE_API_KEY")
+	do := func(method, path string, out any) error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(base, "/")+path, nil)
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if res.StatusCode >= 300 && res.StatusCode != http.StatusNotFound {
+			return fmt.Errorf("%s %s: %s", method, path, res.Status)
+		}
+		if out != nil {
+			return json.NewDecoder(res.Body).Decode(out)
+		}
+		return nil
+	}
+	if do(http.MethodDelete, "/v1/aliases/"+url.PathEscape(alias), nil) != nil {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	return weaviate.NewPair(c, "Autorag_"+strings.TrimSpace(string(b)), weaviate.Settings{}).Drop(ctx) == nil
+	var schema struct {
+		Classes []struct{ Class string } `json:"classes"`
+	}
+	if do(http.MethodGet, "/v1/schema", &schema) != nil {
+		return false
+	}
+	dropped := 0
+	for _, c := range schema.Classes {
+		if strings.HasPrefix(c.Class, alias+"_") {
+			if do(http.MethodDelete, "/v1/schema/"+url.PathEscape(c.Class), nil) != nil {
+				return false
+			}
+			dropped++
+		}
+	}
+	return dropped > 0
 }
