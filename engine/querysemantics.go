@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-a8aa2d240f674e3dc53507b9983cba22"
+const QuerySemantics = "q-4fb38ad7ae6bc59035c527e99959c46b"
