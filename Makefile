@@ -17,7 +17,7 @@ WEAVIATE_PKG := ./engine/backend/weaviate
 WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
 test: test-setup models
 	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
-	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag
+	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag ./bench/reliability
 	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
 
 # What the tests need besides Go, done by the test command itself so that a
@@ -73,9 +73,11 @@ semguard-update:
 
 # The reliability harness: crash matrix, kill -9 trials, contention, disk
 # full, read-only, provider faults; writes docs/RELIABILITY.md (run as root
-# for the tmpfs and read-only bind mounts).
+# for the tmpfs and read-only bind mounts). ONLY=trust runs only the trust
+# classes (paths, parsers, servers, watch, Weaviate with AUTORAG_WEAVIATE_URL)
+# and replaces their section of the report.
 reliability:
-	$(GO) run ./bench/reliability -out docs/RELIABILITY.md
+	$(GO) run ./bench/reliability -out docs/RELIABILITY.md $(if $(ONLY),-only $(ONLY))
 
 # A short run of every fuzz target (FUZZTIME each), as in CI.
 FUZZTIME ?= 5s

@@ -203,7 +203,9 @@ func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
 // reparse reads a source whose mirror object is missing and checks that it
 // still has the text the manifest recorded.
 func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
-	raw, err := os.ReadFile(filepath.Join(b.e.Layout.Root, filepath.FromSlash(en.Path)))
+	// Through mirror's resolver, as a scan reads: no symlinked directory,
+	// no FIFO. One file's read: the callers' loops watch cancellation.
+	raw, err := mirror.ReadRaw(context.Background(), b.e.Layout.Root, en.Path, b.e.Settings.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("mirror object for %s missing and source unreadable: %w", en.Path, err)
 	}

@@ -126,7 +126,7 @@ func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptio
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}
-	if err := e.probeCommitted(sc); errors.Is(err, ErrDamaged) {
+	if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}

@@ -255,6 +255,10 @@ func TestContractRebuildAndReset(t *testing.T) {
 		if !slices.Equal(before, after) {
 			t.Errorf("rebuild changed the answer: %v, then %v", before, after)
 		}
+		var alias string
+		if h.e.Settings.Backend.Name == BackendWeaviate {
+			alias = h.alias()
+		}
 		removed, err := h.e.Reset(h.ctx, 0, "test")
 		if err != nil || len(removed) == 0 {
 			t.Fatalf("reset: %v, %v", removed, err)
@@ -263,7 +267,10 @@ func TestContractRebuildAndReset(t *testing.T) {
 			t.Fatalf("query after reset: %v, want ErrNoIndex", err)
 		}
 		if h.e.Settings.Backend.Name == BackendWeaviate {
-			h.checkAliasGone()
+			h.checkAliasGone(alias)
+			if got := h.alias(); got == alias {
+				t.Fatalf("the index id survived the reset: %s", got)
+			}
 		}
 		if again := h.refresh(RefreshOptions{}); again.Outcome != OutcomeRebuilt {
 			t.Fatalf("refresh after reset: %s", again.Outcome)
@@ -274,15 +281,25 @@ func TestContractRebuildAndReset(t *testing.T) {
 	})
 }
 
+// alias is the root's Weaviate alias (made if there is none yet).
+func (h *contractRoot) alias() string {
+	h.t.Helper()
+	a, err := h.e.weaviateAlias(nil)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return a
+}
+
 // checkAliasGone checks that reset dropped the root's alias.
-func (h *contractRoot) checkAliasGone() {
+func (h *contractRoot) checkAliasGone(alias string) {
 	h.t.Helper()
 	b := h.e.Settings.Backend
 	c, err := weaviate.New(weaviate.Config{URL: b.URL, APIKey: b.APIKey})
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if got, err := c.ResolveAlias(h.ctx, aliasOf(h.e.Layout.Root)); !errors.Is(err, weaviate.ErrNotFound) {
+	if got, err := c.ResolveAlias(h.ctx, alias); !errors.Is(err, weaviate.ErrNotFound) {
 		h.t.Fatalf("alias after reset: %q, %v; want not found", got, err)
 	}
 }

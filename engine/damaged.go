@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,13 +37,25 @@ func (e *Engine) damage(sc *fingerprint.Sidecar) error {
 	return fmt.Errorf("%w (generation %s: %s)", ErrDamaged, sc.Generation, strings.Join(parts, "; "))
 }
 
-// probeCommitted opens the committed local generation, as a query would,
-// when a refresh is about to report it unchanged: a generation whose
-// files kept their sizes but not their bytes opens badly (or not at all)
-// and is rebuilt rather than served damaged for good. It returns the
-// damage found, nil when the generation opens or is not local.
-func (e *Engine) probeCommitted(sc *fingerprint.Sidecar) error {
-	if backendOf(sc) != BackendLocal {
+// probeCommitted checks, when a refresh is about to report the committed
+// state unchanged, that it can still be served: the local generation is
+// opened as a query would (one whose files kept their sizes but not their
+// bytes opens badly, or not at all), and a Weaviate alias must still name
+// the collection the generation recorded (collections dropped behind the
+// index's back). It returns the damage found (wrapping ErrDamaged), so
+// that the refresh rebuilds rather than serve it damaged for good; an
+// unreachable cluster is an error of its own.
+func (e *Engine) probeCommitted(ctx context.Context, sc *fingerprint.Sidecar) error {
+	if backendOf(sc) == BackendWeaviate {
+		st, err := e.storageFor(sc)
+		if err != nil {
+			return err
+		}
+		if err := st.check(ctx, sc); unavailable(err) {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("%w (generation %s: %v)", ErrDamaged, sc.Generation, err)
+		}
 		return nil
 	}
 	g, err := e.OpenGeneration(sc)

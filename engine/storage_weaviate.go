@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/zeebo/blake3"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend/weaviate"
@@ -59,7 +56,10 @@ func (e *Engine) weaviateStorage(sc *fingerprint.Sidecar) (*weaviateStorage, err
 	if sc != nil {
 		ws.Shards, ws.Replicas = recordedShape(sc.Settings["backend"])
 	}
-	alias := aliasOf(e.Layout.Root)
+	alias, err := e.weaviateAlias(sc)
+	if err != nil {
+		return nil, err
+	}
 	return &weaviateStorage{l: e.Layout, c: c, pair: weaviate.NewPair(c, alias, ws), ws: ws}, nil
 }
 
@@ -80,13 +80,6 @@ func idField(id, key string) int {
 		}
 	}
 	return 0
-}
-
-// aliasOf names a root's alias: one per root directory, so that several
-// roots can share a cluster.
-func aliasOf(root string) string {
-	sum := blake3.Sum256([]byte(root))
-	return "Autorag_" + hex.EncodeToString(sum[:8])
 }
 
 func (s *weaviateStorage) record(gen string) (weaviateRecord, error) {

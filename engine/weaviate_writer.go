@@ -162,5 +162,8 @@ func (e *Engine) dropRemote(ctx context.Context) (string, error) {
 	if err := s.pair.Drop(ctx); err != nil {
 		return "", fmt.Errorf("drop weaviate collections: %w", err)
 	}
+	if err := e.forgetWeaviateID(); err != nil {
+		return "", fmt.Errorf("remove the weaviate index id: %w", err)
+	}
 	return "weaviate:" + s.pair.Alias(), nil
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Materialize writes every document of ds into dir as one file named after
@@ -187,29 +189,11 @@ func readLedger(path string) (map[string]bool, error) {
 	return m, sc.Err()
 }
 
-// writeLedger replaces the ledger with names (temp file, rename): a crash
-// leaves the old ledger or the new one.
+// writeLedger replaces the ledger with names (fingerprint's atomic write:
+// a crash leaves the old ledger or the new one).
 func writeLedger(path string, names []string) error {
 	slices.Sort(names)
-	tmp := path + ".tmp"
-	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(strings.Join(names, "\n") + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	return err
+	return fingerprint.WriteFileAtomic(path, []byte(strings.Join(names, "\n")+"\n"), fingerprint.FilePerm)
 }
 
 func union(a map[string]bool, b map[string]string) []string {

@@ -72,6 +72,30 @@ func ReadSourceFrom(ctx context.Context, root, rel string, maxFileSize int64, m 
 	return doc, err
 }
 
+// ReadRaw returns the bytes of the source rel, read as a scan reads them
+// (the rules and the resolver of ReadSource: no symlinked directory, no
+// FIFO or device, nothing ignored), for a caller that must parse a source
+// again.
+func ReadRaw(ctx context.Context, root, rel string, maxFileSize int64) ([]byte, error) {
+	if maxFileSize <= 0 {
+		maxFileSize = DefaultMaxFileSize
+	}
+	if err := checkRel(rel); err != nil {
+		return nil, err
+	}
+	w, err := newWalker(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	c, err := w.sourceTarget(rel)
+	if err != nil {
+		return nil, err
+	}
+	s := &scanner{ctx: ctx, tree: w.tree, max: maxFileSize}
+	return s.read(&c)
+}
+
 func refused(rel, reason string) error { return fmt.Errorf("%s: %w: %s", rel, ErrNotSource, reason) }
 
 // checkRel accepts only clean relative paths without "." or ".." parts.

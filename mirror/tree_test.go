@@ -101,6 +101,11 @@ func TestPathEntriesAgree(t *testing.T) {
 				t.Errorf("ReadSource(%s): %v, want ErrNotSource", p, err)
 			}
 		})
+		within(t, "ReadRaw "+p, func() {
+			if raw, err := ReadRaw(context.Background(), root, p, 0); !errors.Is(err, ErrNotSource) {
+				t.Errorf("ReadRaw(%s) = %q, %v; want ErrNotSource", p, raw, err)
+			}
+		})
 	}
 	m, err := NewMatcher(context.Background(), root)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -29,9 +30,11 @@ type config struct {
 	diskFiles    int           // files on the tmpfs
 	providerSize int           // files of the provider scenarios
 	hostileFiles int           // files in one directory
+	overflows    int           // watch overflow trials
+	trustOnly    bool          // run only the trust scenarios
 }
 
-var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000}
+var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3}
 
 func main() {
 	out := flag.String("out", "docs/RELIABILITY.md", "report file (- for stdout)")
@@ -40,9 +43,15 @@ func main() {
 	files := flag.Int("files", fullRun.randomFiles, "files of the random-kill tree")
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
+	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
 	flag.Parse()
 	cfg := fullRun
 	cfg.randomTrials, cfg.randomFiles, cfg.contention = *trials, *files, *dur
+	cfg.trustOnly = *only == "trust"
+	if *only != "" && !cfg.trustOnly {
+		fmt.Fprintf(os.Stderr, "reliability: -only %q: want trust\n", *only)
+		os.Exit(2)
+	}
 	if err := run(cfg, *bin, *out, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "reliability:", err)
 		os.Exit(1)
@@ -71,8 +80,20 @@ func run(cfg config, bin, out string, seed uint64) error {
 		os.Exit(130)
 	}()
 	start := time.Now()
-	rows := h.all(cfg)
-	report := renderReport(rows, cfg, seed, time.Since(start))
+	var core []outcome
+	if !cfg.trustOnly {
+		core = h.all(cfg)
+	}
+	tstart := time.Now()
+	trust := h.trust(cfg)
+	section := renderTrust(trust, time.Since(tstart))
+	rows := append(core, trust...)
+	var report string
+	if cfg.trustOnly {
+		report = replaceTrust(out, section)
+	} else {
+		report = renderReport(core, cfg, seed, time.Since(start)) + section
+	}
 	if out == "-" {
 		_, err = os.Stdout.WriteString(report)
 	} else {
@@ -122,6 +143,48 @@ func (h *harness) all(cfg config) []outcome {
 	return rows
 }
 
+// trust runs the scenarios of the surfaces added after the core: every
+// way a path enters, the parsers' amplification inputs, the servers'
+// endpoints, watch overflows, the Weaviate index's identity (skipped
+// without AUTORAG_WEAVIATE_URL).
+func (h *harness) trust(cfg config) []outcome {
+	var rows []outcome
+	url := os.Getenv("AUTORAG_WEAVIATE_URL")
+	for _, f := range []func() outcome{h.pathEntries, h.amplification, h.serverAbuse,
+		func() outcome { return h.watchOverflow(cfg.overflows) }, func() outcome { return h.weaviateOwn(url) }} {
+		o := f()
+		h.logf("%s: %d trials, %d failures %s %v", o.Scenario, o.Trials, o.Failures, o.Skipped, o.Notes)
+		rows = append(rows, o)
+	}
+	return rows
+}
+
+// trustHeading starts the section of the trust scenarios.
+const trustHeading = "\n## Trust classes\n"
+
+// renderTrust writes the section of the trust scenarios.
+func renderTrust(rows []outcome, took time.Duration) string {
+	s := trustHeading + "\nThe surfaces added after the core, each class tried every way it can be reached " +
+		"(`go run ./bench/reliability -only trust` runs this section alone and replaces it here). " +
+		"Every command and request runs under a deadline: a hang is a failure.\n\n"
+	s += fmt.Sprintf("Run: %s, took %s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), took.Round(time.Second))
+	return s + renderRows(rows)
+}
+
+// replaceTrust is the report at out with its trust section replaced by
+// section (appended when it has none).
+func replaceTrust(out, section string) string {
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return "# Reliability\n" + section
+	}
+	old := string(b)
+	if i := strings.Index(old, trustHeading); i >= 0 {
+		old = old[:i]
+	}
+	return strings.TrimRight(old, "\n") + "\n" + section
+}
+
 // renderReport writes the table of docs/RELIABILITY.md.
 func renderReport(rows []outcome, cfg config, seed uint64, took time.Duration) string {
 	s := "# Reliability\n\nProduced by `make reliability` (`go run ./bench/reliability`), not by hand. " +
@@ -131,7 +194,12 @@ func renderReport(rows []outcome, cfg config, seed uint64, took time.Duration) s
 		"that the next refresh converges to a fresh build and that no garbage (uncommitted generation, temporary file) remains.\n\n"
 	s += fmt.Sprintf("Run: %s, seed %d, %s on %d-file and %d-file generated trees, took %s.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), seed, "crash matrix and random kills", cfg.matrixFiles, cfg.randomFiles, took.Round(time.Second))
-	s += "| scenario | trials | failures | notes |\n|---|---:|---:|---|\n"
+	return s + renderRows(rows)
+}
+
+// renderRows is the table of rows with its total.
+func renderRows(rows []outcome) string {
+	s := "| scenario | trials | failures | notes |\n|---|---:|---:|---|\n"
 	total, failed := 0, 0
 	for _, r := range rows {
 		notes := r.Skipped

@@ -107,3 +107,21 @@ func TestProviderFaults(t *testing.T) {
 func TestHostileScale(t *testing.T) {
 	check(t, newTestHarness(t).hostileScale(5000, 200))
 }
+
+// TestPathEntries tries every way a path enters against every trap.
+func TestPathEntries(t *testing.T) { check(t, newTestHarness(t).pathEntries()) }
+
+// TestAmplification refreshes every amplifier under the memory cap.
+func TestAmplification(t *testing.T) { check(t, newTestHarness(t).amplification()) }
+
+// TestServerAbuse sends every endpoint of both servers every abuse.
+func TestServerAbuse(t *testing.T) { check(t, newTestHarness(t).serverAbuse()) }
+
+// TestWatchOverflow overflows a stopped watch's event queue once.
+func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(1)) }
+
+// TestWeaviateOwn needs the cluster of make weaviate-up (skipped without
+// AUTORAG_WEAVIATE_URL, like the Weaviate tests of the engine).
+func TestWeaviateOwn(t *testing.T) {
+	check(t, newTestHarness(t).weaviateOwn(os.Getenv("AUTORAG_WEAVIATE_URL")))
+}

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -132,4 +135,65 @@ func buildCLI(moduleRoot, dir string) (string, error) {
 		return "", fmt.Errorf("go build ./cmd/autorag: %w\n%s", err, b)
 	}
 	return out, nil
+}
+
+// startStreams starts a process whose stdout and stderr lines arrive on
+// channels (closed at the process's end); s.res then holds no output.
+func (c *cli) startStreams(env []string, args ...string) (s *started, stdout, stderr <-chan string, err error) {
+	s = &started{done: make(chan struct{})}
+	s.cmd = c.command(context.Background(), env, args...)
+	op, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ep, err := s.cmd.StderrPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := s.cmd.Start(); err != nil {
+		return nil, nil, nil, err
+	}
+	lines := func(r io.Reader, ch chan<- string, wg *sync.WaitGroup) {
+		defer wg.Done()
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+		_, _ = io.Copy(io.Discard, r)
+	}
+	och, ech := make(chan string, 1024), make(chan string, 1024)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go lines(op, och, &wg)
+	go lines(ep, ech, &wg)
+	go func() {
+		wg.Wait()
+		s.res = result{code: exitCode(s.cmd.Wait())}
+		close(s.done)
+	}()
+	return s, och, ech, nil
+}
+
+// runMeasured runs one command to its end, at most two minutes, under an
+// address-space cap of capBytes (prlimit; none when it is missing), and
+// returns its peak RSS in KiB.
+func (c *cli) runMeasured(capBytes int64, args ...string) (result, int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := c.command(ctx, nil, args...)
+	if p, err := exec.LookPath("prlimit"); err == nil {
+		cmd.Path, cmd.Args = p, append([]string{"prlimit", fmt.Sprintf("--as=%d", capBytes), "--", c.bin}, args...)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var rss int64
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss
+		}
+	}
+	return result{code: exitCode(err), stdout: out.String(), stderr: errb.String()}, rss
 }

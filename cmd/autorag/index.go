@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,8 +37,9 @@ func newRebuildCmd(g *globals) *cobra.Command {
 }
 
 type resetOptions struct {
-	yes  bool
-	wait time.Duration
+	yes     bool
+	orphans bool
+	wait    time.Duration
 }
 
 func newResetCmd(g *globals) *cobra.Command {
@@ -50,6 +54,7 @@ func newResetCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "do not ask; required when stdin is not a terminal")
 	cmd.Flags().DurationVar(&o.wait, "wait", 0, "wait up to this long for the refresh lock")
+	cmd.Flags().BoolVar(&o.orphans, "orphans", false, "instead, list the Weaviate indexes autorag made that this root's index does not name (a removed .autorag, another machine's root); with --yes, drop them. In a shared cluster these include other users' indexes")
 	return cmd
 }
 
@@ -57,6 +62,9 @@ func runReset(cmd *cobra.Command, g *globals, o *resetOptions) error {
 	e, err := g.engine()
 	if err != nil {
 		return err
+	}
+	if o.orphans {
+		return runOrphans(cmd, g, e, o.yes)
 	}
 	if !o.yes {
 		if !isTerminal(g.stdin) {
@@ -124,4 +132,39 @@ func newVerifyCmd(g *globals) *cobra.Command {
 			return nil
 		}),
 	}
+}
+
+// runOrphans lists (or, with yes, drops) the Weaviate indexes this root's
+// index does not name.
+func runOrphans(cmd *cobra.Command, g *globals, e *engine.Engine, yes bool) error {
+	found, err := e.WeaviateOrphans(cmd.Context())
+	if err != nil {
+		return err
+	}
+	aliases := slices.Sorted(maps.Keys(found))
+	dropped := []string{}
+	if yes {
+		if dropped, err = e.DropWeaviateOrphans(cmd.Context(), aliases); err != nil {
+			return err
+		}
+	}
+	if g.json {
+		writeJSON(g.stdout, map[string]any{"ok": true, "outcome": "orphans", "orphans": found, "dropped": dropped})
+		return nil
+	}
+	if g.quiet {
+		return nil
+	}
+	for _, a := range aliases {
+		fmt.Fprintf(g.stdout, "%s: %s\n", a, strings.Join(found[a], ", "))
+	}
+	switch {
+	case yes:
+		fmt.Fprintf(g.stdout, "dropped %d orphan indexes\n", len(dropped))
+	case len(aliases) > 0:
+		fmt.Fprintf(g.stdout, "%d orphan indexes (nothing dropped: pass --yes to drop them)\n", len(aliases))
+	default:
+		fmt.Fprintln(g.stdout, "no orphan indexes")
+	}
+	return nil
 }
