@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-5b0f532d1e40eed6b580ff9ce5bf4f28"
+const QuerySemantics = "q-254e593e3401915f5631a6620d7c304f"
