@@ -26,21 +26,25 @@ func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.
 }
 
 // copySignatures returns the signature (package copies) of the document
-// at a path, from its mirror (mirrorDocs); nil when there are no mirrors
-// (a path without one has none, and is never a copy).
+// at a path, from its mirror (mirrorDocs); nil for a path without one (it
+// is never a copy). The mirrors are opened at the first call: a page with
+// no two results in sibling folders asks for none.
 func (e *Engine) copySignatures() func(path string) copies.Signature {
-	docs := e.mirrorDocs()
-	if docs == nil {
-		return nil
-	}
+	var docs func(path string) *mirror.Doc
+	opened := false
 	memo := map[string]copies.Signature{}
 	return func(path string) copies.Signature {
 		if s, ok := memo[path]; ok {
 			return s
 		}
+		if !opened {
+			docs, opened = e.mirrorDocs(), true
+		}
 		var s copies.Signature
-		if d := docs(path); d != nil {
-			s = copies.Sign(d.Text)
+		if docs != nil {
+			if d := docs(path); d != nil {
+				s = copies.Sign(d.Text)
+			}
 		}
 		memo[path] = s
 		return s

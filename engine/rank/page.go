@@ -105,12 +105,20 @@ func (p Page) copyOf(res Result, out []Result) int {
 	if p.Copies == nil || res.Attachment != "" {
 		return -1
 	}
-	sig := p.Copies(res.Path)
-	if sig == nil {
-		return -1
-	}
+	var sig copies.Signature // read only once a sibling asks: most results have none
 	for i, o := range out {
-		if o.Attachment == "" && copies.IsCopy(copies.Item{Path: o.Path, Sig: p.Copies(o.Path)}, copies.Item{Path: res.Path, Sig: sig}) {
+		if o.Attachment != "" {
+			continue
+		}
+		if _, _, sib := copies.Siblings(o.Path, res.Path); !sib {
+			continue // never a copy (IsCopy), whatever the texts
+		}
+		if sig == nil {
+			if sig = p.Copies(res.Path); sig == nil {
+				return -1 // no mirror: never a copy
+			}
+		}
+		if copies.IsCopy(copies.Item{Path: o.Path, Sig: p.Copies(o.Path)}, copies.Item{Path: res.Path, Sig: sig}) {
 			return i
 		}
 	}

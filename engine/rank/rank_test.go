@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/autorag/autorag/engine/copies"
 )
 
 // TestRankModes: bm25 and vector mode keep their one list as it is; hybrid
@@ -190,5 +192,34 @@ func TestFuseAdaptiveWeights(t *testing.T) {
 				t.Fatalf("a.go: %+v, want dense weight and score %g", got[0], tc.want)
 			}
 		})
+	}
+}
+
+// TestPageCopiesOnlyForSiblings: the copy collapse asks for a document's
+// signature (which reads its mirror) only when an earlier result sits in a
+// sibling folder; the copy in a sibling version folder still collapses.
+func TestPageCopiesOnlyForSiblings(t *testing.T) {
+	text := "the collector reads spans from the agent and writes them to the store in batches"
+	docs := map[string]string{"v1/x.md": text, "v2/x.md": text + " now", "notes/a.md": "other words", "b.md": "more words here"}
+	var asked []string
+	p := Page{K: 4, PerFile: 1, Collapse: true, Mode: ModeBM25, Copies: func(path string) copies.Signature {
+		asked = append(asked, path)
+		return copies.Sign(docs[path])
+	}}
+	load := func(id, path string, ord int) (Result, error) { return Result{Path: path, Chunk: ord, Text: path}, nil }
+	var ranking []Fused
+	for i, path := range []string{"v2/x.md", "notes/a.md", "b.md", "v1/x.md"} {
+		ranking = append(ranking, Fused{ID: path + "\x000", Score: float64(10 - i), BM25: float64(10 - i), BM25Rank: i + 1})
+	}
+	got, _, err := p.Walk(ranking, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || len(got[0].AlsoIn) != 1 || got[0].AlsoIn[0].Path != "v1/x.md" {
+		t.Fatalf("results %+v, want v2/x.md with v1/x.md in also_in, then two others", got)
+	}
+	slices.Sort(asked)
+	if !slices.Equal(asked, []string{"v1/x.md", "v2/x.md"}) {
+		t.Errorf("signatures asked for %q, want only the two sibling copies", asked)
 	}
 }
