@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/internal/indextest"
 	"github.com/autorag/autorag/lock"
 )
 
@@ -27,34 +27,11 @@ var testFiles = map[string]string{
 	"dump.dat":     "heron\x00\x01\x02binary content under a text extension",
 }
 
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // newAPI indexes testFiles in a new root with the built-in embedder and
 // returns an API over it (checking the sources every millisecond).
 func newAPI(t *testing.T) *API {
 	t.Helper()
-	root := t.TempDir()
-	writeTree(t, root, testFiles)
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e := indextest.Files(t, t.TempDir(), testFiles)
 	a := New(e, Options{CacheBytes: 1 << 20, StaleInterval: time.Millisecond, Command: "agentapi test"})
 	t.Cleanup(func() { a.Close() })
 	return a
@@ -148,7 +125,7 @@ func TestSearchStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An ignored or binary file is never indexed: not stale either.
-	writeTree(t, root, map[string]string{"build/new.md": "# New build\n", "more.bin": "\x00\x00"})
+	indextest.WriteTree(t, root, map[string]string{"build/new.md": "# New build\n", "more.bin": "\x00\x00"})
 	time.Sleep(20 * time.Millisecond) // several check intervals
 	for range 5 {
 		if res := search(t, a, SearchRequest{Query: "heron"}); res.Stale == nil || *res.Stale {
@@ -157,8 +134,8 @@ func TestSearchStale(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	for _, change := range []func(){
-		func() { writeTree(t, root, map[string]string{"c.txt": "a river and a heron\n"}) },
-		func() { writeTree(t, root, map[string]string{"new.md": "# New\n"}) },
+		func() { indextest.WriteTree(t, root, map[string]string{"c.txt": "a river and a heron\n"}) },
+		func() { indextest.WriteTree(t, root, map[string]string{"new.md": "# New\n"}) },
 		func() { os.Remove(filepath.Join(root, "docs/boat.md")) },
 	} {
 		change()
@@ -188,7 +165,7 @@ func TestRefreshBusyIsAResult(t *testing.T) {
 		env.Holder == nil || env.Holder.Command != "test holder" || env.RefreshResult != nil {
 		t.Errorf("busy refresh envelope = %+v", env)
 	}
-	writeTree(t, a.Root(), map[string]string{"kingfisher.md": "# Kingfisher\n\nkingfisher dives\n"})
+	indextest.WriteTree(t, a.Root(), map[string]string{"kingfisher.md": "# Kingfisher\n\nkingfisher dives\n"})
 	env, err = a.Refresh(t.Context(), RefreshRequest{Paths: []string{"kingfisher.md"}})
 	if err != nil || !env.OK || env.Outcome != engine.OutcomeUpdated || env.Added != 1 {
 		t.Fatalf("targeted refresh: %+v %v", env, err)

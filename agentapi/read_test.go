@@ -9,17 +9,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/internal/indextest"
 	"github.com/autorag/autorag/mirror"
 )
 
 func TestReadLines(t *testing.T) {
 	a := newAPI(t)
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"x.md": "# outside\n"})
+	indextest.WriteTree(t, outside, map[string]string{"x.md": "# outside\n"})
 	if err := os.Symlink("docs/boat.md", filepath.Join(a.Root(), "boat-link.md")); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, a.Root(), map[string]string{"crlf.txt": "one\r\ntwo\r\nthree"})
+	indextest.WriteTree(t, a.Root(), map[string]string{"crlf.txt": "one\r\ntwo\r\nthree"})
 	for _, tt := range []struct {
 		req  ReadRequest
 		want ReadResult
@@ -62,7 +63,7 @@ func TestReadRefuses(t *testing.T) {
 	a := newAPI(t)
 	root := a.Root()
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"x.md": "# outside secret\n", "dir/y.md": "# outside dir\n"})
+	indextest.WriteTree(t, outside, map[string]string{"x.md": "# outside secret\n", "dir/y.md": "# outside dir\n"})
 	link := func(target, name string) {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
@@ -130,7 +131,7 @@ func TestReadPDFPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, a.Root(), map[string]string{"report.pdf": string(pdf)})
+	indextest.WriteTree(t, a.Root(), map[string]string{"report.pdf": string(pdf)})
 	if _, err := a.Refresh(t.Context(), RefreshRequest{}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,25 +10,14 @@ import (
 
 	"github.com/autorag/autorag/budget"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/internal/indextest"
 )
 
 // newRoot indexes files in a new directory named name.
 func newRoot(t *testing.T, name string, files map[string]string) *engine.Engine {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), name)
-	writeTree(t, root, files)
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return indextest.Files(t, filepath.Join(t.TempDir(), name), files)
 }
 
 var birdFiles = map[string]string{
@@ -146,7 +135,7 @@ func TestWorkspaceRefreshOneWhileOtherAnswers(t *testing.T) {
 	for i := range 300 {
 		big.WriteString(strings.Repeat("kingfisher dives for fish in the stream ", 8) + "\n\n")
 		if i%50 == 0 {
-			writeTree(t, birds, map[string]string{filepathf("k%d.md", i): big.String()})
+			indextest.WriteTree(t, birds, map[string]string{filepathf("k%d.md", i): big.String()})
 		}
 	}
 	var ref *RefreshAnswer

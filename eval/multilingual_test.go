@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/internal/indextest"
 )
 
 // TestMultilingualJudged runs the judged Thai, Arabic and Greek questions
@@ -17,15 +17,7 @@ import (
 func TestMultilingualJudged(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "testdata", "multilingual", "corpus"))
 	qrels, queries := readJudged(t, filepath.Join("..", "testdata", "multilingual", "queries.tsv"))
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e := indextest.Index(t, root)
 	for _, mode := range []string{engine.ModeBM25, engine.ModeHybrid} {
 		runs := map[string][]string{}
 		for id, text := range queries {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/internal/indextest"
 )
 
 // floors are the recorded quality of each mode on the judged queries of
@@ -38,15 +38,7 @@ var floors = map[string]Scores{
 func TestQualityFloorOnTestdata(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "testdata", "corpus"))
 	qrels, queries := readJudged(t, filepath.Join("..", "testdata", "judged", "queries.tsv"))
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e := indextest.Index(t, root)
 	for mode, floor := range floors {
 		runs := map[string][]string{}
 		for id, text := range queries {

@@ -17,8 +17,8 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/internal/indextest"
 	"github.com/autorag/autorag/lock"
 )
 
@@ -55,25 +55,7 @@ func (b *lockedBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); retur
 func connectLogged(t *testing.T) (*agentapi.API, *mcp.ClientSession, *lockedBuffer) {
 	t.Helper()
 	logs := &lockedBuffer{}
-	root := t.TempDir()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e := indextest.Files(t, t.TempDir(), files)
 	api := agentapi.New(e, agentapi.Options{CacheBytes: 1 << 20})
 	t.Cleanup(func() { api.Close() })
 	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})

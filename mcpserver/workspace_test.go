@@ -13,33 +13,8 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/internal/indextest"
 )
-
-// indexedRoot writes files into a new directory name and indexes it.
-func indexedRoot(t *testing.T, name string, files map[string]string) *engine.Engine {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), name)
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s := engine.DefaultSettings()
-	s.Embedder = static.New()
-	e, err := engine.New(root, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.Refresh(t.Context(), engine.RefreshOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
 
 // connectTwo serves a workspace of two roots, "docs" (files) and "code",
 // to a Go SDK client.
@@ -49,7 +24,7 @@ func connectTwo(t *testing.T) (*agentapi.Workspace, *mcp.ClientSession) {
 		"retry.go": "package net\n\n// Retry sends the heron request again with exponential backoff.\nfunc Retry() {}\n",
 		"conf.go":  "package net\n\n// Config holds settings.\ntype Config struct{}\n",
 	}
-	ws, err := agentapi.NewWorkspace([]agentapi.Member{{Name: "docs", Engine: indexedRoot(t, "docs", files)}, {Name: "code", Engine: indexedRoot(t, "code", code)}},
+	ws, err := agentapi.NewWorkspace([]agentapi.Member{{Name: "docs", Engine: indextest.Files(t, filepath.Join(t.TempDir(), "docs"), files)}, {Name: "code", Engine: indextest.Files(t, filepath.Join(t.TempDir(), "code"), code)}},
 		agentapi.WorkspaceOptions{Options: agentapi.Options{CacheBytes: 1 << 20}})
 	if err != nil {
 		t.Fatal(err)

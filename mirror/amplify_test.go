@@ -3,9 +3,7 @@
 package mirror
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,7 +14,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/autorag/autorag/mirror/internal/parsetest"
+	"github.com/autorag/autorag/internal/amplify"
 	"github.com/autorag/autorag/mirror/parse"
 )
 
@@ -32,75 +30,16 @@ const amplifyCap = 3 << 30
 // amplifyEnv names the case a re-executed test binary parses.
 const amplifyEnv = "AUTORAG_AMPLIFY_CASE"
 
-// amplifiers are small inputs that expand: one per way a format can refer
-// to the same text many times or expand it while decoding.
-var amplifiers = map[string]func(t testing.TB) (string, []byte){
-	// One 1 MiB shared string referenced by 1,000 cells of one row.
-	"xlsx shared string x cells": func(t testing.TB) (string, []byte) {
-		return "row.xlsx", sharedSheet(t, `<row>`+strings.Repeat(`<c t="s"><v>0</v></c>`, 1000)+`</row>`, 1)
-	},
-	// The same string in one cell of each of 20,000 rows.
-	"xlsx shared string x rows": func(t testing.TB) (string, []byte) {
-		return "rows.xlsx", sharedSheet(t, `<row><c t="s"><v>0</v></c></row>`, 20000)
-	},
-	// 400 attachments, each a 4 KB workbook that expands to just under
-	// the cap.
-	"eml attachments x expansion": func(t testing.TB) (string, []byte) {
-		att := base64.StdEncoding.EncodeToString(sharedSheet(t, `<row><c t="s"><v>0</v></c></row>`, 3))
-		var b strings.Builder
-		b.WriteString("From: a@b\r\nSubject: many\r\nContent-Type: multipart/mixed; boundary=X\r\n\r\n--X\r\nContent-Type: text/plain\r\n\r\nhello\r\n")
-		for i := range 400 {
-			fmt.Fprintf(&b, "--X\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"s%d.xlsx\"\r\nContent-Transfer-Encoding: base64\r\n\r\n%s\r\n", i, att)
-		}
-		b.WriteString("--X--\r\n")
-		return "many.eml", []byte(b.String())
-	},
-	// XML entities declared in a DOCTYPE, each ten of the previous.
-	"docx entity expansion": func(t testing.TB) (string, []byte) {
-		var dt strings.Builder
-		dt.WriteString(`<!DOCTYPE d [<!ENTITY e0 "lol">`)
-		for i := 1; i < 10; i++ {
-			fmt.Fprintf(&dt, `<!ENTITY e%d "%s">`, i, strings.Repeat(fmt.Sprintf("&e%d;", i-1), 10))
-		}
-		dt.WriteString(`]>`)
-		return "lol.docx", parsetest.Zip(t, map[string]parsetest.Part{"word/document.xml": {
-			Prefix: []byte(`<?xml version="1.0"?>` + dt.String() + `<w:document><w:body><w:p><w:r><w:t>&e9;</w:t></w:r></w:p></w:body></w:document>`)}})
-	},
-	// HTML entities (the longest expansions) and tables nested in cells,
-	// whose text each enclosing row repeats.
-	"html entities x nested tables": func(t testing.TB) (string, []byte) {
-		cell := strings.Repeat("&NotNestedGreaterGreater;&amp;", 1<<15)
-		open := strings.Repeat("<table><tr><td>", 60)
-		return "deep.html", []byte("<html><body>" + open + cell + strings.Repeat("</td></tr></table>", 60) + "</body></html>")
-	},
-	// Multipart nested in multipart to the depth limit, text at each level.
-	"mbox nested multipart": func(t testing.TB) (string, []byte) {
-		var b strings.Builder
-		for i := range 200 {
-			fmt.Fprintf(&b, "From x\nFrom: a@b\nSubject: m%d\nContent-Type: multipart/mixed; boundary=B0\n\n", i)
-			for d := range 15 {
-				fmt.Fprintf(&b, "--B%d\nContent-Type: multipart/mixed; boundary=B%d\n\n", d, d+1)
-			}
-			b.WriteString("--B15\nContent-Type: text/plain\n\n" + strings.Repeat("word ", 20000) + "\n")
-			for d := 15; d >= 0; d-- {
-				fmt.Fprintf(&b, "--B%d--\n", d)
-			}
-			b.WriteString("\n")
-		}
-		return "deep.mbox", []byte(b.String())
-	},
-}
-
-// sharedSheet is a workbook with one 1 MiB shared string and rows (XML)
-// repeated n times.
-func sharedSheet(t testing.TB, rows string, n int) []byte {
-	return parsetest.Zip(t, map[string]parsetest.Part{
-		"xl/workbook.xml":            {Prefix: []byte(`<workbook><sheets><sheet name="S" r:id="rId1" xmlns:r="r"/></sheets></workbook>`)},
-		"xl/_rels/workbook.xml.rels": {Prefix: []byte(`<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>`)},
-		"xl/sharedStrings.xml":       {Prefix: []byte(`<sst><si><t>`), Unit: bytes.Repeat([]byte("amplified "), 1<<20/10), N: 1, Suffix: []byte(`</t></si></sst>`)},
-		"xl/worksheets/sheet1.xml":   {Prefix: []byte("<worksheet><sheetData>"), Unit: []byte(rows), N: n, Suffix: []byte("</sheetData></worksheet>")},
-	})
-}
+// amplifiers are internal/amplify's inputs by name, the mail case sized
+// for amplifyText: 400 attachments, each a workbook that expands to 3 MiB,
+// just under the cap.
+var amplifiers = func() map[string]amplify.Input {
+	m := map[string]amplify.Input{}
+	for _, in := range amplify.Inputs(400, 3) {
+		m[in.Name] = in
+	}
+	return m
+}()
 
 // TestAmplificationBounded parses every amplifier in a child process under
 // an address-space cap and checks that the parse's peak RSS grew by at
@@ -133,7 +72,15 @@ func amplifyChild(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 	debug.SetGCPercent(100)
-	path, data := amplifiers[name](t)
+	in, ok := amplifiers[name]
+	if !ok {
+		t.Fatalf("no amplifier %q", name)
+	}
+	path := in.File
+	data, err := in.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
 	runtime.GC()
 	before := resetPeak(t)
 	d, err := ParseContext(context.Background(), path, data, parse.Limits{MaxText: amplifyText})

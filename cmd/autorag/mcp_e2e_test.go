@@ -26,16 +26,6 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
 	const query = "retry with exponential backoff"
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), query, os.Args[0], "mcp", "--root", root)
-	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node client: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
-	}
 	var got struct {
 		Tools []struct {
 			Name   string   `json:"name"`
@@ -51,9 +41,7 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 		} `json:"refused"`
 		Status envelope.Status `json:"status"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("client output %q: %v", stdout.String(), err)
-	}
+	runNodeClient(t, node, dir, &got, "client.mjs", query, os.Args[0], "mcp", "--root", root)
 	var names []string
 	for _, tool := range got.Tools {
 		names = append(names, tool.Name)
@@ -106,4 +94,25 @@ func nodeClient(t *testing.T) (node, dir string) {
 		t.Fatalf("the TypeScript SDK is not installed: run `npm ci` in %s (bash .ci/run does): %v", dir, err)
 	}
 	return node, dir
+}
+
+// runNodeClient runs script (in testdata/mcpclient, with node from
+// nodeClient) with args, this test binary standing in for autorag, and
+// decodes the JSON it prints into out. Any failure, or output that is not
+// that JSON, fails the test with the client's stdout and stderr.
+func runNodeClient(t *testing.T, node, dir string, out any, script string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(dir, script)}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node client: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("client output %q: %v", stdout.String(), err)
+	}
 }

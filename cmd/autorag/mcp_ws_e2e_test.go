@@ -1,16 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/autorag/autorag/agentapi"
 )
@@ -31,17 +26,6 @@ func TestMCPTwoRootsWithTypeScriptClient(t *testing.T) {
 	for i := range 40 { // work for the refresh of notes while code answers
 		writeFile(t, a, fmt.Sprintf("m%d.md", i), strings.Repeat("More about backoff and retries.\n\n", 100))
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "workspace.mjs"), "notes", a, "retry exponential backoff",
-		os.Args[0], "mcp", "--root", a, "--root", b)
-	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node client: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
-	}
 	var got struct {
 		Both, One, Budget, AfterDelete agentapi.SearchAnswer
 		BothRoots, OneRoots            []string
@@ -50,9 +34,8 @@ func TestMCPTwoRootsWithTypeScriptClient(t *testing.T) {
 		Refresh                        agentapi.RefreshAnswer
 		Status                         agentapi.StatusAnswer
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("client output %q: %v", stdout.String(), err)
-	}
+	runNodeClient(t, node, dir, &got, "workspace.mjs", "notes", a, "retry exponential backoff",
+		os.Args[0], "mcp", "--root", a, "--root", b)
 	if strings.Join(got.BothRoots, ",") != "code,notes" || strings.Join(got.OneRoots, ",") != "code" {
 		t.Errorf("roots of the search of both %v, of code %v", got.BothRoots, got.OneRoots)
 	}

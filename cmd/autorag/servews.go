@@ -10,7 +10,6 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/workspace"
 )
 
 // serverRoot is one root a server serves and how --watch keeps it live.
@@ -27,13 +26,9 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 	var out []serverRoot
 	taken := map[string]bool{}
 	if len(o.workspaces) > 0 {
-		path, err := workspace.DefaultPath()
+		f, err := loadWorkspace()
 		if err != nil {
-			return nil, usagef("%w", err)
-		}
-		f, err := workspace.Load(path)
-		if err != nil {
-			return nil, usagef("%w", err)
+			return nil, err
 		}
 		sel, err := f.Select(o.workspaces)
 		if err != nil {
