@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-254e593e3401915f5631a6620d7c304f"
+const QuerySemantics = "q-4fa0b2509a73c49a413dc9d753fb1fdd"
