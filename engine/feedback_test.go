@@ -53,18 +53,25 @@ func TestHybridFeedback(t *testing.T) {
 		"garden.md": "# Garden\n\nTomatoes need sun, water and a stake to climb.\n",
 	}
 	e := localEngine(t, prose)
-	// The built-in embedder knows no "statins": the relative floor
-	// (FloorRatio, for such queries) would drop lipids.md, whose similarity
-	// this test reads; it tests the feedback arithmetic alone.
+	// The built-in embedder knows "heart", so the default fusion's relative
+	// floor (only for queries of no known word) keeps lipids.md, whose
+	// similarity this test reads; lipids.md shares no word with the query.
 	e.Settings.Fusion = DefaultAdaptive
-	e.Settings.Fusion.FloorRatio = 0
-	const q = "statins"
+	const q = "statins heart"
 	vec := vectorScores(t, query(t, e, QueryOptions{Text: q, Mode: ModeVector, K: 10}))
 	hyb := query(t, e, QueryOptions{Text: q, Mode: ModeHybrid, K: 10, Explain: true})
 	if !strings.Contains(hyb.Fusion, "feedback=5") || !strings.HasSuffix(hyb.Explain, "; query vector plus BM25's best chunk") {
 		t.Errorf("fusion %q, explain %q: no feedback named", hyb.Fusion, hyb.Explain)
 	}
 	got := vectorScores(t, hyb)
+	for _, p := range []string{"heart.md", "lipids.md"} {
+		if _, ok := vec[p]; !ok {
+			t.Fatalf("%s has no vector-mode similarity: %v", p, vec)
+		}
+		if _, ok := got[p]; !ok {
+			t.Fatalf("%s has no hybrid similarity: %v", p, got)
+		}
+	}
 	c := vec["heart.md"]
 	if want := math.Sqrt((1 + c) / 2); math.Abs(got["heart.md"]-want) > 1e-5 {
 		t.Errorf("heart.md: hybrid similarity %.6f, want sqrt((1+%.6f)/2) = %.6f", got["heart.md"], c, want)
@@ -83,6 +90,9 @@ func TestHybridFeedback(t *testing.T) {
 	hde := query(t, e, QueryOptions{Text: de, Mode: ModeHybrid, K: 10, Explain: true})
 	if !strings.Contains(hde.Explain, "; no feedback") {
 		t.Errorf("German query, explain %q", hde.Explain)
+	}
+	if len(vectorScores(t, hde)) == 0 {
+		t.Errorf("German query: hybrid similarities %v, vector mode %v", vectorScores(t, hde), vde)
 	}
 	for path, s := range vectorScores(t, hde) {
 		if math.Abs(s-vde[path]) > 1e-9 {
@@ -107,7 +117,11 @@ func TestHybridFeedback(t *testing.T) {
 		"fat.py":   "def serum_lipids(fat):\n    return fat * 3\n",
 	})
 	vc := vectorScores(t, query(t, code, QueryOptions{Text: q, Mode: ModeVector, K: 10}))
-	for path, s := range vectorScores(t, query(t, code, QueryOptions{Text: q, Mode: ModeHybrid, K: 10})) {
+	hc := vectorScores(t, query(t, code, QueryOptions{Text: q, Mode: ModeHybrid, K: 10}))
+	if len(hc) == 0 {
+		t.Errorf("code: hybrid similarities %v, vector mode %v", hc, vc)
+	}
+	for path, s := range hc {
 		if math.Abs(s-vc[path]) > 1e-9 {
 			t.Errorf("code, %s: hybrid similarity %.6f, vector mode %.6f", path, s, vc[path])
 		}

@@ -103,6 +103,9 @@ func TestExplainNamesTheFusionOnce(t *testing.T) {
 	if !strings.Contains(res.Explain, "fusion "+res.Fusion) {
 		t.Errorf("query explain %q does not name the fusion %q", res.Explain, res.Fusion)
 	}
+	if len(res.Results) != 2 {
+		t.Fatalf("results %v, want both files (each has the word)", paths(res))
+	}
 	for _, r := range res.Results {
 		if strings.Contains(r.Explain, res.Fusion) {
 			t.Errorf("%s: explain %q repeats the fusion", r.Path, r.Explain)

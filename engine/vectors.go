@@ -97,6 +97,11 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
 	}
 	if cur := e.Settings.embedderID(); cur != built {
+		// Every embedder's identity carries the index version
+		// (embedIdentity): across a version only a refresh helps.
+		if sc.SemanticsVersion != IndexSemanticsVersion {
+			return "", usagef("the index was built by another version of autorag (index semantics %d, this autorag has %d): run `autorag refresh` to rebuild it", sc.SemanticsVersion, IndexSemanticsVersion)
+		}
 		if strings.HasPrefix(built, "local/") && strings.HasPrefix(cur, "local/") {
 			return "", usagef("the index was built by another version of the built-in embedder (%s; this autorag has %s): run `autorag refresh` to rebuild it", built, cur)
 		}

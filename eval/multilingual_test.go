@@ -17,6 +17,14 @@ import (
 func TestMultilingualJudged(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "testdata", "multilingual", "corpus"))
 	qrels, queries := readJudged(t, filepath.Join("..", "testdata", "multilingual", "queries.tsv"))
+	if len(queries) == 0 {
+		t.Fatal("no judged questions read")
+	}
+	for id := range queries {
+		if len(qrels[id]) == 0 {
+			t.Fatalf("question %s has no judgment", id)
+		}
+	}
 	e := indextest.Index(t, root)
 	for _, mode := range []string{engine.ModeBM25, engine.ModeHybrid} {
 		runs := map[string][]string{}

@@ -37,11 +37,13 @@ func TestPoolGatesTicks(t *testing.T) {
 }
 
 // TestRootGone: a watched root that is deleted fails its ticks and is not
-// created again by them.
+// created again by them. The failed tick awaited is a full one (a
+// reconcile): an event tick names paths and fails resolving them whatever
+// the guard does, a full refresh would create the root again without it.
 func TestRootGone(t *testing.T) {
 	svc := newService(t, map[string]string{"a.md": "# A\n\nThe heron.\n"})
 	root := svc.Engine().Layout.Root
-	w := start(t, svc, &runner{o: Options{Debounce: 10 * time.Millisecond}})
+	w := start(t, svc, &runner{o: Options{Debounce: 10 * time.Millisecond, Reconcile: 250 * time.Millisecond}})
 	w.waitTick(t, "start", func(tk Tick) bool { return tk.Trigger == TriggerStart })
 	write(t, root, "sub/b.md", "# B\n\nA robin.\n")
 	w.waitTick(t, "the new file", func(tk Tick) bool { return tk.Refresh != nil && tk.Refresh.Added == 1 })
@@ -49,8 +51,16 @@ func TestRootGone(t *testing.T) {
 	for err := os.RemoveAll(root); err != nil; err = os.RemoveAll(root) {
 		time.Sleep(time.Millisecond)
 	}
-	w.waitTick(t, "a failed tick", func(tk Tick) bool { return tk.Outcome == OutcomeError && tk.Err != nil })
-	if _, err := os.Stat(root); !os.IsNotExist(err) {
-		t.Errorf("the deleted root exists again: %v", err)
+	// A tick in flight during the removal may have begun before it: the
+	// checks start with the second full tick after it.
+	w.waitTick(t, "a full tick", func(tk Tick) bool { return tk.Trigger == TriggerReconcile })
+	for i := 0; i < 2; i++ {
+		tk := w.waitTick(t, "a full tick", func(tk Tick) bool { return tk.Trigger == TriggerReconcile })
+		if tk.Outcome != OutcomeError || tk.Err == nil {
+			t.Errorf("a full tick on the deleted root: outcome %q, err %v; want a failure", tk.Outcome, tk.Err)
+		}
+		if _, err := os.Stat(root); !os.IsNotExist(err) {
+			t.Fatalf("the deleted root exists again after a full tick: %v", err)
+		}
 	}
 }

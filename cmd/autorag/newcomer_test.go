@@ -146,17 +146,8 @@ func TestWatchTickNamesItsPaths(t *testing.T) {
 // A PDF copy in also_in is named by its page, and a PDF result's page is
 // not printed again under the heading that already says it.
 func TestAlsoInPDFPageAndNoRepeatedPage(t *testing.T) {
-	type pageLoc struct {
-		Path  string `json:"path"`
-		Lines [2]int `json:"lines"`
-		Page  int    `json:"page,omitempty"`
-	}
-	type withAlso struct {
-		engine.Result
-		AlsoIn []pageLoc `json:"also_in"`
-	}
-	r := withAlso{Result: engine.Result{Rank: 1, Path: "pdf/a.pdf", Page: 37, Text: "x", Score: 1},
-		AlsoIn: []pageLoc{{"pdf/testPDF.pdf", [2]int{1, 16}, 2}, {"b.md", [2]int{3, 4}, 0}}}
+	r := engine.Result{Rank: 1, Path: "pdf/a.pdf", Page: 37, Text: "x", Score: 1,
+		AlsoIn: []engine.Location{{Path: "pdf/testPDF.pdf", Lines: [2]int{1, 16}, Page: 2}, {Path: "b.md", Lines: [2]int{3, 4}}}}
 	got := extras(r)
 	if len(got) != 1 || got[0].value != "pdf/testPDF.pdf#page=2, b.md:3-4" {
 		t.Errorf("extras = %v, want also in with the PDF's page and no page line", got)
