@@ -124,7 +124,7 @@ func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) 
 		return []Problem{{Path: "index/" + sc.Generation, Reason: err.Error()}}, nil
 	}
 	defer g.Close()
-	reason, err := g.st.verify(ctx, sc)
+	reason, err := g.st.Verify(ctx, sc)
 	if err != nil || reason == "" {
 		return nil, err
 	}

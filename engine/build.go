@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -32,7 +33,7 @@ type builder struct {
 	base     string // generation to build on; "" for a fresh build
 	progress Progress
 	vb       *vectorBuilder // nil without an embedder
-	w        stateWriter
+	w        backend.Writer
 }
 
 // build writes the generation completely and durably (not visibly), and
@@ -45,7 +46,7 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	records, err := b.index(ctx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
 	if err == nil {
-		err = b.w.finish(ctx)
+		err = b.w.Finish(ctx)
 	}
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 
 // applying is a part of the change set on its way into the storage.
 type applying struct {
-	docs  []*chunkDoc
+	docs  []*backend.Chunk
 	files int // files whose every chunk is in this part or before
 	done  chan error
 }
@@ -82,7 +83,7 @@ type applying struct {
 // then applied while the next part is chunked and embedded.
 func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error) {
 	records := make([]fileRecord, 0, len(cs.index))
-	var pending []*chunkDoc
+	var pending []*backend.Chunk
 	deletes := cs.deletes
 	reported := 0 // files counted as done: every chunk of theirs applied
 	var inflight *applying
@@ -95,7 +96,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 			err = failpoint.Hit("mid-generation")
 		}
 		for _, c := range inflight.docs {
-			records[c.fileIdx].Tokens += int64(c.tokens)
+			records[c.FileIdx].Tokens += int64(c.Tokens)
 		}
 		b.filesIndexed(inflight.files - reported)
 		reported, inflight = inflight.files, nil
@@ -110,8 +111,8 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 			return err
 		}
 		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
-		ch := change{deletes: deletes, upserts: pending, vecs: vecs, final: final}
-		go func() { part.done <- b.w.apply(ctx, ch) }()
+		ch := backend.Change{Deletes: deletes, Upserts: pending, Vecs: vecs, Final: final}
+		go func() { part.done <- b.w.Apply(ctx, ch) }()
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
@@ -125,7 +126,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 		}
 		records = append(records, fileRecord{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		for _, d := range docs {
-			d.fileIdx = len(records) - 1
+			d.FileIdx = len(records) - 1
 		}
 		pending = append(pending, docs...)
 		if len(pending) >= batchChunks {
@@ -142,7 +143,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 
 // chunkFile reads a file's normalized text from the mirror (or, if the
 // object is gone, parses the source again) and cuts it into chunk docs.
-func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
+func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
 		doc, err = b.reparse(en)
@@ -161,11 +162,11 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 // for prose the language the file declares (declaredLanguage), else the
 // chunk's own detected language, or, when the chunk says too little (a
 // heading and a code block), the file's, detected only then.
-func setLanguages(docs []*chunkDoc, path string, doc *mirror.Doc) {
+func setLanguages(docs []*backend.Chunk, path string, doc *mirror.Doc) {
 	declared, hasDeclared := declaredLanguage(path, doc)
 	fileLang := ""
 	for _, d := range docs {
-		if d.kind == chunk.KindCode {
+		if d.Kind == chunk.KindCode {
 			d.Lang = analyze.English
 			continue
 		}
@@ -173,7 +174,7 @@ func setLanguages(docs []*chunkDoc, path string, doc *mirror.Doc) {
 			d.Lang = declared
 			continue
 		}
-		l, sure := analyze.Guess(d.body())
+		l, sure := analyze.Guess(d.Body())
 		if !sure {
 			if fileLang == "" {
 				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)

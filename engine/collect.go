@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -16,7 +17,7 @@ import (
 // afterCommit saves the manifest and removes what the new sidecar no longer
 // names. Failures here lose nothing: the commit stands and the next refresh
 // retries, so they are reported as warnings.
-func (e *Engine) afterCommit(ctx context.Context, st storage, sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+func (e *Engine) afterCommit(ctx context.Context, st backend.Storage, sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
 	warn := func(err error) bool {
 		if err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
@@ -30,7 +31,7 @@ func (e *Engine) afterCommit(ctx context.Context, st storage, sc *fingerprint.Si
 	if warn(failpoint.Hit("after-manifest")) || warn(e.removeGarbage(sc)) || warn(failpoint.Hit("after-gc")) {
 		return
 	}
-	if err := st.collect(ctx, sc); err != nil {
+	if err := st.Collect(ctx, sc); err != nil {
 		warn(fmt.Errorf("collect old states: %w", err))
 	}
 	if err := collectMirror(store, scan.Manifest); err != nil {

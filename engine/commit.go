@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -49,11 +50,11 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		return nil, err
 	}
 	defer vb.close()
-	w, err := st.begin(ctx, base, gen)
+	w, err := st.Begin(ctx, base, gen)
 	if err != nil {
 		return nil, err
 	}
-	defer w.close()
+	defer w.Close()
 	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb, w: w}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
@@ -65,7 +66,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	warning, err := w.commit(ctx)
+	warning, err := w.Commit(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +117,11 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 // it is intact and was built with the same settings; else none (rebuild).
 // A remote backend that cannot be reached fails the refresh instead: a
 // rebuild could not reach it either.
-func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
+func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return "", nil, nil
 	}
-	if err := st.check(ctx, sc); unavailable(err) {
+	if err := st.Check(ctx, sc); unavailable(err) {
 		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
 	} else if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))

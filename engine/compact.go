@@ -8,11 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
-
-	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/lock"
 )
@@ -74,12 +69,12 @@ func (e *Engine) Compact(ctx context.Context, o CompactOptions) (*CompactResult,
 	if err := fingerprint.Check(e.Layout.Dir, sc.Artifacts); err != nil {
 		return nil, fmt.Errorf("committed generation: %w", err)
 	}
-	st, err := segmentStats(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
+	st, err := e.localStorage().Segments(sc.Generation)
 	if err != nil {
 		return nil, err
 	}
-	res.SegmentsBefore, res.SegmentsAfter, res.DeletedBefore, res.DocsBefore = st.segments, st.segments, st.deleted, st.docs
-	if !o.Force && (st.docs == 0 || float64(st.deleted) < compactMinDeleted*float64(st.docs)) {
+	res.SegmentsBefore, res.SegmentsAfter, res.DeletedBefore, res.DocsBefore = st.Segments, st.Segments, st.Deleted, st.Docs
+	if !o.Force && (st.Docs == 0 || float64(st.Deleted) < compactMinDeleted*float64(st.Docs)) {
 		res.TookMS = ms(time.Since(start))
 		return res, nil
 	}
@@ -137,18 +132,9 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, fmt.Errorf("create generation: %w", err)
 	}
-	bdir := filepath.Join(dir, bleveDir)
-	if err := cloneBleve(filepath.Join(from, bleveDir), bdir); err != nil {
+	ls := e.localStorage()
+	if err := ls.Compact(ctx, base, gen); err != nil {
 		return 0, err
-	}
-	if err := mergeAll(ctx, bdir, gen); err != nil {
-		return 0, err
-	}
-	if e.Settings.Embedder != nil {
-		dims := e.Settings.Embedder.Identity().Dims
-		if _, err := vector.Build(filepath.Join(dir, vectorDir), filepath.Join(from, vectorDir), dims, nil, nil); err != nil {
-			return 0, fmt.Errorf("carry vectors: %w", err)
-		}
 	}
 	if err := os.Link(filepath.Join(from, "files.bin"), filepath.Join(dir, "files.bin")); err != nil {
 		return 0, fmt.Errorf("carry file table: %w", err)
@@ -159,100 +145,8 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 	if err := fingerprint.SyncDir(e.Layout.IndexDir()); err != nil {
 		return 0, err
 	}
-	st, err := segmentStats(bdir, gen)
-	return st.segments, err
-}
-
-// mergeAll opens the cloned index at dir, stamps it as gen and merges its
-// segments into one, reclaiming deleted chunks.
-func mergeAll(ctx context.Context, dir, gen string) error {
-	idx, err := openBleveRW(dir)
-	if err != nil {
-		return err
-	}
-	// The stamp goes in after the merge: a batch returns once its snapshot
-	// is persisted, and a merge alone may still be in memory at Close (the
-	// reopened index then listed the three segments it had merged).
-	err = mergeToOne(ctx, idx)
-	if err == nil {
-		err = applyBatch(ctx, idx, nil, nil, gen, false)
-	}
-	if cerr := idx.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close index: %w", cerr)
-	}
-	return err
-}
-
-// mergeToOne force-merges until one segment is left, in at most
-// mergePasses passes: one pass merges at most SegmentsPerMergeTask
-// segments per task (21 segments of a churned 100,000-doc index became 3),
-// and scorch's own merger may be merging at the same time.
-func mergeToOne(ctx context.Context, idx bleve.Index) error {
-	adv, err := idx.Advanced()
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return nil
-	}
-	opts := mergeplan.SingleSegmentMergePlanOptions
-	for range mergePasses {
-		st, err := scorchStats(s)
-		if err != nil || st.segments <= 1 {
-			return err
-		}
-		if err := s.ForceMerge(ctx, &opts); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-	}
-	return nil
-}
-
-const mergePasses = 8
-
-// segStats describes the segments of one bleve index.
-type segStats struct{ segments, docs, deleted int }
-
-// segmentStats opens a committed generation's index read-only and counts
-// its segments, the chunks they hold and how many of those are deleted.
-func segmentStats(dir, gen string) (segStats, error) {
-	idx, err := openBleveRO(dir, gen)
-	if err != nil {
-		return segStats{}, err
-	}
-	defer idx.Close()
-	adv, err := idx.Advanced()
-	if err != nil {
-		return segStats{}, fmt.Errorf("segment stats: %w", err)
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return segStats{}, nil
-	}
-	return scorchStats(s)
-}
-
-// scorchStats counts the segments of an open index's current snapshot.
-func scorchStats(s *scorch.Scorch) (segStats, error) {
-	r, err := s.Reader()
-	if err != nil {
-		return segStats{}, fmt.Errorf("segment stats: %w", err)
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return segStats{}, nil
-	}
-	var st segStats
-	for _, seg := range snap.Segments() {
-		st.segments++
-		st.docs += int(seg.FullSize())
-		if d := seg.Deleted(); d != nil {
-			st.deleted += int(d.GetCardinality())
-		}
-	}
-	return st, nil
+	st, err := ls.Segments(gen)
+	return st.Segments, err
 }
 
 // Engine returns the engine a service answers for, so that a long-lived

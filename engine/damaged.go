@@ -51,7 +51,7 @@ func (e *Engine) probeCommitted(ctx context.Context, sc *fingerprint.Sidecar) er
 		if err != nil {
 			return err
 		}
-		if err := st.check(ctx, sc); unavailable(err) {
+		if err := st.Check(ctx, sc); unavailable(err) {
 			return err
 		} else if err != nil {
 			return fmt.Errorf("%w (generation %s: %v)", ErrDamaged, sc.Generation, err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -48,7 +49,7 @@ type vectorBuilder struct {
 }
 
 // vectors returns the vectors of docs, in order; nil without an embedder.
-func (v *vectorBuilder) vectors(ctx context.Context, docs []*chunkDoc) ([][]float32, error) {
+func (v *vectorBuilder) vectors(ctx context.Context, docs []*backend.Chunk) ([][]float32, error) {
 	if v == nil || len(docs) == 0 {
 		return nil, nil
 	}
@@ -62,7 +63,7 @@ func (v *vectorBuilder) vectors(ctx context.Context, docs []*chunkDoc) ([][]floa
 	vecs := make([][]float32, len(docs))
 	dims := v.emb.Identity().Dims
 	for i, d := range docs {
-		in := d.body()
+		in := d.Body()
 		h := embedKey(in)
 		if vec, ok := v.cache.Get(h); ok && len(vec) == dims {
 			vecs[i] = vec
@@ -180,7 +181,7 @@ func (e *Engine) liveEmbedHashes(man *mirror.Manifest, store *mirror.Store) (map
 			return nil, fmt.Errorf("live embeddings of %s: %w", en.Path, err)
 		}
 		for _, d := range docs {
-			live[embedKey(d.body())] = true
+			live[embedKey(d.Body())] = true
 		}
 	}
 	return live, nil
@@ -206,7 +207,7 @@ func (v *vectorBuilder) toEmbed(ctx context.Context, b *builder, entries []mirro
 			continue // the build reports it
 		}
 		for _, d := range docs {
-			h := embedKey(d.body())
+			h := embedKey(d.Body())
 			if seen[h] {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
@@ -40,14 +41,14 @@ func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
 // (a page, a slide, a sheet, an attachment) is chunked on its own with its
 // kind, so no chunk crosses a part; a Doc without parts is one part of the
 // kind its language implies.
-func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
+func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 	parts := doc.Parts
 	if len(parts) == 0 {
 		parts = []mirror.Part{{Kind: chunkKind(doc.Lang)}}
 	}
 	text := doc.Text
 	lines := lineStarts(text)
-	var docs []*chunkDoc
+	var docs []*backend.Chunk
 	for i, p := range parts {
 		from, to := partRange(lines, len(text), parts, i)
 		if from >= to {
@@ -59,10 +60,10 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 		}
 		for _, c := range chunk.SplitLang(p.Kind, lang, text[from:to], o) {
 			section := metaSafe(joinSection(p.Section, c.Section))
-			docs = append(docs, &chunkDoc{
+			docs = append(docs, &backend.Chunk{
 				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page, Attach: metaSafe(p.Attachment),
 				StartLine: c.StartLine + p.Line + doc.LineOffset, EndLine: c.EndLine + p.Line + doc.LineOffset,
-				Text: c.Text, kind: p.Kind,
+				Text: c.Text, Kind: p.Kind,
 			})
 		}
 	}
@@ -78,7 +79,7 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*chunkDoc {
 // entryFacets gives every chunk of an e-mail file the filter terms of its
 // entry: the message's, or its attachment's own (see facetsOfAttachment).
 // Filters on such a file select chunks, not the file (see withFacets).
-func entryFacets(doc *mirror.Doc, docs []*chunkDoc) {
+func entryFacets(doc *mirror.Doc, docs []*backend.Chunk) {
 	byName := map[string][]string{"": facetsOf(doc)}
 	for _, a := range doc.Attachments {
 		if _, ok := byName[metaSafe(a.Name)]; !ok {
@@ -162,14 +163,11 @@ func filterTerm(key, value string) string {
 }
 
 // metaSafe keeps the stored meta field's separator out of a label.
-func metaSafe(s string) string { return strings.ReplaceAll(s, metaSep, " ") }
+func metaSafe(s string) string { return strings.ReplaceAll(s, backend.MetaSep, " ") }
 
-// mayAttach reports a path whose chunks may come from attachments (an
-// e-mail or a mailbox): entries of their own, known once a chunk is loaded.
-func mayAttach(path string) bool {
-	parser, _ := mirror.ParserFor(path)
-	return mirror.DocType(parser) == mirror.TypeEmail
-}
+// mayAttach reports a path whose chunks may come from attachments
+// (backend.MayAttach).
+func mayAttach(path string) bool { return backend.MayAttach(path) }
 
 // isCode reports whether a chunk comes from a file parsed as code.
 func isCode(id string) bool {

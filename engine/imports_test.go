@@ -39,13 +39,25 @@ func under(path, root string) bool { return path == root || strings.HasPrefix(pa
 
 // TestImportRules keeps the engine's layers apart (doc.go of each package
 // says what it must never import): ranking and the shared records import
-// no index, backend, embedder, mirror or the engine; bleve is imported by
-// the local index only (and its analysis interfaces by engine/analyze);
-// the Weaviate client by the Weaviate adapter only; nothing below the
-// engine imports it.
+// no index, backend, embedder, mirror or the engine; the storage seam
+// (engine/backend) no bleve, backend, embedder or analyzer; bleve is
+// imported by the local backend only (and its analysis interfaces by
+// engine/analyze); the Weaviate client by the Weaviate adapter only;
+// nothing below the engine imports it.
 func TestImportRules(t *testing.T) {
 	pkgs := listModule(t)
 	engine := module + "/engine"
+	seam, ok := pkgs[engine+"/backend"]
+	if !ok {
+		t.Fatalf("go list did not list %s", engine+"/backend")
+	}
+	for _, d := range seam.deps {
+		for _, banned := range []string{"github.com/blevesearch", engine + "/backend/", engine + "/embed", engine + "/analyze"} {
+			if d == banned || strings.HasPrefix(d, banned) || under(d, banned) {
+				t.Errorf("%s depends on %s", seam.path, d)
+			}
+		}
+	}
 	pure := []string{engine + "/rank", engine + "/record"}
 	for _, p := range pure {
 		pi, ok := pkgs[p]
@@ -68,7 +80,7 @@ func TestImportRules(t *testing.T) {
 		for _, imp := range pi.imports {
 			switch {
 			case strings.HasPrefix(imp, "github.com/blevesearch/bleve"):
-				if pi.path != engine && !under(pi.path, engine+"/backend/local") &&
+				if !under(pi.path, engine+"/backend/local") &&
 					!(pi.path == engine+"/analyze" && strings.HasPrefix(imp, "github.com/blevesearch/bleve/v2/analysis")) {
 					t.Errorf("%s imports %s: bleve belongs to the local backend", pi.path, imp)
 				}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -100,7 +100,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
+	res, err := e.search(ctx, g, e.widen(o), filter)
 	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
 		return nil, err // what was asked, not the generation, is at fault
 	}
@@ -149,7 +149,7 @@ func (e *Engine) openCommitted() (*Generation, error) {
 // newer generation is committed.
 type Generation struct {
 	Sidecar *fingerprint.Sidecar
-	st      state
+	st      backend.State
 }
 
 // OpenGeneration opens the generation sc names, read-only, from the backend
@@ -160,7 +160,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := st.open(sc)
+	s, err := st.Open(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 }
 
 // Close releases the generation's files.
-func (g *Generation) Close() error { return g.st.close() }
+func (g *Generation) Close() error { return g.st.Close() }
 
 // Search answers o from an open generation.
 func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*QueryResult, error) {
@@ -177,7 +177,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
+	res, err := e.search(ctx, g, e.widen(o), filter)
 	if err != nil {
 		return nil, err
 	}
@@ -188,62 +188,4 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
-}
-
-// search answers o from the local generation.
-func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	facets, err := filterTerms(o)
-	if err != nil {
-		return nil, err
-	}
-	mode, err := e.resolveMode(sc, o.Mode)
-	if err != nil {
-		return nil, err
-	}
-	r, err := openReader(ls.idx)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	s := &searcher{r: r, model: e.model(sc)}
-	if filter, err = s.withFacets(ctx, filter, facets); err != nil {
-		return nil, err
-	}
-	k, perFile := defaults(o)
-	want := max(50, 5*k*perFile) // each list is oversampled before fusion
-	var terms []queryTerm
-	lexical := func() ([]rank.Hit, error) {
-		var err error
-		if terms, err = s.queryTerms(ctx, ls, sc, o.Text); err != nil {
-			return nil, err
-		}
-		return s.bm25List(ctx, terms, filter, mode, want, k, perFile)
-	}
-	f := e.fusion()
-	dense := func(bm []rank.Hit) ([]rank.Hit, int, error) {
-		return e.denseList(ctx, ls.vec, sc, f, o.Text, bm, filter, want)
-	}
-	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
-	if err != nil {
-		return nil, err
-	}
-	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
-	pg := e.resultPage(o, k, perFile, mode, f)
-	results, collapsed, err := pg.Walk(ranking, s.load)
-	// In bm25 mode the list holds just enough chunks for k files; when
-	// collapsing used some of them up, score deeper.
-	for mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
-		n := len(bmList)
-		pg.K = k
-		if bmList, err = s.bm25List(ctx, terms, filter, mode, want, 2*len(results)+k+collapsed, perFile); err != nil || len(bmList) == n {
-			break
-		}
-		ranking, _ = rank.Rank(mode, f, rank.Query{}, 0, bmList, nil)
-		results, collapsed, err = pg.Walk(ranking, s.load)
-	}
-	if err != nil {
-		return nil, err
-	}
-	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: len(terms), fed: fed}
-	return how.result(sc, results, o.Explain), nil
 }

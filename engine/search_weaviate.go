@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
@@ -32,11 +33,11 @@ type weaviateState struct {
 	schema int // the object schema the collection was built with (weaviateSchema)
 }
 
-var _ state = (*weaviateState)(nil)
+var _ backend.State = (*weaviateState)(nil)
 
-func (*weaviateState) close() error { return nil }
+func (*weaviateState) Close() error { return nil }
 
-func (w *weaviateState) verify(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {
+func (w *weaviateState) Verify(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {
 	n, err := w.c.Count(ctx, w.alias)
 	if err != nil {
 		return "", fmt.Errorf("weaviate: %w", err)
@@ -47,61 +48,63 @@ func (w *weaviateState) verify(ctx context.Context, sc *fingerprint.Sidecar) (st
 	return "", nil
 }
 
-// search asks the cluster for the BM25 list and the vector list separately
-// and fuses them here, exactly as the local backend does (rank); the
-// results' text and metadata are then fetched for the chunks kept.
-func (w *weaviateState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	facets, err := filterTerms(o)
-	if err != nil {
-		return nil, err
-	}
+// weaviateLists are one query's lists on the collection the alias named
+// when the query started: the cluster ranks BM25 (over autorag's analyzed
+// tokens) and the vector list separately, and the engine fuses them
+// exactly as the local backend's (package rank); the results' text and
+// metadata are then fetched for the chunks kept.
+type weaviateLists struct {
+	w *weaviateState
+	q backend.Query
+	// depth is how deep the cluster ranks BM25, vdepth the vector list
+	// (as deep as the local dense list): the path filter applies here,
+	// after the cluster ranked, so with one both go 20 times deeper.
+	depth, vdepth int
+}
+
+var _ backend.Lists = (*weaviateLists)(nil)
+
+// Query resolves the alias (at) for the query's requests.
+func (w *weaviateState) Query(ctx context.Context, q backend.Query) (backend.Lists, error) {
 	if w.schema < weaviateSchema {
 		return nil, usagef("the weaviate index was stored by an older autorag (object schema %d, want %d): run `autorag refresh` to rebuild it", w.schema, weaviateSchema)
 	}
-	mode, err := e.resolveMode(sc, o.Mode)
+	w, err := w.at(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if w, err = w.at(ctx); err != nil {
-		return nil, err
+	l := &weaviateLists{w: w, q: q, depth: max(q.Want, 8*q.K*q.PerFile), vdepth: q.Want}
+	if q.Filter != nil {
+		l.depth *= 20
+		l.vdepth *= 20
 	}
-	k, perFile := defaults(o)
-	want := max(50, 5*k*perFile)
-	depth := max(want, 8*k*perFile)
-	if filter != nil {
-		depth *= 20 // the path filter applies here, after the cluster ranked
-	}
-	vdepth := want // as deep as the local dense list
-	if filter != nil {
-		vdepth *= 20
-	}
-	nterms := 0
-	lexical := func() (l []rank.Hit, err error) {
-		l, nterms, err = w.lexical(ctx, o.Text, facets, filter, depth)
-		return l, err
-	}
-	f := e.fusion()
-	dense := func(bm []rank.Hit) ([]rank.Hit, int, error) {
-		return w.vectorList(ctx, e, o.Text, f, bm, facets, filter, vdepth, want)
-	}
-	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
-	if err != nil {
-		return nil, err
-	}
-	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
-	docs, err := w.prefetch(ctx, ranking, 3*k*perFile)
-	if err != nil {
-		return nil, err
-	}
-	s := &searcher{remote: func(id string) (Result, error) { return w.load(ctx, docs, id) }}
-	pg := e.resultPage(o, k, perFile, mode, f)
-	results, _, err := pg.Walk(ranking, s.load)
-	if err != nil {
-		return nil, err
-	}
-	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: nterms, fed: fed}
-	return how.result(sc, results, o.Explain), nil
+	return l, nil
 }
+
+func (l *weaviateLists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
+	return l.w.lexical(ctx, l.q.Text, l.q.Facets, l.q.Filter, l.depth)
+}
+
+func (l *weaviateLists) Dense(ctx context.Context, v []float32) ([]rank.Hit, error) {
+	hits, err := l.w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: l.vdepth, Facets: l.q.Facets}, l.q.Filter, l.vdepth)
+	return hits[:min(len(hits), l.q.Want)], err
+}
+
+func (l *weaviateLists) Vectors(ctx context.Context, top []rank.Hit) (func(string) ([]float32, bool), error) {
+	return l.w.vectors(ctx, top)
+}
+
+// Materialize fetches the stored fields of the first n chunks of the
+// ranking in one request; the rest, should the walk need them, one by one.
+func (l *weaviateLists) Materialize(ctx context.Context, ranking []rank.Fused, n int) (func(id, path string, ord int) (Result, error), error) {
+	docs, err := l.w.prefetch(ctx, ranking, n)
+	if err != nil {
+		return nil, err
+	}
+	return func(id, _ string, _ int) (Result, error) { return l.w.load(ctx, docs, id) }, nil
+}
+
+func (*weaviateLists) Close() error { return nil }
 
 // at returns the state with its alias resolved to the collection it names
 // now: a search's lists and texts are separate requests, and an alias swap
@@ -117,19 +120,6 @@ func (w *weaviateState) at(ctx context.Context) (*weaviateState, error) {
 	r := *w
 	r.alias = coll
 	return &r, nil
-}
-
-// vectorList is the vector list, its query vector turned by bm's best
-// chunks when the fusion f says so (feedbackVector), whose stored vectors
-// it fetches from the collection; it returns how many turned it.
-func (w *weaviateState) vectorList(ctx context.Context, e *Engine, text string, f Fusion, bm []rank.Hit, facets []string, filter *pathFilter, depth, want int) ([]rank.Hit, int, error) {
-	stored := func(top []rank.Hit) (func(string) ([]float32, bool), error) { return w.vectors(ctx, top) }
-	v, fed, err := e.feedbackVector(ctx, f, text, bm, stored)
-	if err != nil {
-		return nil, 0, err
-	}
-	l, err := w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: depth, Facets: facets}, filter, depth)
-	return l[:min(len(l), want)], fed, err
 }
 
 // vectors fetches the stored vectors of the listed chunks and returns
@@ -159,7 +149,7 @@ func (w *weaviateState) vectors(ctx context.Context, hits []rank.Hit) (func(id s
 // One difference remains: Weaviate computes a term's idf over the whole
 // shard, where the local backend counts only the chunks of the term's
 // languages.
-func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *pathFilter, depth int) ([]rank.Hit, int, error) {
+func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *backend.PathFilter, depth int) ([]rank.Hit, int, error) {
 	if !w.perLanguage() {
 		terms := analyze.TermsIn(text, w.langs)
 		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
@@ -191,7 +181,7 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 func (w *weaviateState) perLanguage() bool { return w.scoped && len(w.langs) > 1 }
 
 // list runs one ranked search and keeps the hits that pass the filter.
-func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *pathFilter, depth int) ([]rank.Hit, error) {
+func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *backend.PathFilter, depth int) ([]rank.Hit, error) {
 	if q.Mode == weaviate.BM25 && q.Tokens == "" {
 		return nil, nil // nothing left of the query after analysis
 	}
@@ -201,7 +191,7 @@ func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *path
 	}
 	out := make([]rank.Hit, 0, min(len(hits), depth))
 	for _, h := range hits {
-		if id := fromWire(h.ChunkID); filter.match(id) {
+		if id := fromWire(h.ChunkID); filter.Match(id) {
 			out = append(out, rank.Hit{ID: id, Score: h.Score})
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -27,7 +28,7 @@ type weaviateStorage struct {
 	ws   weaviate.Settings
 }
 
-var _ storage = (*weaviateStorage)(nil)
+var _ backend.Storage = (*weaviateStorage)(nil)
 
 // weaviateFile is the client-side record of a committed Weaviate state, in
 // its generation directory (an artifact of the sidecar).
@@ -94,11 +95,11 @@ func (s *weaviateStorage) record(gen string) (weaviateRecord, error) {
 	return r, nil
 }
 
-// check accepts the committed state when its files are intact and the
+// Check accepts the committed state when its files are intact and the
 // alias still names the collection it recorded. A cluster that cannot be
 // reached fails the refresh; any other mismatch (a swap whose sidecar was
 // never written, a wiped cluster) makes the next refresh a rebuild.
-func (s *weaviateStorage) check(ctx context.Context, sc *fingerprint.Sidecar) error {
+func (s *weaviateStorage) Check(ctx context.Context, sc *fingerprint.Sidecar) error {
 	if err := fingerprint.Check(s.l.Dir, sc.Artifacts); err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func unavailable(err error) bool {
 	return errors.Is(err, weaviate.ErrUnreachable) || errors.Is(err, weaviate.ErrDegraded)
 }
 
-func (s *weaviateStorage) open(sc *fingerprint.Sidecar) (state, error) {
+func (s *weaviateStorage) Open(sc *fingerprint.Sidecar) (backend.State, error) {
 	r, err := s.record(sc.Generation)
 	if err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func (s *weaviateStorage) open(sc *fingerprint.Sidecar) (state, error) {
 		scoped: sc.Settings["analyzer"] == analyze.MultiVersion, schema: recordedSchema(sc.Settings["backend"])}, nil
 }
 
-func (s *weaviateStorage) begin(_ context.Context, base, gen string) (stateWriter, error) {
+func (s *weaviateStorage) Begin(_ context.Context, base, gen string) (backend.Writer, error) {
 	w := &weaviateWriter{s: s, gen: gen, rebuild: base == "", langs: map[string]bool{}}
 	if base != "" {
 		r, err := s.record(base)
@@ -145,9 +146,9 @@ func (s *weaviateStorage) begin(_ context.Context, base, gen string) (stateWrite
 	return w, nil
 }
 
-// collect drops the alias's collections of older epochs (failed or
+// Collect drops the alias's collections of older epochs (failed or
 // superseded rebuilds).
-func (s *weaviateStorage) collect(ctx context.Context, _ *fingerprint.Sidecar) error {
+func (s *weaviateStorage) Collect(ctx context.Context, _ *fingerprint.Sidecar) error {
 	_, err := s.pair.Collect(ctx)
 	return err
 }

@@ -2,30 +2,21 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
-	"github.com/autorag/autorag/engine/rank"
-	"github.com/autorag/autorag/engine/vector"
 	"github.com/autorag/autorag/fingerprint"
 )
 
-const vectorDir = "vectors"
-
 // ErrUsage marks errors of what the caller asked for (a mode the index
 // cannot serve, a mismatched embedder): the CLI exits 2 for them.
-var ErrUsage = errors.New("usage error")
+var ErrUsage = backend.ErrUsage
 
-type usageErr struct{ msg string }
-
-func (u usageErr) Error() string        { return u.msg }
-func (u usageErr) Is(target error) bool { return target == ErrUsage }
-
-func usagef(format string, args ...any) error { return usageErr{msg: fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return backend.Usagef(format, args...) }
 
 // embedderID is the fingerprinted name of the configured embedder.
 func (s Settings) embedderID() string {
@@ -108,42 +99,6 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 		return "", usagef("the index was built with embedder %s but %s is configured: configure the embedder it was built with (`autorag config` shows the settings in effect), or run `autorag refresh` to re-embed with this one", built, cur)
 	}
 	return mode, nil
-}
-
-// denseList searches the generation's vectors for the query, its vector
-// turned by bm's best chunks when the fusion f says so (feedbackVector;
-// bm is nil when the lists run side by side), and returns how many chunks
-// turned it; with a path filter it searches deeper so that enough chunks
-// pass.
-func (e *Engine) denseList(ctx context.Context, ix *vector.Index, sc *fingerprint.Sidecar, f Fusion, text string, bm []rank.Hit, filter *pathFilter, want int) ([]rank.Hit, int, error) {
-	if ix == nil {
-		return nil, 0, usagef("generation %s has no vectors for embedder %s", sc.Generation, e.Settings.embedderID())
-	}
-	local := func([]rank.Hit) (func(string) ([]float32, bool), error) { return ix.Vector, nil }
-	q, fed, err := e.feedbackVector(ctx, f, text, bm, local)
-	if err != nil {
-		return nil, 0, err
-	}
-	return searchVectors(ix, q, filter, want), fed, nil
-}
-
-// searchVectors returns the want chunks of ix nearest to q that pass the
-// filter.
-func searchVectors(ix *vector.Index, q []float32, filter *pathFilter, want int) []rank.Hit {
-	n := want
-	if filter != nil {
-		n = want * 20
-	}
-	var out []rank.Hit
-	for _, h := range ix.Search(q, n) {
-		if filter.match(h.ID) {
-			out = append(out, rank.Hit{ID: h.ID, Score: float64(h.Score)})
-			if len(out) == want {
-				break
-			}
-		}
-	}
-	return out
 }
 
 // queryVector embeds the query text. The built-in embedder costs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
@@ -24,15 +25,15 @@ type weaviateWriter struct {
 	langs   map[string]bool
 }
 
-var _ stateWriter = (*weaviateWriter)(nil)
+var _ backend.Writer = (*weaviateWriter)(nil)
 
-// apply adds a part to the change. build.go hands every chunk of a file
+// Apply adds a part to the change. build.go hands every chunk of a file
 // to one part, in order, so the file's first chunk, which holds its filter
 // terms, is seen before the others.
-func (w *weaviateWriter) apply(ctx context.Context, ch change) error {
-	w.change.Deletes = append(w.change.Deletes, wireIDs(ch.deletes)...)
-	var first *chunkDoc
-	for i, d := range ch.upserts {
+func (w *weaviateWriter) Apply(ctx context.Context, ch backend.Change) error {
+	w.change.Deletes = append(w.change.Deletes, wireIDs(ch.Deletes)...)
+	var first *backend.Chunk
+	for i, d := range ch.Upserts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -40,8 +41,8 @@ func (w *weaviateWriter) apply(ctx context.Context, ch change) error {
 			first = d
 		}
 		o := chunkObject(d, first)
-		if ch.vecs != nil {
-			o.Vector = ch.vecs[i]
+		if ch.Vecs != nil {
+			o.Vector = ch.Vecs[i]
 		}
 		w.langs[d.Lang] = true
 		w.change.Upserts = append(w.change.Upserts, o)
@@ -49,14 +50,14 @@ func (w *weaviateWriter) apply(ctx context.Context, ch change) error {
 	return nil
 }
 
-// finish has nothing to make durable on the client: the state is written
+// Finish has nothing to make durable on the client: the state is written
 // to the cluster by commit, in front of the swap.
-func (w *weaviateWriter) finish(context.Context) error { return nil }
+func (w *weaviateWriter) Finish(context.Context) error { return nil }
 
-// commit imports the change into the standby collection and swaps the
+// Commit imports the change into the standby collection and swaps the
 // alias onto it (a rebuild: into a new epoch's pair), then records the
 // swap in the generation directory.
-func (w *weaviateWriter) commit(ctx context.Context) (string, error) {
+func (w *weaviateWriter) Commit(ctx context.Context) (string, error) {
 	var rep weaviate.Report
 	var err error
 	if w.rebuild {
@@ -84,7 +85,7 @@ func (w *weaviateWriter) commit(ctx context.Context) (string, error) {
 	return warning, nil
 }
 
-func (w *weaviateWriter) close() error { return nil }
+func (w *weaviateWriter) Close() error { return nil }
 
 //semguard:begin weaviate-object
 
@@ -95,13 +96,13 @@ func (w *weaviateWriter) close() error { return nil }
 // select it, so that a search filters chunk by chunk: a file's, which the
 // local backend keeps on the first chunk (first) alone, or its e-mail
 // entry's (see filter.go).
-func chunkObject(d, first *chunkDoc) weaviate.Object {
-	ts := analyze.ForLanguage(d.Lang).Analyze([]byte(d.body()))
+func chunkObject(d, first *backend.Chunk) weaviate.Object {
+	ts := analyze.ForLanguage(d.Lang).Analyze([]byte(d.Body()))
 	terms := make([]string, len(ts))
 	for i, t := range ts {
 		terms[i] = string(t.Term)
 	}
-	d.tokens = len(ts)
+	d.Tokens = len(ts)
 	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page, Attach: d.Attach})
 	facets := first.Facets
 	if mayAttach(d.Path) {

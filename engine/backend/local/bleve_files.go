@@ -1,4 +1,4 @@
-package engine
+package local
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/autorag/autorag/fingerprint"
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // mergeOptions is the segment merge policy of every writer: Lucene-style
@@ -131,15 +133,15 @@ func copyFile(from, to string) error {
 // applyBatch deletes and inserts chunk documents in one batch that also
 // stamps the generation; with merge it then merges segments so that
 // short-lived writers do not leave one more segment per generation. The
-// analyzed length of each inserted body is recorded in its chunkDoc.
-func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*chunkDoc, gen string, merge bool) error {
+// analyzed length of each inserted body is recorded in its Chunk.
+func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*backend.Chunk, gen string, merge bool) error {
 	b := idx.NewBatch()
 	for _, id := range deletes {
 		b.Delete(id)
 	}
 	bodies := make([]*document.TextField, len(docs))
 	for i, c := range docs {
-		d, body := c.document()
+		d, body := bleveDoc(c)
 		bodies[i] = body
 		if err := b.IndexAdvanced(d); err != nil {
 			return fmt.Errorf("batch %s: %w", d.ID(), err)
@@ -153,7 +155,7 @@ func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*
 		return fmt.Errorf("apply batch: %w", err)
 	}
 	for i, body := range bodies {
-		docs[i].tokens = body.AnalyzedLength()
+		docs[i].Tokens = body.AnalyzedLength()
 	}
 	if !merge {
 		return nil

@@ -1,4 +1,4 @@
-package engine
+package local
 
 import (
 	"fmt"
@@ -6,25 +6,25 @@ import (
 	"strings"
 
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/rank"
 )
 
 // load reads the stored fields of a chunk through the searcher's reader
 // (bleve.Index.Document would open and close a reader of its own).
-func (s *searcher) load(id, path string, ord int) (Result, error) {
-	if s.remote != nil {
-		return s.remote(id)
-	}
+func (s *searcher) load(id, path string, ord int) (rank.Result, error) {
 	doc, err := s.r.Document(id)
 	if err != nil || doc == nil {
-		return Result{}, fmt.Errorf("load chunk %s#%d: %v", path, ord, err)
+		return rank.Result{}, fmt.Errorf("load chunk %s#%d: %v", path, ord, err)
 	}
-	res := Result{Path: path, Chunk: ord}
+	res := rank.Result{Path: path, Chunk: ord}
 	doc.VisitFields(func(f index.Field) {
 		switch f.Name() {
 		case fieldText:
 			res.Text = string(f.Value())
 		case fieldMeta:
-			parts := strings.SplitN(string(f.Value()), metaSep, 6)
+			parts := strings.SplitN(string(f.Value()), backend.MetaSep, 6)
 			if len(parts) >= 4 {
 				res.Lines[0], _ = strconv.Atoi(parts[0])
 				res.Lines[1], _ = strconv.Atoi(parts[1])

@@ -1,6 +1,10 @@
-package engine
+package local
 
-import "math"
+import (
+	"math"
+
+	"github.com/autorag/autorag/fingerprint"
+)
 
 // bm25 holds the collection statistics and parameters of one query. It is
 // pure: no I/O, so a score can be recomputed and explained.
@@ -8,6 +12,16 @@ type bm25 struct {
 	n     float64 // live chunks in the generation
 	avgdl float64 // mean analyzed chunk length
 	k1, b float64
+}
+
+// modelOf is the BM25 model of the generation sc names with parameters
+// k1 and b: the exact collection statistics the sidecar keeps.
+func modelOf(sc *fingerprint.Sidecar, k1, b float64) bm25 {
+	m := bm25{n: float64(sc.Counts.Chunks), k1: k1, b: b, avgdl: 1}
+	if sc.Counts.Chunks > 0 && sc.Counts.Tokens > 0 {
+		m.avgdl = float64(sc.Counts.Tokens) / float64(sc.Counts.Chunks)
+	}
+	return m
 }
 
 // idf is Lucene's BM25 idf: ln(1 + (N - df + 0.5) / (df + 0.5)), never negative.

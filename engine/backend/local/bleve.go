@@ -1,4 +1,4 @@
-package engine
+package local
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/record"
 )
 
@@ -27,30 +28,11 @@ const (
 	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
 	stampKey   = "autorag.generation"
 	bleveDir   = "bleve"
-	metaSep    = "\x1f"
 )
 
 // errStamp reports a generation whose bleve index does not carry its own
 // stamp: scorch fell back to an older snapshot.
 var errStamp = errors.New("generation stamp mismatch")
-
-// chunkDoc is one chunk as the index stores it.
-type chunkDoc struct {
-	Path      string
-	Ord       int
-	Title     string
-	Section   string
-	StartLine int
-	EndLine   int
-	Text      string
-	Page      int      // 1-based page of a PDF chunk; 0 otherwise
-	Attach    string   // file name of the e-mail attachment the chunk is from; "" otherwise
-	Facets    []string // filter terms of the file, on its first chunk only; of the entry, on every chunk of an e-mail file
-	Lang      string   // analysis language (analyze.Languages); "" = English, no lang field
-	kind      string   // the chunker kind of its part (chunk.KindCode, ...); not stored
-	tokens    int      // analyzed body length, known after the batch
-	fileIdx   int      // index of the file's record in the builder
-}
 
 // emptyAnalyzer yields no tokens: stored-only fields must not add terms.
 type emptyAnalyzer struct{}
@@ -64,14 +46,12 @@ func (keywordAnalyzer) Analyze(b []byte) analysis.TokenStream {
 	return analysis.TokenStream{{Term: b, Start: 0, End: len(b), Position: 1, Type: analysis.AlphaNumeric}}
 }
 
-// body is what a chunk is searched by: its title, section and text. BM25
-// indexes it and the embedder turns it into the chunk's vector.
-func (c *chunkDoc) body() string { return c.Title + "\n" + c.Section + "\n" + c.Text }
-
-func (c *chunkDoc) document() (*document.Document, *document.TextField) {
+// bleveDoc is the bleve document of chunk c, and its body field, whose
+// analyzed length is known once the batch is applied.
+func bleveDoc(c *backend.Chunk) (*document.Document, *document.TextField) {
 	d := document.NewDocument(record.ChunkID(c.Path, c.Ord))
-	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.body()), index.IndexField, analyze.ForLanguage(c.Lang))
-	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, metaSep)
+	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.Body()), index.IndexField, analyze.ForLanguage(c.Lang))
+	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, backend.MetaSep)
 	d.AddField(body)
 	if len(c.Facets) > 0 {
 		d.AddField(facetField(c.Facets))

@@ -1,4 +1,4 @@
-package engine
+package local
 
 // Exact BM25 over bleve's postings: the local backend's lexical list.
 
@@ -13,18 +13,10 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
-	"github.com/autorag/autorag/fingerprint"
 )
-
-func (e *Engine) model(sc *fingerprint.Sidecar) bm25 {
-	m := bm25{n: float64(sc.Counts.Chunks), k1: e.Settings.K1, b: e.Settings.B, avgdl: 1}
-	if sc.Counts.Chunks > 0 && sc.Counts.Tokens > 0 {
-		m.avgdl = float64(sc.Counts.Tokens) / float64(sc.Counts.Chunks)
-	}
-	return m
-}
 
 // hit is one scored chunk, by bleve's internal document number. It holds
 // no pointer: a broad query at 100,000 docs selects among 300,000 of them,
@@ -41,9 +33,6 @@ type searcher struct {
 	ids      map[uint64]string // external IDs resolved so far
 	langs    *genLangs         // the generation's analysis languages (querylang.go)
 	postings []posting         // scoreTermIn's buffer
-	// remote, when set, loads a chunk's stored fields from a remote
-	// backend instead of r (which is then nil).
-	remote func(id string) (Result, error)
 }
 
 // externalID returns the chunk ID of internal document n.
@@ -79,7 +68,7 @@ func openReader(idx bleve.Index) (index.IndexReader, error) {
 // takes to fill k files with perFile chunks each. Only a prefix of the
 // ranking is ordered (and has its external IDs resolved); it doubles when
 // the filter or the per-file limit use it up.
-func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *pathFilter, mode string, want, k, perFile int) ([]rank.Hit, error) {
+func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *backend.PathFilter, mode string, want, k, perFile int) ([]rank.Hit, error) {
 	hits, err := s.bm25(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -98,19 +87,19 @@ func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *path
 
 // collect walks an ordered prefix of the ranking and reports whether it
 // held enough chunks.
-func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, k, perFile int) ([]rank.Hit, bool, error) {
+func (s *searcher) collect(ranked []hit, filter *backend.PathFilter, mode string, want, k, perFile int) ([]rank.Hit, bool, error) {
 	var out []rank.Hit
 	files := map[string]int{}
 	accepted := 0 // results the per-file limit would keep
 	for _, h := range ranked {
-		if mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want {
+		if mode == rank.ModeBM25 && accepted >= k || mode != rank.ModeBM25 && len(out) >= want {
 			return out, true, nil
 		}
 		id, err := s.externalID(h.num)
 		if err != nil {
 			return nil, false, err
 		}
-		if !filter.match(id) {
+		if !filter.Match(id) {
 			continue
 		}
 		path, _ := record.SplitChunkID(id)
@@ -119,7 +108,7 @@ func (s *searcher) collect(ranked []hit, filter *pathFilter, mode string, want, 
 			accepted++
 		}
 	}
-	enough := mode == ModeBM25 && accepted >= k || mode != ModeBM25 && len(out) >= want
+	enough := mode == rank.ModeBM25 && accepted >= k || mode != rank.ModeBM25 && len(out) >= want
 	return out, enough, nil
 }
 

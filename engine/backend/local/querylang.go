@@ -1,4 +1,4 @@
-package engine
+package local
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
-	"github.com/autorag/autorag/fingerprint"
 )
 
 // queryTerm is one term of an analyzed query and the languages whose
@@ -34,8 +33,8 @@ func (q queryTerm) has(lang int) bool { return q.langs&(1<<lang) != 0 }
 // so that "what" and "is" of an English query do not become rare, heavily
 // weighted terms among Romanian chunks. Without multilingual analysis, or
 // when the generation holds one language, the terms score everywhere.
-func (s *searcher) queryTerms(ctx context.Context, ls *localState, sc *fingerprint.Sidecar, text string) ([]queryTerm, error) {
-	if sc.Settings["analyzer"] != analyze.MultiVersion {
+func (s *searcher) queryTerms(ctx context.Context, ls *State, text string) ([]queryTerm, error) {
+	if !ls.multilingual {
 		return everywhere(analyze.Terms(text)), nil
 	}
 	gl, err := ls.languages(ctx, s.r)
@@ -101,7 +100,7 @@ const maxLangs = 63
 // languages reads the generation's languages once, from the language
 // field: its dictionary, and the postings of every language but the most
 // common one.
-func (ls *localState) languages(ctx context.Context, r index.IndexReader) (*genLangs, error) {
+func (ls *State) languages(ctx context.Context, r index.IndexReader) (*genLangs, error) {
 	ls.langOnce.Do(func() { ls.langs, ls.langErr = readLanguages(ctx, r) })
 	return ls.langs, ls.langErr
 }
