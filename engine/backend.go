@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -50,18 +51,14 @@ func (b Backend) validate() error {
 // id is the fingerprinted name of the backend and its storage settings: ""
 // for the local backend, so that its fingerprints are what they were before
 // there were backends. A Weaviate id names the schema of its objects
-// (weaviateSchema), so that a collection holding fewer properties than the
+// (weaviate.Schema), so that a collection holding fewer properties than the
 // reader asks for is rebuilt by the next refresh.
 func (b Backend) id() string {
 	if b.name() == BackendLocal {
 		return ""
 	}
-	return fmt.Sprintf("%s shards=%d replicas=%d schema=%d", b.name(), max(b.Shards, 1), max(b.Replicas, 1), weaviateSchema)
+	return fmt.Sprintf("%s shards=%d replicas=%d schema=%d", b.name(), max(b.Shards, 1), max(b.Replicas, 1), weaviate.Schema)
 }
-
-// weaviateSchema versions what a Weaviate chunk object holds: 2 added the
-// filter terms and the language (facets, lang). An id without it is 1.
-const weaviateSchema = 2
 
 //semguard:end backend-id
 
@@ -74,6 +71,6 @@ func (e *Engine) withRecordedBackend(sc *fingerprint.Sidecar) *Engine {
 	}
 	cp := *e
 	cp.Settings.Backend.Name = backendOf(sc)
-	cp.Settings.Backend.Shards, cp.Settings.Backend.Replicas = recordedShape(sc.Settings["backend"])
+	cp.Settings.Backend.Shards, cp.Settings.Backend.Replicas = weaviate.RecordedShape(sc.Settings["backend"])
 	return &cp
 }

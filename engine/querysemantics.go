@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-3cd231b7678fe64f1e407c257964ccc9"
+const QuerySemantics = "q-babc779cd9035128ad28be98bf36b877"

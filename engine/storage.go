@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/backend/local"
+	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -19,8 +19,8 @@ import (
 
 // Backends (Settings.Backend.Name).
 const (
-	BackendLocal    = "local"
-	BackendWeaviate = "weaviate"
+	BackendLocal    = backend.Local
+	BackendWeaviate = backend.Weaviate
 )
 
 // storageFor is the storage of the committed state sc names (nil: the
@@ -34,11 +34,7 @@ func (e *Engine) storageFor(sc *fingerprint.Sidecar) (backend.Storage, error) {
 	case BackendLocal:
 		return e.localStorage(), nil
 	case BackendWeaviate:
-		s, err := e.weaviateStorage(sc)
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
+		return weaviate.OpenStorage(e.weaviateEnv(), sc)
 	}
 	return nil, fmt.Errorf("the index was written by an unknown backend %q (a newer autorag?)", name)
 }
@@ -54,11 +50,4 @@ func (e *Engine) localStorage() local.Storage {
 }
 
 // backendOf is the backend that wrote the state sc names.
-func backendOf(sc *fingerprint.Sidecar) string {
-	b := sc.Settings["backend"]
-	if b == "" {
-		return BackendLocal
-	}
-	name, _, _ := strings.Cut(b, " ")
-	return name
-}
+func backendOf(sc *fingerprint.Sidecar) string { return backend.NameOf(sc) }

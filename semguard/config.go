@@ -57,8 +57,9 @@ var Project = Config{
 		"engine/backend/local.Storage.Open", "engine/backend/local.(*State).Query",
 		"engine/backend/local.(*lists).Lexical", "engine/backend/local.(*lists).LexicalDeeper", "engine/backend/local.(*lists).Dense",
 		"engine/backend/local.(*lists).Vectors", "engine/backend/local.(*lists).Materialize",
-		"engine.(*weaviateStorage).Open", "engine.(*weaviateState).Query",
-		"engine.(*weaviateLists).Lexical", "engine.(*weaviateLists).Dense", "engine.(*weaviateLists).Vectors", "engine.(*weaviateLists).Materialize",
+		"engine/backend/weaviate.(*weaviateStorage).Open", "engine/backend/weaviate.(*weaviateState).Query",
+		"engine/backend/weaviate.(*weaviateLists).Lexical", "engine/backend/weaviate.(*weaviateLists).Dense",
+		"engine/backend/weaviate.(*weaviateLists).Vectors", "engine/backend/weaviate.(*weaviateLists).Materialize",
 		// Called through interfaces: the analyzer (bleve), the embedders.
 		"engine/analyze.(*analyzer).Analyze", "engine/embed/static.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
 		"engine/embed/static.(*Embedder).Coverage", // embed.Coverer, the hybrid floor

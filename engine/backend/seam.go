@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"strings"
 
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/fingerprint"
@@ -108,4 +109,22 @@ type Lists interface {
 // (the local backend; a remote list stays as deep as it was asked).
 type Deeper interface {
 	LexicalDeeper(ctx context.Context, k int) ([]rank.Hit, error)
+}
+
+// The backends' names, as Settings.Backend.Name and the sidecar's
+// "backend" setting give them.
+const (
+	Local    = "local"
+	Weaviate = "weaviate"
+)
+
+// NameOf is the backend that wrote the state sc names: the first word of
+// its fingerprinted backend id, which is "" for the local backend.
+func NameOf(sc *fingerprint.Sidecar) string {
+	b := sc.Settings["backend"]
+	if b == "" {
+		return Local
+	}
+	name, _, _ := strings.Cut(b, " ")
+	return name
 }

@@ -1,4 +1,4 @@
-package engine
+package weaviate
 
 import (
 	"context"
@@ -12,20 +12,19 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
-	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/fingerprint"
 )
 
 // weaviateStorage is the Weaviate backend: the states of a root are a pair
-// of collections behind one alias (weaviate.Pair), updated by the change
+// of collections behind one alias (Pair), updated by the change
 // set. The commit point is the alias swap; the generation directory records
 // it in weaviateFile after the swap succeeds, and the sidecar, written
 // next, names that directory. Readers query the alias.
 type weaviateStorage struct {
-	l    Layout
-	c    *weaviate.Client
-	pair *weaviate.Pair
-	ws   weaviate.Settings
+	env  Env
+	c    *Client
+	pair *Pair
+	ws   Settings
 }
 
 var _ backend.Storage = (*weaviateStorage)(nil)
@@ -41,31 +40,54 @@ type weaviateRecord struct {
 	Langs      []string `json:"langs"`      // analysis languages of the chunks ("" = English)
 }
 
-// weaviateStorage opens the Weaviate backend of this root. Shards and
+// Env is what the Weaviate backend needs of a root: where its client-side
+// records live and the configured cluster.
+type Env struct {
+	// Dir is the root's .autorag directory, which holds the index id
+	// (IDFile); GenDir is the directory of a generation, which holds the
+	// record of its state (weaviateFile).
+	Dir    string
+	GenDir func(gen string) string
+	// Sidecar is the root's sidecar (orphans: the alias it names).
+	Sidecar string
+	// URL and APIKey reach the cluster; Shards and Replicas shape a new
+	// collection (0 means 1).
+	URL, APIKey      string
+	Shards, Replicas int
+}
+
+// OpenStorage opens the Weaviate backend of this root. Shards and
 // replicas are the configured ones, or those the sidecar sc recorded (a
 // query reads at the consistency the collection was made for).
-func (e *Engine) weaviateStorage(sc *fingerprint.Sidecar) (*weaviateStorage, error) {
-	b := e.Settings.Backend
-	if b.URL == "" {
-		return nil, usagef("the index is stored in weaviate: set AUTORAG_WEAVIATE_URL to the cluster's url")
-	}
-	c, err := weaviate.New(weaviate.Config{URL: b.URL, APIKey: b.APIKey})
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	ws := weaviate.Settings{Shards: b.Shards, Replicas: b.Replicas}
-	if sc != nil {
-		ws.Shards, ws.Replicas = recordedShape(sc.Settings["backend"])
-	}
-	alias, err := e.weaviateAlias(sc)
+func OpenStorage(env Env, sc *fingerprint.Sidecar) (backend.Storage, error) {
+	s, err := openStorage(env, sc)
 	if err != nil {
 		return nil, err
 	}
-	return &weaviateStorage{l: e.Layout, c: c, pair: weaviate.NewPair(c, alias, ws), ws: ws}, nil
+	return s, nil
 }
 
-// recordedShape reads shards and replicas back from a backend id.
-func recordedShape(id string) (shards, replicas int) {
+func openStorage(env Env, sc *fingerprint.Sidecar) (*weaviateStorage, error) {
+	if env.URL == "" {
+		return nil, backend.Usagef("the index is stored in weaviate: set AUTORAG_WEAVIATE_URL to the cluster's url")
+	}
+	c, err := New(Config{URL: env.URL, APIKey: env.APIKey})
+	if err != nil {
+		return nil, backend.Usagef("%v", err)
+	}
+	ws := Settings{Shards: env.Shards, Replicas: env.Replicas}
+	if sc != nil {
+		ws.Shards, ws.Replicas = RecordedShape(sc.Settings["backend"])
+	}
+	alias, err := IndexAlias(env, sc)
+	if err != nil {
+		return nil, err
+	}
+	return &weaviateStorage{env: env, c: c, pair: NewPair(c, alias, ws), ws: ws}, nil
+}
+
+// RecordedShape reads shards and replicas back from a backend id.
+func RecordedShape(id string) (shards, replicas int) {
 	return idField(id, "shards"), idField(id, "replicas")
 }
 
@@ -85,7 +107,7 @@ func idField(id, key string) int {
 
 func (s *weaviateStorage) record(gen string) (weaviateRecord, error) {
 	var r weaviateRecord
-	data, err := os.ReadFile(filepath.Join(s.l.GenDir(gen), weaviateFile))
+	data, err := os.ReadFile(filepath.Join(s.env.GenDir(gen), weaviateFile))
 	if err == nil {
 		err = json.Unmarshal(data, &r)
 	}
@@ -100,7 +122,7 @@ func (s *weaviateStorage) record(gen string) (weaviateRecord, error) {
 // reached fails the refresh; any other mismatch (a swap whose sidecar was
 // never written, a wiped cluster) makes the next refresh a rebuild.
 func (s *weaviateStorage) Check(ctx context.Context, sc *fingerprint.Sidecar) error {
-	if err := fingerprint.Check(s.l.Dir, sc.Artifacts); err != nil {
+	if err := fingerprint.Check(s.env.Dir, sc.Artifacts); err != nil {
 		return err
 	}
 	r, err := s.record(sc.Generation)
@@ -117,10 +139,10 @@ func (s *weaviateStorage) Check(ctx context.Context, sc *fingerprint.Sidecar) er
 	return nil
 }
 
-// unavailable reports a cluster that is down or degraded: the refresh
+// IsUnavailable reports a cluster that is down or degraded: the refresh
 // fails (exit 3) rather than rebuilding.
-func unavailable(err error) bool {
-	return errors.Is(err, weaviate.ErrUnreachable) || errors.Is(err, weaviate.ErrDegraded)
+func IsUnavailable(err error) bool {
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrDegraded)
 }
 
 func (s *weaviateStorage) Open(sc *fingerprint.Sidecar) (backend.State, error) {

@@ -1,4 +1,4 @@
-package engine
+package weaviate
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
-	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -21,7 +20,7 @@ type weaviateWriter struct {
 	s       *weaviateStorage
 	gen     string
 	rebuild bool
-	change  weaviate.Change
+	change  Change
 	langs   map[string]bool
 }
 
@@ -58,7 +57,7 @@ func (w *weaviateWriter) Finish(context.Context) error { return nil }
 // alias onto it (a rebuild: into a new epoch's pair), then records the
 // swap in the generation directory.
 func (w *weaviateWriter) Commit(ctx context.Context) (string, error) {
-	var rep weaviate.Report
+	var rep Report
 	var err error
 	if w.rebuild {
 		rep, err = w.s.pair.Build(ctx, w.gen, w.change.Upserts)
@@ -78,7 +77,7 @@ func (w *weaviateWriter) Commit(ctx context.Context) (string, error) {
 	}
 	slices.Sort(langs)
 	data, _ := json.Marshal(weaviateRecord{Alias: w.s.pair.Alias(), Collection: rep.Active, Langs: langs})
-	path := filepath.Join(w.s.l.GenDir(w.gen), weaviateFile)
+	path := filepath.Join(w.s.env.GenDir(w.gen), weaviateFile)
 	if err := fingerprint.WriteFileAtomic(path, data, fingerprint.FilePerm); err != nil && !fingerprint.Renamed(err) {
 		return "", fmt.Errorf("record the alias swap: %w", err)
 	}
@@ -89,6 +88,13 @@ func (w *weaviateWriter) Close() error { return nil }
 
 //semguard:begin weaviate-object
 
+// Schema versions what a Weaviate chunk object holds: 2 added the filter
+// terms and the language (facets, lang). An index's backend id names it
+// (engine's Backend.id), so that a collection holding fewer properties
+// than the reader asks for is rebuilt by the next refresh; an id without
+// it is 1.
+const Schema = 2
+
 // chunkObject is a chunk as a Weaviate object: its analyzed body joined
 // by spaces (the collection tokenizes on whitespace, so BM25 sees the local
 // backend's terms and lengths) and their language, its text, its metadata
@@ -96,7 +102,7 @@ func (w *weaviateWriter) Close() error { return nil }
 // select it, so that a search filters chunk by chunk: a file's, which the
 // local backend keeps on the first chunk (first) alone, or its e-mail
 // entry's (see filter.go).
-func chunkObject(d, first *backend.Chunk) weaviate.Object {
+func chunkObject(d, first *backend.Chunk) Object {
 	ts := analyze.ForLanguage(d.Lang).Analyze([]byte(d.Body()))
 	terms := make([]string, len(ts))
 	for i, t := range ts {
@@ -105,10 +111,10 @@ func chunkObject(d, first *backend.Chunk) weaviate.Object {
 	d.Tokens = len(ts)
 	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page, Attach: d.Attach})
 	facets := first.Facets
-	if mayAttach(d.Path) {
+	if backend.MayAttach(d.Path) {
 		facets = d.Facets
 	}
-	return weaviate.Object{ChunkID: wireID(record.ChunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
+	return Object{ChunkID: wireID(record.ChunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
 		Tokens: strings.Join(terms, " "), Meta: string(meta), Facets: facets, Lang: d.Lang}
 }
 
@@ -145,25 +151,17 @@ func fromWire(id string) string {
 	return id[:i] + "\x00" + id[i+1:]
 }
 
-// dropRemote removes the Weaviate state of this root (index reset), when
-// the committed index or the configuration says it is in Weaviate.
-// It returns what it removed ("" for nothing).
-func (e *Engine) dropRemote(ctx context.Context) (string, error) {
-	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if err != nil {
-		sc = nil
-	}
-	if (sc == nil || backendOf(sc) != BackendWeaviate) && e.Settings.Backend.name() != BackendWeaviate {
-		return "", nil
-	}
-	s, err := e.weaviateStorage(sc)
+// DropIndex removes the Weaviate state of this root (index reset): both
+// collections of its pair and its index id. It returns what it removed.
+func DropIndex(ctx context.Context, env Env, sc *fingerprint.Sidecar) (string, error) {
+	s, err := openStorage(env, sc)
 	if err != nil {
 		return "", err
 	}
 	if err := s.pair.Drop(ctx); err != nil {
 		return "", fmt.Errorf("drop weaviate collections: %w", err)
 	}
-	if err := e.forgetWeaviateID(); err != nil {
+	if err := forgetID(env); err != nil {
 		return "", fmt.Errorf("remove the weaviate index id: %w", err)
 	}
 	return "weaviate:" + s.pair.Alias(), nil

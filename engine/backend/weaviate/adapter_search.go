@@ -1,4 +1,4 @@
-package engine
+package weaviate
 
 import (
 	"cmp"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
-	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
@@ -21,16 +20,16 @@ import (
 // weaviateState is a Weaviate state opened for reading: the alias readers
 // query, which names the committed collection whatever refreshes do.
 type weaviateState struct {
-	c *weaviate.Client
+	c *Client
 	// alias is the name queries go to: the root's alias, or within one
 	// search the collection it resolved to (see at).
 	alias string
 	langs []string
-	ws    weaviate.Settings
+	ws    Settings
 	// scoped: multilingual analysis, where each language's analysis of a
 	// query scores only in that language's chunks (querylang.go).
 	scoped bool
-	schema int // the object schema the collection was built with (weaviateSchema)
+	schema int // the object schema the collection was built with (Schema)
 }
 
 var _ backend.State = (*weaviateState)(nil)
@@ -66,8 +65,8 @@ var _ backend.Lists = (*weaviateLists)(nil)
 
 // Query resolves the alias (at) for the query's requests.
 func (w *weaviateState) Query(ctx context.Context, q backend.Query) (backend.Lists, error) {
-	if w.schema < weaviateSchema {
-		return nil, usagef("the weaviate index was stored by an older autorag (object schema %d, want %d): run `autorag refresh` to rebuild it", w.schema, weaviateSchema)
+	if w.schema < Schema {
+		return nil, backend.Usagef("the weaviate index was stored by an older autorag (object schema %d, want %d): run `autorag refresh` to rebuild it", w.schema, Schema)
 	}
 	w, err := w.at(ctx)
 	if err != nil {
@@ -86,7 +85,7 @@ func (l *weaviateLists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 }
 
 func (l *weaviateLists) Dense(ctx context.Context, v []float32) ([]rank.Hit, error) {
-	hits, err := l.w.list(ctx, weaviate.Query{Mode: weaviate.Vector, Vector: v, K: l.vdepth, Facets: l.q.Facets}, l.q.Filter, l.vdepth)
+	hits, err := l.w.list(ctx, Query{Mode: Vector, Vector: v, K: l.vdepth, Facets: l.q.Facets}, l.q.Filter, l.vdepth)
 	return hits[:min(len(hits), l.q.Want)], err
 }
 
@@ -96,12 +95,12 @@ func (l *weaviateLists) Vectors(ctx context.Context, top []rank.Hit) (func(strin
 
 // Materialize fetches the stored fields of the first n chunks of the
 // ranking in one request; the rest, should the walk need them, one by one.
-func (l *weaviateLists) Materialize(ctx context.Context, ranking []rank.Fused, n int) (func(id, path string, ord int) (Result, error), error) {
+func (l *weaviateLists) Materialize(ctx context.Context, ranking []rank.Fused, n int) (func(id, path string, ord int) (rank.Result, error), error) {
 	docs, err := l.w.prefetch(ctx, ranking, n)
 	if err != nil {
 		return nil, err
 	}
-	return func(id, _ string, _ int) (Result, error) { return l.w.load(ctx, docs, id) }, nil
+	return func(id, _ string, _ int) (rank.Result, error) { return l.w.load(ctx, docs, id) }, nil
 }
 
 func (*weaviateLists) Close() error { return nil }
@@ -152,7 +151,7 @@ func (w *weaviateState) vectors(ctx context.Context, hits []rank.Hit) (func(id s
 func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *backend.PathFilter, depth int) ([]rank.Hit, int, error) {
 	if !w.perLanguage() {
 		terms := analyze.TermsIn(text, w.langs)
-		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
+		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
 		l, err := w.list(ctx, q, filter, depth)
 		return l, len(terms), err
 	}
@@ -165,7 +164,7 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 		for _, t := range terms {
 			distinct[t] = true
 		}
-		q := weaviate.Query{Mode: weaviate.BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets, Lang: code}
+		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets, Lang: code}
 		wg.Go(func() { lists[i], errs[i] = w.list(ctx, q, filter, depth) })
 	}
 	wg.Wait()
@@ -181,8 +180,8 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 func (w *weaviateState) perLanguage() bool { return w.scoped && len(w.langs) > 1 }
 
 // list runs one ranked search and keeps the hits that pass the filter.
-func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *backend.PathFilter, depth int) ([]rank.Hit, error) {
-	if q.Mode == weaviate.BM25 && q.Tokens == "" {
+func (w *weaviateState) list(ctx context.Context, q Query, filter *backend.PathFilter, depth int) ([]rank.Hit, error) {
+	if q.Mode == BM25 && q.Tokens == "" {
 		return nil, nil // nothing left of the query after analysis
 	}
 	hits, err := w.c.Search(ctx, w.alias, q, w.ws)
@@ -200,16 +199,16 @@ func (w *weaviateState) list(ctx context.Context, q weaviate.Query, filter *back
 
 // prefetch loads the stored fields of the first n chunks of the ranking in
 // one request; the rest, should the walk need them, one by one.
-func (w *weaviateState) prefetch(ctx context.Context, ranking []rank.Fused, n int) (map[string]Result, error) {
+func (w *weaviateState) prefetch(ctx context.Context, ranking []rank.Fused, n int) (map[string]rank.Result, error) {
 	ids := make([]string, 0, n)
 	for _, x := range ranking[:min(n, len(ranking))] {
 		ids = append(ids, wireID(x.ID))
 	}
-	docs := map[string]Result{}
+	docs := map[string]rank.Result{}
 	return docs, w.fetch(ctx, docs, ids)
 }
 
-func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids []string) error {
+func (w *weaviateState) fetch(ctx context.Context, docs map[string]rank.Result, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -224,21 +223,21 @@ func (w *weaviateState) fetch(ctx context.Context, docs map[string]Result, ids [
 		if err := json.Unmarshal([]byte(ob.Meta), &m); err != nil {
 			return fmt.Errorf("weaviate: chunk %s#%d: bad metadata: %w", path, ord, err)
 		}
-		docs[id] = Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Attachment: m.Attach, Text: ob.Text}
+		docs[id] = rank.Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Attachment: m.Attach, Text: ob.Text}
 	}
 	return nil
 }
 
-func (w *weaviateState) load(ctx context.Context, docs map[string]Result, id string) (Result, error) {
+func (w *weaviateState) load(ctx context.Context, docs map[string]rank.Result, id string) (rank.Result, error) {
 	if r, ok := docs[id]; ok {
 		return r, nil
 	}
 	if err := w.fetch(ctx, docs, []string{wireID(id)}); err != nil {
-		return Result{}, err
+		return rank.Result{}, err
 	}
 	if r, ok := docs[id]; ok {
 		return r, nil
 	}
 	path, ord := record.SplitChunkID(id)
-	return Result{}, fmt.Errorf("load chunk %s#%d: not in the collection", path, ord)
+	return rank.Result{}, fmt.Errorf("load chunk %s#%d: not in the collection", path, ord)
 }

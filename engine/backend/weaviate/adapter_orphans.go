@@ -1,4 +1,4 @@
-package engine
+package weaviate
 
 import (
 	"context"
@@ -7,18 +7,18 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/fingerprint"
 )
 
-// WeaviateOrphans lists the indexes (aliases) autorag made in the
+// Orphans lists the indexes (aliases) autorag made in the
 // configured cluster that this root's index does not name, with their
 // collections: what a removed .autorag, a reset that could not reach the
 // cluster, or another machine's root left there. Nothing is changed. In a
 // cluster other users share, these include their indexes: scope each
 // user to their own collections (an API key, a tenant) before dropping.
-func (e *Engine) WeaviateOrphans(ctx context.Context) (map[string][]string, error) {
-	c, own, err := e.orphanScope()
+func Orphans(ctx context.Context, env Env) (map[string][]string, error) {
+	c, own, err := orphanScope(env)
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +35,12 @@ func (e *Engine) WeaviateOrphans(ctx context.Context) (map[string][]string, erro
 	return out, nil
 }
 
-// DropWeaviateOrphans drops the given aliases that WeaviateOrphans could
+// DropOrphans drops the given aliases that Orphans could
 // list (never this root's own, nothing autorag did not name) with their
 // collections, and returns those dropped. This root's index is not
 // touched, so no lock is taken.
-func (e *Engine) DropWeaviateOrphans(ctx context.Context, aliases []string) ([]string, error) {
-	c, own, err := e.orphanScope()
+func DropOrphans(ctx context.Context, env Env, aliases []string) ([]string, error) {
+	c, own, err := orphanScope(env)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (e *Engine) DropWeaviateOrphans(ctx context.Context, aliases []string) ([]s
 		if a == own || !strings.HasPrefix(a, aliasPrefix) {
 			continue
 		}
-		if err := weaviate.NewPair(c, a, weaviate.Settings{}).Drop(ctx); err != nil {
+		if err := NewPair(c, a, Settings{}).Drop(ctx); err != nil {
 			return dropped, fmt.Errorf("drop %s: %w", a, err)
 		}
 		dropped = append(dropped, a)
@@ -60,22 +60,21 @@ func (e *Engine) DropWeaviateOrphans(ctx context.Context, aliases []string) ([]s
 
 // orphanScope is the cluster's client and this root's own alias ("" when
 // it has none), found without making an id.
-func (e *Engine) orphanScope() (*weaviate.Client, string, error) {
-	b := e.Settings.Backend
-	if b.URL == "" {
-		return nil, "", usagef("--orphans needs the cluster: set AUTORAG_WEAVIATE_URL")
+func orphanScope(env Env) (*Client, string, error) {
+	if env.URL == "" {
+		return nil, "", backend.Usagef("--orphans needs the cluster: set AUTORAG_WEAVIATE_URL")
 	}
-	c, err := weaviate.New(weaviate.Config{URL: b.URL, APIKey: b.APIKey})
+	c, err := New(Config{URL: env.URL, APIKey: env.APIKey})
 	if err != nil {
-		return nil, "", usagef("%v", err)
+		return nil, "", backend.Usagef("%v", err)
 	}
 	own := ""
-	if _, err := os.Stat(e.Layout.weaviateIDPath()); err == nil {
-		if own, err = e.weaviateAlias(nil); err != nil {
+	if _, err := os.Stat(env.idPath()); err == nil {
+		if own, err = IndexAlias(env, nil); err != nil {
 			return nil, "", err
 		}
-	} else if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil && backendOf(sc) == BackendWeaviate {
-		if r, err := (&weaviateStorage{l: e.Layout}).record(sc.Generation); err == nil {
+	} else if sc, err := fingerprint.ReadSidecar(env.Sidecar); err == nil && backend.NameOf(sc) == backend.Weaviate {
+		if r, err := (&weaviateStorage{env: env}).record(sc.Generation); err == nil {
 			own = r.Alias
 		}
 	}
