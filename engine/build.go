@@ -10,6 +10,7 @@ import (
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -38,11 +39,11 @@ type builder struct {
 
 // build writes the generation completely and durably (not visibly), and
 // returns its file table. It fills the change counts of res.
-func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
+func (b *builder) build(ctx context.Context, prev filetable.Table, man *mirror.Manifest, res *RefreshResult) (filetable.Table, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	cs := diffFiles(prev, man)
-	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
-	b.startBuildPhase(ctx, cs.index)
+	cs := filetable.Diff(prev, man)
+	res.Added, res.Modified, res.Deleted, res.Renamed = cs.Added, cs.Modified, cs.Deleted, cs.Renamed
+	b.startBuildPhase(ctx, cs.Index)
 	records, err := b.index(ctx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
 	if err == nil {
@@ -51,12 +52,12 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 	if err != nil {
 		return nil, err
 	}
-	table := mergeRecords(cs.keep, records)
+	table := filetable.Merge(cs.Keep, records)
 	for _, r := range records {
 		res.ChunksIndexed += r.Chunks
 	}
 	res.FilesIndexed = len(records)
-	if err := writeFileTable(filepath.Join(dir, "files.bin"), table); err != nil {
+	if err := filetable.Write(filepath.Join(dir, filetable.File), table); err != nil {
 		return nil, err
 	}
 	if err := failpoint.Hit("after-files"); err != nil {
@@ -81,10 +82,10 @@ type applying struct {
 // index sends the change set to the storage in parts of about batchChunks
 // chunks: the first part carries all the deletes. Each part is embedded,
 // then applied while the next part is chunked and embedded.
-func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error) {
-	records := make([]fileRecord, 0, len(cs.index))
+func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetable.Record, error) {
+	records := make([]filetable.Record, 0, len(cs.Index))
 	var pending []*backend.Chunk
-	deletes := cs.deletes
+	deletes := cs.Deletes
 	reported := 0 // files counted as done: every chunk of theirs applied
 	var inflight *applying
 	wait := func() error {
@@ -116,7 +117,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
-	for _, en := range cs.index {
+	for _, en := range cs.Index {
 		if err := ctx.Err(); err != nil {
 			return nil, errors.Join(err, wait())
 		}
@@ -124,7 +125,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 		if err != nil {
 			return nil, errors.Join(err, wait())
 		}
-		records = append(records, fileRecord{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
+		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		for _, d := range docs {
 			d.FileIdx = len(records) - 1
 		}
@@ -231,22 +232,6 @@ func chunkKind(lang string) string {
 	default:
 		return "code"
 	}
-}
-
-// mergeRecords merges the kept and the new records into one sorted table.
-func mergeRecords(keep, added []fileRecord) fileTable {
-	out := make(fileTable, 0, len(keep)+len(added))
-	i, j := 0, 0
-	for i < len(keep) || j < len(added) {
-		if j == len(added) || (i < len(keep) && keep[i].Path < added[j].Path) {
-			out = append(out, keep[i])
-			i++
-		} else {
-			out = append(out, added[j])
-			j++
-		}
-	}
-	return out
 }
 
 // syncTree fsyncs every file and directory under dir. Files hard-linked

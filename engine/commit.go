@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -117,7 +118,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 // it is intact and was built with the same settings; else none (rebuild).
 // A remote backend that cannot be reached fails the refresh instead: a
 // rebuild could not reach it either.
-func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
+func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, filetable.Table, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return "", nil, nil
 	}
@@ -131,7 +132,7 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}
-	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
+	t, err := filetable.Read(filepath.Join(e.Layout.GenDir(sc.Generation), filetable.File))
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
 		return "", nil, nil
@@ -141,7 +142,7 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 
 //semguard:begin sidecar-new
 
-func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {
+func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table filetable.Table) (*fingerprint.Sidecar, error) {
 	var reuse *fingerprint.Reuse
 	if prev != nil {
 		reuse = &fingerprint.Reuse{Dir: "index/" + prev.Generation, Artifacts: prev.Artifacts}
@@ -150,7 +151,7 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 	if err != nil {
 		return nil, fmt.Errorf("describe generation: %w", err)
 	}
-	chunks, tokens := table.totals()
+	chunks, tokens := table.Totals()
 	return &fingerprint.Sidecar{
 		Format:           fingerprint.FormatVersion,
 		SemanticsVersion: IndexSemanticsVersion,

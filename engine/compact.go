@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/lock"
 )
@@ -101,7 +102,7 @@ func (e *Engine) commitCompacted(ctx context.Context, sc *fingerprint.Sidecar, r
 	if err != nil {
 		return err
 	}
-	table, err := readFileTable(filepath.Join(e.Layout.GenDir(gen), "files.bin"))
+	table, err := filetable.Read(filepath.Join(e.Layout.GenDir(gen), filetable.File))
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 	if err := ls.Compact(ctx, base, gen); err != nil {
 		return 0, err
 	}
-	if err := os.Link(filepath.Join(from, "files.bin"), filepath.Join(dir, "files.bin")); err != nil {
+	if err := os.Link(filepath.Join(from, filetable.File), filepath.Join(dir, filetable.File)); err != nil {
 		return 0, fmt.Errorf("carry file table: %w", err)
 	}
 	if err := syncTree(dir); err != nil {

@@ -1,4 +1,4 @@
-package engine
+package filetable
 
 import (
 	"bytes"
@@ -16,22 +16,28 @@ import (
 
 //semguard:begin file-table
 
-// fileRecord is what a generation holds about one source file.
-type fileRecord struct {
+// Record is what a generation holds about one source file.
+type Record struct {
 	Path     string
 	TextHash mirror.Hash
 	Chunks   int   // chunk IDs are "<path>\x00<0..Chunks-1>"
 	Tokens   int64 // analyzed tokens over all of the file's chunks
 }
 
-// fileTable is a generation's files, sorted by path.
-type fileTable []fileRecord
+// Table is a generation's files, sorted by path.
+type Table []Record
 
-const fileTableMagic = "ARFT1\n"
+// File is the name of the table in a generation directory.
+const File = "files.bin"
 
-var errFileTableCorrupt = errors.New("file table corrupt")
+const magic = "ARFT1\n"
 
-func (t fileTable) totals() (chunks int, tokens int64) {
+// ErrCorrupt reports a table whose bytes do not decode or match their
+// checksum.
+var ErrCorrupt = errors.New("file table corrupt")
+
+// Totals are the table's chunks and analyzed tokens, the sidecar's counts.
+func (t Table) Totals() (chunks int, tokens int64) {
 	for _, r := range t {
 		chunks += r.Chunks
 		tokens += r.Tokens
@@ -39,10 +45,10 @@ func (t fileTable) totals() (chunks int, tokens int64) {
 	return chunks, tokens
 }
 
-// encode writes magic, count, records, then a BLAKE3 of all before it.
-func (t fileTable) encode() []byte {
+// Encode writes magic, count, records, then a BLAKE3 of all before it.
+func (t Table) Encode() []byte {
 	var buf bytes.Buffer
-	buf.WriteString(fileTableMagic)
+	buf.WriteString(magic)
 	var tmp [binary.MaxVarintLen64]byte
 	put := func(v uint64) { buf.Write(tmp[:binary.PutUvarint(tmp[:], v)]) }
 	put(uint64(len(t)))
@@ -58,22 +64,23 @@ func (t fileTable) encode() []byte {
 	return buf.Bytes()
 }
 
-func decodeFileTable(b []byte) (fileTable, error) {
-	if len(b) < len(fileTableMagic)+32 || string(b[:len(fileTableMagic)]) != fileTableMagic {
-		return nil, errFileTableCorrupt
+// Decode reads an encoded table, checking its magic and checksum.
+func Decode(b []byte) (Table, error) {
+	if len(b) < len(magic)+32 || string(b[:len(magic)]) != magic {
+		return nil, ErrCorrupt
 	}
 	body, sum := b[:len(b)-32], b[len(b)-32:]
 	if got := blake3.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil, errFileTableCorrupt
+		return nil, ErrCorrupt
 	}
-	r := bytes.NewReader(body[len(fileTableMagic):])
+	r := bytes.NewReader(body[len(magic):])
 	n, err := binary.ReadUvarint(r)
 	if err != nil || n > uint64(len(body)) {
-		return nil, errFileTableCorrupt
+		return nil, ErrCorrupt
 	}
-	t := make(fileTable, 0, n)
+	t := make(Table, 0, n)
 	for i := uint64(0); i < n; i++ {
-		rec, err := decodeFileRecord(r)
+		rec, err := decodeRecord(r)
 		if err != nil {
 			return nil, err
 		}
@@ -82,24 +89,24 @@ func decodeFileTable(b []byte) (fileTable, error) {
 	return t, nil
 }
 
-func decodeFileRecord(r *bytes.Reader) (fileRecord, error) {
-	var rec fileRecord
+func decodeRecord(r *bytes.Reader) (Record, error) {
+	var rec Record
 	l, err := binary.ReadUvarint(r)
 	if err != nil || l > uint64(r.Len()) {
-		return rec, errFileTableCorrupt
+		return rec, ErrCorrupt
 	}
 	p := make([]byte, l)
 	if _, err := r.Read(p); err != nil {
-		return rec, errFileTableCorrupt
+		return rec, ErrCorrupt
 	}
 	rec.Path = string(p)
 	if _, err := r.Read(rec.TextHash[:]); err != nil {
-		return rec, errFileTableCorrupt
+		return rec, ErrCorrupt
 	}
 	c, err1 := binary.ReadUvarint(r)
 	k, err2 := binary.ReadUvarint(r)
 	if err1 != nil || err2 != nil {
-		return rec, errFileTableCorrupt
+		return rec, ErrCorrupt
 	}
 	rec.Chunks, rec.Tokens = int(c), int64(k)
 	return rec, nil
@@ -107,25 +114,42 @@ func decodeFileRecord(r *bytes.Reader) (fileRecord, error) {
 
 //semguard:end file-table
 
-func readFileTable(path string) (fileTable, error) {
+// Read reads the table at path.
+func Read(path string) (Table, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read file table: %w", err)
 	}
-	t, err := decodeFileTable(b)
+	t, err := Decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
 }
 
-// writeFileTable writes the table into a generation that is still being
+// Write writes the table into a generation that is still being
 // built: nothing reads it before the commit, and the builder fsyncs the
 // whole generation before that, so a plain write is enough (a temp file and
 // rename would cost another inode and two fsyncs).
-func writeFileTable(path string, t fileTable) error {
-	if err := os.WriteFile(path, t.encode(), fingerprint.FilePerm); err != nil {
+func Write(path string, t Table) error {
+	if err := os.WriteFile(path, t.Encode(), fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("write file table: %w", err)
 	}
 	return nil
+}
+
+// Merge merges the kept and the new records into one sorted table.
+func Merge(keep, added []Record) Table {
+	out := make(Table, 0, len(keep)+len(added))
+	i, j := 0, 0
+	for i < len(keep) || j < len(added) {
+		if j == len(added) || (i < len(keep) && keep[i].Path < added[j].Path) {
+			out = append(out, keep[i])
+			i++
+		} else {
+			out = append(out, added[j])
+			j++
+		}
+	}
+	return out
 }

@@ -1,23 +1,23 @@
-package engine
+package filetable
 
 import (
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
-// changeSet is what a new generation changes relative to its base.
-type changeSet struct {
-	deletes                           []string       // chunk IDs to remove
-	index                             []mirror.Entry // files whose chunks are (re)inserted
-	keep                              fileTable      // records carried over unchanged
-	added, modified, deleted, renamed int
+// ChangeSet is what a new generation changes relative to its base.
+type ChangeSet struct {
+	Deletes                           []string       // chunk IDs to remove
+	Index                             []mirror.Entry // files whose chunks are (re)inserted
+	Keep                              Table          // records carried over unchanged
+	Added, Modified, Deleted, Renamed int
 }
 
-// diffFiles compares the base generation's file table with the manifest.
+// Diff compares the base generation's file table with the manifest.
 // A path present on both sides with a different text hash is modified; a
 // deleted path whose text hash reappears under an added path is a rename.
-func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
-	var cs changeSet
+func Diff(prev Table, man *mirror.Manifest) ChangeSet {
+	var cs ChangeSet
 	gone := map[mirror.Hash]int{} // text hashes of the deleted paths
 	var added []mirror.Hash       // text hashes of the added paths, in order
 	i := 0
@@ -28,16 +28,16 @@ func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
 		}
 		if i < len(prev) && prev[i].Path == e.Path {
 			if prev[i].TextHash == e.TextHash {
-				cs.keep = append(cs.keep, prev[i])
+				cs.Keep = append(cs.Keep, prev[i])
 			} else {
 				cs.drop(prev[i])
-				cs.index = append(cs.index, e)
-				cs.modified++
+				cs.Index = append(cs.Index, e)
+				cs.Modified++
 			}
 			i++
 			continue
 		}
-		cs.index = append(cs.index, e)
+		cs.Index = append(cs.Index, e)
 		added = append(added, e.TextHash)
 	}
 	for ; i < len(prev); i++ {
@@ -47,23 +47,23 @@ func diffFiles(prev fileTable, man *mirror.Manifest) changeSet {
 	for _, h := range added {
 		if gone[h] > 0 {
 			gone[h]--
-			cs.renamed++
+			cs.Renamed++
 		}
 	}
-	cs.added = len(added) - cs.renamed
-	cs.deleted -= cs.renamed
+	cs.Added = len(added) - cs.Renamed
+	cs.Deleted -= cs.Renamed
 	return cs
 }
 
-func (cs *changeSet) drop(r fileRecord) {
+func (cs *ChangeSet) drop(r Record) {
 	for o := 0; o < r.Chunks; o++ {
-		cs.deletes = append(cs.deletes, record.ChunkID(r.Path, o))
+		cs.Deletes = append(cs.Deletes, record.ChunkID(r.Path, o))
 	}
 }
 
 // remove records a base file that the manifest no longer has.
-func (cs *changeSet) remove(r fileRecord, gone map[mirror.Hash]int) {
+func (cs *ChangeSet) remove(r Record, gone map[mirror.Hash]int) {
 	cs.drop(r)
 	gone[r.TextHash]++
-	cs.deleted++
+	cs.Deleted++
 }
