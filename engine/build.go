@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
-	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/filetable"
+	"github.com/autorag/autorag/engine/progress"
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -152,54 +152,32 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
 			return nil, err
 		}
 	}
-	docs := splitDoc(en.Path, doc, b.e.Settings.Chunk)
-	if b.e.Settings.multilingual() {
-		setLanguages(docs, en.Path, doc)
-	}
-	return docs, nil
+	return split.Doc(en.Path, doc, b.e.Settings.Chunk, b.e.Settings.multilingual()), nil
 }
 
-// setLanguages sets each chunk's analysis language: English for code;
-// for prose the language the file declares (declaredLanguage), else the
-// chunk's own detected language, or, when the chunk says too little (a
-// heading and a code block), the file's, detected only then.
-func setLanguages(docs []*backend.Chunk, path string, doc *mirror.Doc) {
-	declared, hasDeclared := declaredLanguage(path, doc)
-	fileLang := ""
-	for _, d := range docs {
-		if d.Kind == chunk.KindCode {
-			d.Lang = analyze.English
-			continue
-		}
-		if hasDeclared {
-			d.Lang = declared
-			continue
-		}
-		l, sure := analyze.Guess(d.Body())
-		if !sure {
-			if fileLang == "" {
-				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
-			}
-			l = fileLang
-		}
-		d.Lang = l
+// startBuildPhase starts the build's phase. With a remote embedder and
+// someone watching, the chunks to embed are counted first: the changed
+// files are chunked and their texts looked up in the embedding cache, a
+// cost that is small next to the requests it lets the line measure.
+func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
+	if _, off := b.progress.(progress.None); off || !b.vb.remote() {
+		b.progress.Phase(progress.Index, "files", len(entries))
+		return
 	}
+	b.progress.Phase(progress.Embed, "", -1)
+	b.progress.Detail("counting the chunks to embed")
+	n := b.vb.toEmbed(ctx, b, entries)
+	b.vb.watch.CountChunks(len(entries))
+	b.progress.Phase(progress.Embed, "chunks", n)
 }
 
-// declaredLanguage is the analysis language a file declares: its lang
-// field (Markdown frontmatter, <html lang>) or a localized docs folder in
-// its path (content/es/..., analyze.PathLanguage). A declaration beats
-// detection, which misreads a Spanish page full of English terms as
-// English or a Japanese one as Portuguese.
-func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
-	for _, f := range doc.Fields {
-		if f.Key == "lang" {
-			if code, ok := analyze.Declared(f.Value); ok {
-				return code, true
-			}
-		}
+// filesIndexed counts n more files whose chunks are all indexed.
+func (b *builder) filesIndexed(n int) {
+	if b.vb != nil && b.vb.watch.Counting() {
+		b.vb.watch.Indexed(n)
+		return
 	}
-	return analyze.PathLanguage(path)
+	b.progress.Add(n)
 }
 
 // reparse reads a source whose mirror object is missing and checks that it
@@ -222,16 +200,6 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 		return nil, fmt.Errorf("restore mirror object for %s: %w", en.Path, err)
 	}
 	return doc, nil
-}
-
-// chunkKind maps a document language to the chunker's kinds.
-func chunkKind(lang string) string {
-	switch lang {
-	case "markdown", "text":
-		return lang
-	default:
-		return "code"
-	}
 }
 
 // syncTree fsyncs every file and directory under dir. Files hard-linked

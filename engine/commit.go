@@ -11,6 +11,7 @@ import (
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/filetable"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -56,7 +57,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		return nil, err
 	}
 	defer w.Close()
-	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb, w: w}
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
 		err = vb.flush(res)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -53,10 +54,10 @@ func (e *Engine) learnDims(ctx context.Context, sc *fingerprint.Sidecar, o Refre
 			return nil
 		}
 	}
-	p := progressOf(o)
+	p := progress.Of(o.Progress)
 	p.Phase(PhaseProbe, "", -1)
 	p.Detail("learning the vector size of the embedding model")
-	if err := l.ProbeDims((&embedWatch{p: p}).context(ctx)); err != nil {
+	if err := l.ProbeDims(progress.NewWatch(p).Context(ctx)); err != nil {
 		id := e.Settings.Embedder.Identity()
 		return fmt.Errorf("learn the vector size of %s model %q: %w", id.Provider, id.Model, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 	"github.com/zeebo/blake3"
@@ -43,7 +44,7 @@ type vectorBuilder struct {
 	emb      embed.Embedder
 	cache    *cache.Embeddings
 	progress Progress
-	watch    *embedWatch
+	watch    *progress.Watch
 
 	hits, misses, embedded int
 }
@@ -85,12 +86,12 @@ func (v *vectorBuilder) vectors(ctx context.Context, docs []*backend.Chunk) ([][
 			texts[i] = n.text
 		}
 		v.progress.Detail(fmt.Sprintf("embedding %d chunks", len(texts)))
-		v.watch.begin(len(texts))
-		out, err := v.emb.Embed(v.watch.context(ctx), texts)
+		v.watch.Begin(len(texts))
+		out, err := v.emb.Embed(v.watch.Context(ctx), texts)
 		if err != nil {
 			return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
 		}
-		v.watch.end()
+		v.watch.End()
 		v.progress.Detail("")
 		v.embedded += len(texts)
 		for i, n := range todo {
@@ -119,8 +120,8 @@ func (e *Engine) openVectorBuilder(o RefreshOptions) (*vectorBuilder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open embedding cache: %w", err)
 	}
-	p := progressOf(o)
-	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: p, watch: &embedWatch{p: p}}, nil
+	p := progress.Of(o.Progress)
+	return &vectorBuilder{emb: e.Settings.Embedder, cache: c, progress: p, watch: progress.NewWatch(p)}, nil
 }
 
 //semguard:end vector-input
@@ -138,7 +139,7 @@ func (v *vectorBuilder) flush(res *RefreshResult) error {
 		return nil
 	}
 	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.embedded, v.hits, v.misses
-	res.EmbedInputsSplit = int(v.watch.split.Load())
+	res.EmbedInputsSplit = v.watch.Splits()
 	if err := v.cache.Flush(); err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}

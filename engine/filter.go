@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -32,13 +33,13 @@ func filterTerms(o QueryOptions) ([]string, error) {
 		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
 			return nil, fmt.Errorf("%w: --filter %q: want key=value", ErrBadQuery, f)
 		}
-		terms = append(terms, filterTerm(k, v))
+		terms = append(terms, split.FilterTerm(k, v))
 	}
 	if o.Type != "" {
 		if !slices.Contains(Types, o.Type) {
 			return nil, fmt.Errorf("%w: --type %q: want one of %s", ErrBadQuery, o.Type, strings.Join(Types, ", "))
 		}
-		terms = append(terms, filterTerm("type", o.Type))
+		terms = append(terms, split.FilterTerm("type", o.Type))
 	}
 	slices.Sort(terms)
 	return slices.Compact(terms), nil

@@ -2,12 +2,16 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
 )
 
 // The ranking types and names of the engine's API are those of package
@@ -113,7 +117,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Foreign: l != "" && l != analyze.English, IsCode: isCode, MayAttach: mayAttach}
+	return rank.Query{Foreign: l != "" && l != analyze.English, IsCode: isCode, MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query
@@ -140,4 +144,11 @@ func (e *Engine) feedbackVector(ctx context.Context, f Fusion, text string, bm [
 		return nil, 0, err
 	}
 	return rank.Turn(f, rankQuery(text), q, bm, stored)
+}
+
+// isCode reports whether a chunk comes from a file parsed as code.
+func isCode(id string) bool {
+	path, _ := record.SplitChunkID(id)
+	p, ok := mirror.ParserFor(path)
+	return ok && strings.HasPrefix(p, "code@")
 }

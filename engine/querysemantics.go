@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-babc779cd9035128ad28be98bf36b877"
+const QuerySemantics = "q-6245767d215ec486b1e29202ba63ab1f"

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
@@ -30,6 +31,20 @@ type RefreshOptions struct {
 	Command  string        // recorded as the lock holder's command
 	Progress Progress      // nil: nobody watches
 }
+
+// Progress hears how a refresh advances, for a progress line (package
+// progress says which phases it goes through).
+type Progress = progress.Progress
+
+// Phases of a refresh, as Progress.Phase names them.
+const (
+	PhaseProbe  = progress.Probe
+	PhaseScan   = progress.Scan
+	PhaseParse  = progress.Parse
+	PhaseEmbed  = progress.Embed
+	PhaseIndex  = progress.Index
+	PhaseCommit = progress.Commit
+)
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
 type RefreshResult struct {
@@ -164,7 +179,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	so := e.scanOptions(paths, o.Rebuild)
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
-		so.OnRead = parseProgress(o.Progress)
+		so.OnRead = progress.Parsing(o.Progress)
 		so.Notice = o.Progress.Detail
 	}
 	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, so)

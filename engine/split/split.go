@@ -1,46 +1,29 @@
-package engine
+package split
 
 import (
-	"path/filepath"
 	"strings"
 
+	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
-	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
-// scanOptions are the mirror scan's options for a refresh: the size cap,
-// the default parse limits (mirror/parse.DefaultLimits) and the parse
-// failures remembered by earlier refreshes (forgotten by a rebuild, which
-// parses every file again).
-func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
-	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
-	if !rebuild {
-		o.Failures = mirror.LoadFailMemo(e.failuresPath())
+//semguard:begin split
+
+// Doc cuts a mirror Doc into the chunk records of path: each part of the
+// Doc (a page, a slide, a sheet, an attachment) is chunked on its own with
+// its kind, so no chunk crosses a part; a Doc without parts is one part of
+// the kind its language implies. With multilingual analysis each chunk
+// also gets its analysis language (setLanguages).
+func Doc(path string, doc *mirror.Doc, o chunk.Options, multilingual bool) []*backend.Chunk {
+	docs := splitDoc(path, doc, o)
+	if multilingual {
+		setLanguages(docs, path, doc)
 	}
-	return o
+	return docs
 }
 
-// failuresPath is the parse-failure memo, beside the manifest.
-func (e *Engine) failuresPath() string { return filepath.Join(e.Layout.MirrorDir(), "failed.json") }
-
-// saveFailures writes the scan's parse-failure memo when it changed. It
-// only saves work: when it cannot be written the files are parsed again
-// next time, so a failure is a warning.
-func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
-	if !scan.FailuresChanged {
-		return
-	}
-	if err := scan.Failures.Save(e.failuresPath()); err != nil {
-		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error())
-	}
-}
-
-// splitDoc cuts a mirror Doc into chunk docs for path: each part of the Doc
-// (a page, a slide, a sheet, an attachment) is chunked on its own with its
-// kind, so no chunk crosses a part; a Doc without parts is one part of the
-// kind its language implies.
 func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 	parts := doc.Parts
 	if len(parts) == 0 {
@@ -68,7 +51,7 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 		}
 	}
 	switch {
-	case mayAttach(path):
+	case backend.MayAttach(path):
 		entryFacets(doc, docs)
 	case len(docs) > 0:
 		docs[0].Facets = facetsOf(doc)
@@ -78,7 +61,7 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 
 // entryFacets gives every chunk of an e-mail file the filter terms of its
 // entry: the message's, or its attachment's own (see facetsOfAttachment).
-// Filters on such a file select chunks, not the file (see withFacets).
+// Filters on such a file select chunks, not the file (backend.MayAttach).
 func entryFacets(doc *mirror.Doc, docs []*backend.Chunk) {
 	byName := map[string][]string{"": facetsOf(doc)}
 	for _, a := range doc.Attachments {
@@ -129,22 +112,22 @@ func joinSection(part, own string) string {
 }
 
 // facetsOf lists the filter terms of a Doc: its type, each field and each
-// tag, lowercased "key=value" (see filterTerm).
+// tag, lowercased "key=value" (see FilterTerm).
 func facetsOf(doc *mirror.Doc) []string {
-	out := []string{filterTerm("type", mirror.TypeOf(doc.Parser, doc.Lang)), filterTerm("lang", doc.Lang)}
+	out := []string{FilterTerm("type", mirror.TypeOf(doc.Parser, doc.Lang)), FilterTerm("lang", doc.Lang)}
 	if doc.Title != "" {
-		out = append(out, filterTerm("title", doc.Title))
+		out = append(out, FilterTerm("title", doc.Title))
 	}
 	for _, f := range doc.Fields {
 		if f.Key != "title" {
-			out = append(out, filterTerm(f.Key, f.Value))
+			out = append(out, FilterTerm(f.Key, f.Value))
 		}
 		for _, v := range mirror.AddressForms(f.Key, f.Value) {
-			out = append(out, filterTerm(f.Key, v))
+			out = append(out, FilterTerm(f.Key, v))
 		}
 	}
 	for _, t := range doc.Tags {
-		out = append(out, filterTerm("tag", t), filterTerm("tags", t))
+		out = append(out, FilterTerm("tag", t), FilterTerm("tags", t))
 	}
 	return out
 }
@@ -156,22 +139,66 @@ func facetsOfAttachment(a mirror.Attachment) []string {
 	return facetsOf(&mirror.Doc{Parser: a.Parser, Title: a.Title, Lang: a.Lang, Tags: a.Tags, Fields: a.Fields})
 }
 
-// filterTerm is the indexed form of key=value: both lowercased, white
+// FilterTerm is the indexed form of key=value: both lowercased, white
 // space collapsed.
-func filterTerm(key, value string) string {
+func FilterTerm(key, value string) string {
 	return strings.ToLower(strings.TrimSpace(key)) + "=" + strings.ToLower(strings.Join(strings.Fields(value), " "))
 }
 
 // metaSafe keeps the stored meta field's separator out of a label.
 func metaSafe(s string) string { return strings.ReplaceAll(s, backend.MetaSep, " ") }
 
-// mayAttach reports a path whose chunks may come from attachments
-// (backend.MayAttach).
-func mayAttach(path string) bool { return backend.MayAttach(path) }
-
-// isCode reports whether a chunk comes from a file parsed as code.
-func isCode(id string) bool {
-	path, _ := record.SplitChunkID(id)
-	p, ok := mirror.ParserFor(path)
-	return ok && strings.HasPrefix(p, "code@")
+// setLanguages sets each chunk's analysis language: English for code;
+// for prose the language the file declares (declaredLanguage), else the
+// chunk's own detected language, or, when the chunk says too little (a
+// heading and a code block), the file's, detected only then.
+func setLanguages(docs []*backend.Chunk, path string, doc *mirror.Doc) {
+	declared, hasDeclared := declaredLanguage(path, doc)
+	fileLang := ""
+	for _, d := range docs {
+		if d.Kind == chunk.KindCode {
+			d.Lang = analyze.English
+			continue
+		}
+		if hasDeclared {
+			d.Lang = declared
+			continue
+		}
+		l, sure := analyze.Guess(d.Body())
+		if !sure {
+			if fileLang == "" {
+				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
+			}
+			l = fileLang
+		}
+		d.Lang = l
+	}
 }
+
+// declaredLanguage is the analysis language a file declares: its lang
+// field (Markdown frontmatter, <html lang>) or a localized docs folder in
+// its path (content/es/..., analyze.PathLanguage). A declaration beats
+// detection, which misreads a Spanish page full of English terms as
+// English or a Japanese one as Portuguese.
+func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
+	for _, f := range doc.Fields {
+		if f.Key == "lang" {
+			if code, ok := analyze.Declared(f.Value); ok {
+				return code, true
+			}
+		}
+	}
+	return analyze.PathLanguage(path)
+}
+
+// chunkKind maps a document language to the chunker's kinds.
+func chunkKind(lang string) string {
+	switch lang {
+	case "markdown", "text":
+		return lang
+	default:
+		return "code"
+	}
+}
+
+//semguard:end split
