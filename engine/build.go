@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/split"
@@ -33,7 +34,7 @@ type builder struct {
 	gen      string
 	base     string // generation to build on; "" for a fresh build
 	progress Progress
-	vb       *vectorBuilder // nil without an embedder
+	vb       *embedding.Builder // nil without an embedder
 	w        backend.Writer
 }
 
@@ -104,7 +105,7 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		return err
 	}
 	flush := func(final bool) error {
-		vecs, err := b.vb.vectors(ctx, pending)
+		vecs, err := b.vb.Vectors(ctx, pending)
 		if werr := wait(); err == nil {
 			err = werr
 		}
@@ -160,21 +161,21 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
 // files are chunked and their texts looked up in the embedding cache, a
 // cost that is small next to the requests it lets the line measure.
 func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
-	if _, off := b.progress.(progress.None); off || !b.vb.remote() {
+	if _, off := b.progress.(progress.None); off || !b.vb.Remote() {
 		b.progress.Phase(progress.Index, "files", len(entries))
 		return
 	}
 	b.progress.Phase(progress.Embed, "", -1)
 	b.progress.Detail("counting the chunks to embed")
-	n := b.vb.toEmbed(ctx, b, entries)
-	b.vb.watch.CountChunks(len(entries))
+	n := b.toEmbed(ctx, entries)
+	b.vb.Watch.CountChunks(len(entries))
 	b.progress.Phase(progress.Embed, "chunks", n)
 }
 
 // filesIndexed counts n more files whose chunks are all indexed.
 func (b *builder) filesIndexed(n int) {
-	if b.vb != nil && b.vb.watch.Counting() {
-		b.vb.watch.Indexed(n)
+	if b.vb != nil && b.vb.Watch.Counting() {
+		b.vb.Watch.Indexed(n)
 		return
 	}
 	b.progress.Add(n)

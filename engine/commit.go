@@ -34,7 +34,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if sc != nil {
 		current = sc.Generation
 	}
-	gen, err := e.Layout.nextGeneration(current)
+	gen, err := e.Layout.NextGeneration(current)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
-	defer vb.close()
+	defer vb.Close()
 	w, err := st.Begin(ctx, base, gen)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
-		err = vb.flush(res)
+		err = flushVectors(vb, res)
 	}
 	if err != nil {
 		return nil, err

@@ -88,7 +88,7 @@ func (e *Engine) Compact(ctx context.Context, o CompactOptions) (*CompactResult,
 
 // commitCompacted writes the merged generation and commits it.
 func (e *Engine) commitCompacted(ctx context.Context, sc *fingerprint.Sidecar, res *CompactResult) error {
-	gen, err := e.Layout.nextGeneration(sc.Generation)
+	gen, err := e.Layout.NextGeneration(sc.Generation)
 	if err != nil {
 		return err
 	}

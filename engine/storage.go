@@ -6,6 +6,7 @@ import (
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/backend/local"
 	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/engine/layout"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -16,6 +17,16 @@ import (
 // else stays on the client for every backend: the mirror, the manifest,
 // the fingerprint and sidecar, each generation's file table, the
 // embedding cache and the lock.
+
+// Layout names the files and directories under <root>/.autorag (package
+// layout).
+type Layout = layout.Layout
+
+// DirName is the name of autorag's directory inside the root.
+const DirName = layout.DirName
+
+// NewLayout returns the layout for root, which is made absolute.
+func NewLayout(root string) (Layout, error) { return layout.New(root) }
 
 // Backends (Settings.Backend.Name).
 const (

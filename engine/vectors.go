@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -101,44 +101,10 @@ func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, erro
 	return mode, nil
 }
 
-// queryVector embeds the query text. The built-in embedder costs
-// microseconds; a remote one goes through a small on-disk cache of query
-// vectors so a repeated question is not sent again.
+// queryVector embeds the query text (embedding.Query: a remote embedder's
+// query vectors are cached on disk).
 func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error) {
-	emb := e.Settings.Embedder
-	id := emb.Identity()
-	if id.Provider == "local" {
-		return embedOne(ctx, emb, text)
-	}
-	ns := id.String()
-	qc := cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "qvec"), 16<<20)
-	key := cache.QueryKey("query-vector", ns, text)
-	if b, ok := qc.Get(ns, key); ok && len(b) == 4*id.Dims {
-		return decodeVector(b), nil
-	}
-	v, err := embedOne(ctx, emb, text)
-	if err != nil {
-		return nil, err
-	}
-	_ = qc.Put(ns, key, encodeVector(v)) // a cache that cannot be written is not an error
-	return v, nil
-}
-
-// embedOne embeds a query: through EmbedQuery when the embedder embeds
-// queries unlike documents (a prefix or instruction), else through Embed.
-func embedOne(ctx context.Context, emb embed.Embedder, text string) ([]float32, error) {
-	if qe, ok := emb.(embed.QueryEmbedder); ok {
-		v, err := qe.EmbedQuery(ctx, text)
-		if err != nil {
-			return nil, fmt.Errorf("embed query: %w", err)
-		}
-		return v, nil
-	}
-	vs, err := emb.Embed(ctx, []string{text})
-	if err != nil {
-		return nil, fmt.Errorf("embed query: %w", err)
-	}
-	return vs[0], nil
+	return embedding.Query(ctx, e.Settings.Embedder, filepath.Join(e.Layout.CacheDir(), "qvec"), text)
 }
 
 // FusionFrom is the fusion that the fusion and fusion_alpha settings make

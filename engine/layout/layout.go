@@ -1,4 +1,4 @@
-package engine
+package layout
 
 import (
 	"errors"
@@ -21,8 +21,8 @@ type Layout struct {
 	Dir  string // <root>/.autorag
 }
 
-// NewLayout returns the layout for root, which is made absolute.
-func NewLayout(root string) (Layout, error) {
+// New returns the layout for root, which is made absolute.
+func New(root string) (Layout, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Layout{}, fmt.Errorf("resolve root %s: %w", root, err)
@@ -76,9 +76,9 @@ func parseGen(name string) (uint64, bool) {
 	return n, err == nil
 }
 
-// listGenerations returns the generation directory names, oldest first:
+// Generations returns the generation directory names, oldest first:
 // os.ReadDir sorts by name, and the names have a fixed width.
-func (l Layout) listGenerations() ([]string, error) {
+func (l Layout) Generations() ([]string, error) {
 	ents, err := os.ReadDir(l.IndexDir())
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -95,12 +95,12 @@ func (l Layout) listGenerations() ([]string, error) {
 	return gens, nil
 }
 
-// nextGeneration hands out a generation name greater than every name used
+// NextGeneration hands out a generation name greater than every name used
 // before in this root: than the persisted counter, current and every
 // existing directory. The counter is durably advanced before the name is
 // returned, so a crash after this call never lets the name come back. The
 // caller holds the refresh lock.
-func (l Layout) nextGeneration(current string) (string, error) {
+func (l Layout) NextGeneration(current string) (string, error) {
 	last, err := l.readCounter()
 	if err != nil {
 		return "", err
@@ -108,7 +108,7 @@ func (l Layout) nextGeneration(current string) (string, error) {
 	if n, ok := parseGen(current); ok && n > last {
 		last = n
 	}
-	gens, err := l.listGenerations()
+	gens, err := l.Generations()
 	if err != nil {
 		return "", err
 	}
