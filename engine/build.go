@@ -167,7 +167,7 @@ func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
 	}
 	b.progress.Phase(progress.Embed, "", -1)
 	b.progress.Detail("counting the chunks to embed")
-	n := b.toEmbed(ctx, entries)
+	n := b.vb.ToEmbed(ctx, entries, b.chunkFile)
 	b.vb.Watch.CountChunks(len(entries))
 	b.progress.Phase(progress.Embed, "chunks", n)
 }
@@ -223,3 +223,63 @@ func syncTree(dir string) error {
 }
 
 //semguard:end build
+
+// scanOptions are the mirror scan's options for a refresh: the size cap,
+// the default parse limits (mirror/parse.DefaultLimits) and the parse
+// failures remembered by earlier refreshes (forgotten by a rebuild, which
+// parses every file again).
+func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
+	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	if !rebuild {
+		o.Failures = mirror.LoadFailMemo(e.failuresPath())
+	}
+	return o
+}
+
+// failuresPath is the parse-failure memo, beside the manifest.
+func (e *Engine) failuresPath() string { return filepath.Join(e.Layout.MirrorDir(), "failed.json") }
+
+// saveFailures writes the scan's parse-failure memo when it changed. It
+// only saves work: when it cannot be written the files are parsed again
+// next time, so a failure is a warning.
+func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
+	if !scan.FailuresChanged {
+		return
+	}
+	if err := scan.Failures.Save(e.failuresPath()); err != nil {
+		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error())
+	}
+}
+
+//semguard:begin vector-builder
+
+// openVectorBuilder opens the embedding cache for the configured embedder;
+// it returns nil (a valid, inert builder) without one.
+func (e *Engine) openVectorBuilder(o RefreshOptions) (*embedding.Builder, error) {
+	if e.Settings.Embedder == nil {
+		return nil, nil
+	}
+	dir := filepath.Join(e.Layout.CacheDir(), "embeddings")
+	return embedding.Open(dir, e.Settings.Embedder, e.Settings.embedIdentity(), progress.Of(o.Progress))
+}
+
+//semguard:end vector-builder
+
+// flushVectors makes the new embeddings durable before the commit and
+// reports the counts.
+func flushVectors(v *embedding.Builder, res *RefreshResult) error {
+	if v == nil {
+		return nil
+	}
+	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.Embedded, v.Hits, v.Misses
+	res.EmbedInputsSplit = v.Watch.Splits()
+	return v.Flush()
+}
+
+// collectEmbeddings evicts cached embeddings no chunk of the committed
+// generation uses once the cache is over its cap (embedding.Builder's
+// Collect, which re-chunks the mirror only when the cache asks).
+func (e *Engine) collectEmbeddings(v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
+	b := &builder{e: e, store: store}
+	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunkFile, e.Settings.EmbedCacheCap)...)
+}

@@ -1,9 +1,12 @@
 // Package engine is the orchestrator of the index. It runs the refresh
 // pipeline (scan, diff, embed, apply, commit, collect: refresh.go,
-// build.go, commit.go, collect.go) and the search pipeline (analyze the
-// query, run the lists, rank, materialize: query.go, search.go, lists.go);
-// Service is the long-lived reader for agents. The searchable state of a
-// generation sits in a backend behind the storage seam.
+// build.go, commit.go) and the search pipeline (analyze the query, run
+// the lists, rank, materialize: query.go, search.go, querysettings.go);
+// Service is the long-lived reader for agents (service.go). settings.go
+// holds the settings and the backend choice, storage.go opens a root's
+// backend and compacts it, admin.go answers status, verify and reset. The
+// searchable state of a generation sits in a backend behind the storage
+// seam; every other part is a package of its own.
 //
 // Below it, and never importing it (imports_test.go enforces the rules):
 //
@@ -24,6 +27,16 @@
 //	                 analyzer or mirror
 //	engine/record    chunk IDs and per-file entries, shared by the engine,
 //	                 its backends and rank; imports nothing of the module
+//	engine/filetable the file table of a generation and its diff against
+//	                 the manifest (the change set)
+//	engine/split     mirror documents into chunk records: parts, labels,
+//	                 filter terms, analysis languages
+//	engine/embedding chunk vectors through the embedding cache, the query
+//	                 vector
+//	engine/progress  how a refresh reports its phases and times its stages
+//	engine/layout    the files of .autorag and generation names
+//	engine/mirrorview  what a query reads of the mirror: copy signatures,
+//	                 filtered metadata
 //	engine/analyze, engine/chunk, engine/embed/..., engine/vector
 //
 // # A generation
@@ -84,7 +97,7 @@
 // # From lists to results
 //
 // A query's lists come from its backend (backend.Lists) and are ranked
-// here the same way for every backend (search.go, lists.go). Hybrid mode
+// here the same way for every backend (search.go). Hybrid mode
 // fuses the BM25 and the vector list (package rank: fusion.go;
 // adaptive.go: the default for the built-in embedder weighs the vector list
 // by what it can know, and drops vector-only hits no better than chance).

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,10 +75,17 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	local, weaviate := engine+"/backend/local", engine+"/backend/weaviate"
+	for _, pair := range [][2]string{{local, weaviate}, {weaviate, local}} {
+		for _, d := range pkgs[pair[0]].deps {
+			if under(d, pair[1]) {
+				t.Errorf("%s depends on %s: backends do not reach into each other", pair[0], d)
+			}
+		}
+	}
 	if !under(pkgs[engine+"/rank"].path, engine) {
 		t.Fatal("the module's package list is empty")
 	}
-	weaviate := engine + "/backend/weaviate"
 	for _, pi := range pkgs {
 		for _, imp := range pi.imports {
 			switch {
@@ -97,5 +107,32 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEngineRootSize keeps the orchestrator small enough to read (issue
+// 21): at most 12 non-test files in the engine's root package, none over
+// 300 lines. A part that does not fit is a package of its own.
+func TestEngineRootSize(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		files++
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(b, []byte("\n")); n > 300 {
+			t.Errorf("%s has %d lines; the root's files stay under 300", name, n)
+		}
+	}
+	if files == 0 || files > 12 {
+		t.Errorf("the engine root has %d non-test files, want 1 to 12", files)
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
 )
 
 // ErrNoIndex reports a root that has no committed index yet.
@@ -189,3 +192,91 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	res.TookMS = ms(time.Since(start))
 	return res, nil
 }
+
+// newPathFilter compiles the --path patterns (backend.PathFilter); nil
+// when there are none.
+func newPathFilter(patterns []string) (*backend.PathFilter, error) {
+	f, err := backend.NewPathFilter(patterns)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return f, nil
+}
+
+// filterHint is QueryResult.Hint: when res is empty and no file the last
+// refresh mirrored matches the --path patterns, it says so (a misspelt
+// folder gives no results, and a silent empty answer looks like one).
+func (e *Engine) filterHint(res *QueryResult, f *backend.PathFilter) string {
+	if len(res.Results) > 0 || f == nil || f.Spec == nil {
+		return ""
+	}
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		return ""
+	}
+	for _, en := range man.Entries {
+		if f.Spec.Match(en.Path) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("--path %s matches none of the %d indexed files (paths are relative to the root, / separated)", f.Spec, len(man.Entries))
+}
+
+// Query filters on metadata. Every file's first chunk carries its filter
+// terms (Chunk.Facets, indexed by each backend): "type=<doc|code|pdf|office|email|html>", "lang=...",
+// "title=...", one "key=value" per metadata field (frontmatter scalars,
+// document properties, e-mail headers) and "tag=..." per tag, lowercased.
+// A query with filters reads the postings of its terms to find the files
+// that have all of them, and both lists keep only those files' chunks.
+//
+// E-mail files are the exception: an attachment is an entry of its own
+// with its own type and fields, so every chunk of an e-mail file carries
+// the terms of its entry (the message's, or its attachment's), and filters
+// select those chunks rather than the file.
+
+// Types are the values --type accepts.
+var Types = mirror.Types
+
+// filterTerms validates o.Filters and o.Type and returns the terms a file
+// must have, sorted and without repeats.
+func filterTerms(o QueryOptions) ([]string, error) {
+	var terms []string
+	for _, f := range o.Filters {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			return nil, fmt.Errorf("%w: --filter %q: want key=value", ErrBadQuery, f)
+		}
+		terms = append(terms, split.FilterTerm(k, v))
+	}
+	if o.Type != "" {
+		if !slices.Contains(Types, o.Type) {
+			return nil, fmt.Errorf("%w: --type %q: want one of %s", ErrBadQuery, o.Type, strings.Join(Types, ", "))
+		}
+		terms = append(terms, split.FilterTerm("type", o.Type))
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms), nil
+}
+
+// CheckFilters reports filters or a type that a query would reject.
+func CheckFilters(o QueryOptions) error {
+	_, err := filterTerms(o)
+	return err
+}
+
+// filterKey is the filter part of a cached answer's key: the terms, which
+// equal filters share whatever their spelling.
+func filterKey(o QueryOptions) string {
+	terms, err := filterTerms(o)
+	if err != nil {
+		return "invalid"
+	}
+	return "filters=" + strings.Join(terms, "\x00")
+}
+
+// ErrBadQuery reports query options that cannot be answered (a usage error).
+var ErrBadQuery = fmt.Errorf("bad query")
+
+// OpenCommitted opens the generation the sidecar names, for a caller that
+// runs many searches on one generation (Search); close it when done.
+func (e *Engine) OpenCommitted() (*Generation, error) { return e.openCommitted() }

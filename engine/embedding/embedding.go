@@ -11,6 +11,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/mirror"
 	"github.com/zeebo/blake3"
 )
 
@@ -143,11 +144,68 @@ func (v *Builder) Flush() error {
 	return failpoint.Hit("after-embed-cache")
 }
 
-// Collect evicts cached embeddings that isLive says no chunk of the
-// committed generation uses, once the cache is over capBytes.
-func (v *Builder) Collect(isLive func([32]byte) bool, capBytes int64) error {
-	_, err := v.cache.Collect(isLive, capBytes)
-	return err
+// CollectLive evicts cached embeddings no chunk of entries uses once the
+// cache is over capBytes; chunks cuts an entry into its chunks. The live
+// set is computed only when the cache asks (re-chunking the mirror), which
+// is rare. It returns warnings: a collection that failed, or one skipped
+// because some entry could not be chunked again.
+func (v *Builder) CollectLive(entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error), capBytes int64) []string {
+	if v == nil {
+		return nil
+	}
+	var live map[[32]byte]bool
+	var liveErr error
+	isLive := func(h [32]byte) bool {
+		if live == nil && liveErr == nil {
+			live, liveErr = liveKeys(entries, chunks)
+		}
+		// Without the complete live set every entry counts as live: the
+		// collection then evicts nothing.
+		return liveErr != nil || live[h]
+	}
+	var warnings []string
+	if _, err := v.cache.Collect(isLive, capBytes); err != nil {
+		warnings = append(warnings, fmt.Sprintf("embedding cache gc: %v", err))
+	}
+	if liveErr != nil {
+		warnings = append(warnings, fmt.Sprintf("embedding cache gc skipped, nothing evicted: %v", liveErr))
+	}
+	return warnings
+}
+
+// liveKeys recomputes the embedding inputs of every chunk; it fails when
+// any committed file cannot be chunked again.
+func liveKeys(entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error)) (map[[32]byte]bool, error) {
+	live := map[[32]byte]bool{}
+	for _, en := range entries {
+		docs, err := chunks(en)
+		if err != nil {
+			return nil, fmt.Errorf("live embeddings of %s: %w", en.Path, err)
+		}
+		for _, d := range docs {
+			live[Key(d.Body())] = true
+		}
+	}
+	return live, nil
+}
+
+// ToEmbed counts the distinct chunk texts of entries that the embedding
+// cache lacks: what Vectors will send to the embedder. Entries chunks
+// cannot cut are skipped (the build reports them).
+func (v *Builder) ToEmbed(ctx context.Context, entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error)) int {
+	seen := map[[32]byte]bool{}
+	n := 0
+	for _, en := range entries {
+		if ctx.Err() != nil {
+			break
+		}
+		docs, err := chunks(en)
+		if err != nil {
+			continue
+		}
+		n += v.missing(docs, seen)
+	}
+	return n
 }
 
 // Remote reports whether the embedder calls a provider over the network.
@@ -155,10 +213,9 @@ func (v *Builder) Remote() bool {
 	return v != nil && v.emb.Identity().Provider != "local"
 }
 
-// Missing counts the distinct chunk texts of docs that the embedding cache
-// lacks and seen does not hold yet (it records them): what Vectors will
-// send to the embedder.
-func (v *Builder) Missing(docs []*backend.Chunk, seen map[[32]byte]bool) int {
+// missing counts the distinct chunk texts of docs that the embedding cache
+// lacks and seen does not hold yet (it records them).
+func (v *Builder) missing(docs []*backend.Chunk, seen map[[32]byte]bool) int {
 	dims := v.emb.Identity().Dims
 	n := 0
 	for _, d := range docs {
