@@ -35,7 +35,7 @@ type QueryOptions struct {
 	// PathGlobs are more --path patterns: a path must match one of the
 	// patterns of PathGlob and PathGlobs, and none of their exclusions.
 	PathGlobs []string
-	Filters   []string // only files with every one of these key=value fields (see filter.go)
+	Filters   []string // only files with every one of these key=value fields (see filterTerms)
 	Type      string   // only files of this type: doc, code, pdf, office, email, html
 	Mode      string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
 	Explain   bool     // fill Result.Explain
@@ -147,7 +147,7 @@ func (e *Engine) openCommitted() (*Generation, error) {
 }
 
 // Generation is a committed generation opened for reading: the sidecar
-// that names it and its state in the storage that wrote it (storage.go).
+// that names it and its state in the storage that wrote it (package backend).
 // Long-running callers keep one open across queries; it stays valid after a
 // newer generation is committed.
 type Generation struct {

@@ -47,7 +47,7 @@ type Settings struct {
 	// EmbedCacheCap bounds the embedding cache in bytes (entries no
 	// generation uses are evicted past it).
 	EmbedCacheCap int64
-	// Backend is where the searchable state lives (backend.go); its id is
+	// Backend is where the searchable state lives (Backend, below); its id is
 	// fingerprinted, its address and key are not.
 	Backend Backend
 	// Reranker, when set, re-scores the best RerankN results of every
@@ -120,7 +120,7 @@ const (
 func (s Settings) multilingual() bool { return s.Analyzer != AnalyzerEnglish }
 
 // analyzerID is the fingerprinted name of the analysis: the chain's
-// version, which a query reads back from the sidecar (querylang.go).
+// version, which a query reads back from the sidecar (backend/local/querylang.go).
 func (s Settings) analyzerID() string {
 	if s.multilingual() {
 		return analyze.MultiVersion

@@ -20,7 +20,7 @@ import (
 // The searchable state of a generation lives in a backend behind the
 // storage seam (package backend): the local backend's bleve and vector
 // files in the generation directory (package backend/local), or a pair of
-// Weaviate collections behind an alias (storage_weaviate.go). Everything
+// Weaviate collections behind an alias (package backend/weaviate). Everything
 // else stays on the client for every backend: the mirror, the manifest,
 // the fingerprint and sidecar, each generation's file table, the
 // embedding cache and the lock.
@@ -58,7 +58,7 @@ func (e *Engine) storageFor(sc *fingerprint.Sidecar) (backend.Storage, error) {
 }
 
 // localStorage is the local backend of this root with the configured
-// embedder (whose vector size must be known by then: dims.go).
+// embedder (whose vector size must be known by then: learnDims).
 func (e *Engine) localStorage() local.Storage {
 	s := local.Storage{Dir: e.Layout.Dir, GenDir: e.Layout.GenDir}
 	if emb := e.Settings.Embedder; emb != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // Filter terms: every file's first chunk carries its filter terms in
-// fieldFacet (the engine's filter.go says which), an e-mail entry's on
+// fieldFacet (engine/split says which), an e-mail entry's on
 // each of its chunks. A query with filters reads the postings of its
 // terms to find the files that have all of them, and both lists keep only
 // those files' chunks.

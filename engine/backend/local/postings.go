@@ -8,7 +8,7 @@ import (
 )
 
 // postings walks the documents of one term in one field of a bleve index:
-// BM25 scoring (bm25list.go, querylang.go), filter terms (filter.go) and
+// BM25 scoring (bm25list.go, querylang.go), filter terms (facets.go) and
 // the chunk languages (querylang.go) all read postings this way. Every
 // 1024 documents it checks the context; its errors start with what and
 // the term (`postings of "heron": …`).

@@ -27,7 +27,7 @@ type weaviateState struct {
 	langs []string
 	ws    Settings
 	// scoped: multilingual analysis, where each language's analysis of a
-	// query scores only in that language's chunks (querylang.go).
+	// query scores only in that language's chunks (local/querylang.go).
 	scoped bool
 	schema int // the object schema the collection was built with (Schema)
 }
@@ -144,7 +144,7 @@ func (w *weaviateState) vectors(ctx context.Context, hits []rank.Hit) (func(id s
 // language, restricted to that language's chunks and with that language's
 // analysis of the query, and merges them by score: each chunk has one
 // language, so the merged list is the top depth of all of them, and no
-// language's terms score in another's chunks, as locally (querylang.go).
+// language's terms score in another's chunks, as locally (local/querylang.go).
 // One difference remains: Weaviate computes a term's idf over the whole
 // shard, where the local backend counts only the chunks of the term's
 // languages.

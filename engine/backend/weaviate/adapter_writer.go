@@ -101,7 +101,7 @@ const Schema = 2
 // as JSON, and its filter terms. Every chunk holds the filter terms that
 // select it, so that a search filters chunk by chunk: a file's, which the
 // local backend keeps on the first chunk (first) alone, or its e-mail
-// entry's (see filter.go).
+// entry's (engine/query.go: filter terms).
 func chunkObject(d, first *backend.Chunk) Object {
 	ts := analyze.ForLanguage(d.Lang).Analyze([]byte(d.Body()))
 	terms := make([]string, len(ts))
