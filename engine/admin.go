@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/autorag/autorag/cache"
@@ -124,7 +125,7 @@ func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) 
 		return []Problem{{Path: "index/" + sc.Generation, Reason: err.Error()}}, nil
 	}
 	defer g.Close()
-	reason, err := g.st.verify(ctx, sc)
+	reason, err := g.st.Verify(ctx, sc)
 	if err != nil || reason == "" {
 		return nil, err
 	}
@@ -177,4 +178,85 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 func (e *Engine) relPath(p string) string {
 	rel, _ := filepath.Rel(e.Layout.Root, p)
 	return filepath.ToSlash(rel)
+}
+
+// ErrDamaged reports a committed generation that cannot be opened and
+// whose artifacts no longer match the digests of the sidecar that names
+// it. A refresh rebuilds it (intact sources are all it needs).
+var ErrDamaged = errors.New("the committed index is damaged: run `autorag refresh` to rebuild it")
+
+// damage explains why the local generation sc names failed to open: the
+// artifacts that no longer match their digests (nil when every one does,
+// and the failure is something else). Only the local backend keeps its
+// artifacts under .autorag.
+func (e *Engine) damage(sc *fingerprint.Sidecar) error {
+	if backendOf(sc) != BackendLocal {
+		return nil
+	}
+	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
+	if err != nil || len(problems) == 0 {
+		return nil
+	}
+	var parts []string
+	for i, p := range problems {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(problems)-i))
+			break
+		}
+		parts = append(parts, p.Path+": "+p.Reason)
+	}
+	return fmt.Errorf("%w (generation %s: %s)", ErrDamaged, sc.Generation, strings.Join(parts, "; "))
+}
+
+// probeCommitted checks, when a refresh is about to report the committed
+// state unchanged, that it can still be served: the local generation is
+// opened as a query would (one whose files kept their sizes but not their
+// bytes opens badly, or not at all), and a Weaviate alias must still name
+// the collection the generation recorded (collections dropped behind the
+// index's back). It returns the damage found (wrapping ErrDamaged), so
+// that the refresh rebuilds rather than serve it damaged for good; an
+// unreachable cluster is an error of its own.
+func (e *Engine) probeCommitted(ctx context.Context, sc *fingerprint.Sidecar) error {
+	if backendOf(sc) == BackendWeaviate {
+		st, err := e.storageFor(sc)
+		if err != nil {
+			return err
+		}
+		if err := st.Check(ctx, sc); unavailable(err) {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("%w (generation %s: %v)", ErrDamaged, sc.Generation, err)
+		}
+		return nil
+	}
+	g, err := e.OpenGeneration(sc)
+	if err == nil {
+		return g.Close()
+	}
+	if d := e.damage(sc); d != nil {
+		return d
+	}
+	return fmt.Errorf("open generation %s: %w", sc.Generation, err)
+}
+
+// SourcesChanged reports whether a refresh now would commit something new
+// over sc: the saved manifest is not the one sc was built from (a commit
+// whose manifest is not saved yet, or a failed save), or the tree differs
+// from the manifest (mirror.Changed: a stat walk, reading only files whose
+// size or mtime moved). It writes nothing. Unlike Status it does not
+// parse changed files, so a change of bytes that leaves the text equal
+// counts as a change.
+func (e *Engine) SourcesChanged(ctx context.Context, sc *fingerprint.Sidecar) (bool, error) {
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		return true, nil // a refresh would rehash everything
+	}
+	if e.fingerprintOf(man) != sc.Fingerprint {
+		return true, nil
+	}
+	changed, err := mirror.Changed(ctx, e.Layout.Root, man, e.Settings.MaxFileSize, mirror.LoadFailMemo(e.failuresPath()))
+	if err != nil {
+		return false, fmt.Errorf("sources check: %w", err)
+	}
+	return changed, nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/autorag/autorag/engine/backend"
 )
 
 // mailEngine indexes the mutt export of a mail with a PDF attachment and a
@@ -34,7 +36,7 @@ func TestAttachmentResultsNameTheirAttachmentAndPage(t *testing.T) {
 	}
 	top := res.Results[0]
 	// Both mail files carry the same PDF under the same subject: either may rank first.
-	if !mayAttach(top.Path) || top.Attachment != "report-libreoffice.pdf" || top.Page != 2 {
+	if !backend.MayAttach(top.Path) || top.Attachment != "report-libreoffice.pdf" || top.Page != 2 {
 		t.Fatalf("top result = %s attachment %q page %d, want a mail file, report-libreoffice.pdf, page 2",
 			top.Path, top.Attachment, top.Page)
 	}

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/autorag/autorag/engine/analyze"
-	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/engine/filetable"
+	"github.com/autorag/autorag/engine/progress"
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -31,31 +34,31 @@ type builder struct {
 	gen      string
 	base     string // generation to build on; "" for a fresh build
 	progress Progress
-	vb       *vectorBuilder // nil without an embedder
-	w        stateWriter
+	vb       *embedding.Builder // nil without an embedder
+	w        backend.Writer
 }
 
 // build writes the generation completely and durably (not visibly), and
 // returns its file table. It fills the change counts of res.
-func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifest, res *RefreshResult) (fileTable, error) {
+func (b *builder) build(ctx context.Context, prev filetable.Table, man *mirror.Manifest, res *RefreshResult) (filetable.Table, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	cs := diffFiles(prev, man)
-	res.Added, res.Modified, res.Deleted, res.Renamed = cs.added, cs.modified, cs.deleted, cs.renamed
-	b.startBuildPhase(ctx, cs.index)
+	cs := filetable.Diff(prev, man)
+	res.Added, res.Modified, res.Deleted, res.Renamed = cs.Added, cs.Modified, cs.Deleted, cs.Renamed
+	b.startBuildPhase(ctx, cs.Index)
 	records, err := b.index(ctx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
 	if err == nil {
-		err = b.w.finish(ctx)
+		err = b.w.Finish(ctx)
 	}
 	if err != nil {
 		return nil, err
 	}
-	table := mergeRecords(cs.keep, records)
+	table := filetable.Merge(cs.Keep, records)
 	for _, r := range records {
 		res.ChunksIndexed += r.Chunks
 	}
 	res.FilesIndexed = len(records)
-	if err := writeFileTable(filepath.Join(dir, "files.bin"), table); err != nil {
+	if err := filetable.Write(filepath.Join(dir, filetable.File), table); err != nil {
 		return nil, err
 	}
 	if err := failpoint.Hit("after-files"); err != nil {
@@ -72,7 +75,7 @@ func (b *builder) build(ctx context.Context, prev fileTable, man *mirror.Manifes
 
 // applying is a part of the change set on its way into the storage.
 type applying struct {
-	docs  []*chunkDoc
+	docs  []*backend.Chunk
 	files int // files whose every chunk is in this part or before
 	done  chan error
 }
@@ -80,10 +83,10 @@ type applying struct {
 // index sends the change set to the storage in parts of about batchChunks
 // chunks: the first part carries all the deletes. Each part is embedded,
 // then applied while the next part is chunked and embedded.
-func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error) {
-	records := make([]fileRecord, 0, len(cs.index))
-	var pending []*chunkDoc
-	deletes := cs.deletes
+func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetable.Record, error) {
+	records := make([]filetable.Record, 0, len(cs.Index))
+	var pending []*backend.Chunk
+	deletes := cs.Deletes
 	reported := 0 // files counted as done: every chunk of theirs applied
 	var inflight *applying
 	wait := func() error {
@@ -95,14 +98,14 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 			err = failpoint.Hit("mid-generation")
 		}
 		for _, c := range inflight.docs {
-			records[c.fileIdx].Tokens += int64(c.tokens)
+			records[c.FileIdx].Tokens += int64(c.Tokens)
 		}
 		b.filesIndexed(inflight.files - reported)
 		reported, inflight = inflight.files, nil
 		return err
 	}
 	flush := func(final bool) error {
-		vecs, err := b.vb.vectors(ctx, pending)
+		vecs, err := b.vb.Vectors(ctx, pending)
 		if werr := wait(); err == nil {
 			err = werr
 		}
@@ -110,12 +113,12 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 			return err
 		}
 		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
-		ch := change{deletes: deletes, upserts: pending, vecs: vecs, final: final}
-		go func() { part.done <- b.w.apply(ctx, ch) }()
+		ch := backend.Change{Deletes: deletes, Upserts: pending, Vecs: vecs, Final: final}
+		go func() { part.done <- b.w.Apply(ctx, ch) }()
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
-	for _, en := range cs.index {
+	for _, en := range cs.Index {
 		if err := ctx.Err(); err != nil {
 			return nil, errors.Join(err, wait())
 		}
@@ -123,9 +126,9 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 		if err != nil {
 			return nil, errors.Join(err, wait())
 		}
-		records = append(records, fileRecord{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
+		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		for _, d := range docs {
-			d.fileIdx = len(records) - 1
+			d.FileIdx = len(records) - 1
 		}
 		pending = append(pending, docs...)
 		if len(pending) >= batchChunks {
@@ -142,7 +145,7 @@ func (b *builder) index(ctx context.Context, cs changeSet) ([]fileRecord, error)
 
 // chunkFile reads a file's normalized text from the mirror (or, if the
 // object is gone, parses the source again) and cuts it into chunk docs.
-func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
+func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
 		doc, err = b.reparse(en)
@@ -150,54 +153,32 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*chunkDoc, error) {
 			return nil, err
 		}
 	}
-	docs := splitDoc(en.Path, doc, b.e.Settings.Chunk)
-	if b.e.Settings.multilingual() {
-		setLanguages(docs, en.Path, doc)
-	}
-	return docs, nil
+	return split.Doc(en.Path, doc, b.e.Settings.Chunk, b.e.Settings.multilingual()), nil
 }
 
-// setLanguages sets each chunk's analysis language: English for code;
-// for prose the language the file declares (declaredLanguage), else the
-// chunk's own detected language, or, when the chunk says too little (a
-// heading and a code block), the file's, detected only then.
-func setLanguages(docs []*chunkDoc, path string, doc *mirror.Doc) {
-	declared, hasDeclared := declaredLanguage(path, doc)
-	fileLang := ""
-	for _, d := range docs {
-		if d.kind == chunk.KindCode {
-			d.Lang = analyze.English
-			continue
-		}
-		if hasDeclared {
-			d.Lang = declared
-			continue
-		}
-		l, sure := analyze.Guess(d.body())
-		if !sure {
-			if fileLang == "" {
-				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
-			}
-			l = fileLang
-		}
-		d.Lang = l
+// startBuildPhase starts the build's phase. With a remote embedder and
+// someone watching, the chunks to embed are counted first: the changed
+// files are chunked and their texts looked up in the embedding cache, a
+// cost that is small next to the requests it lets the line measure.
+func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
+	if _, off := b.progress.(progress.None); off || !b.vb.Remote() {
+		b.progress.Phase(progress.Index, "files", len(entries))
+		return
 	}
+	b.progress.Phase(progress.Embed, "", -1)
+	b.progress.Detail("counting the chunks to embed")
+	n := b.vb.ToEmbed(ctx, entries, b.chunkFile)
+	b.vb.Watch.CountChunks(len(entries))
+	b.progress.Phase(progress.Embed, "chunks", n)
 }
 
-// declaredLanguage is the analysis language a file declares: its lang
-// field (Markdown frontmatter, <html lang>) or a localized docs folder in
-// its path (content/es/..., analyze.PathLanguage). A declaration beats
-// detection, which misreads a Spanish page full of English terms as
-// English or a Japanese one as Portuguese.
-func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
-	for _, f := range doc.Fields {
-		if f.Key == "lang" {
-			if code, ok := analyze.Declared(f.Value); ok {
-				return code, true
-			}
-		}
+// filesIndexed counts n more files whose chunks are all indexed.
+func (b *builder) filesIndexed(n int) {
+	if b.vb != nil && b.vb.Watch.Counting() {
+		b.vb.Watch.Indexed(n)
+		return
 	}
-	return analyze.PathLanguage(path)
+	b.progress.Add(n)
 }
 
 // reparse reads a source whose mirror object is missing and checks that it
@@ -222,32 +203,6 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 	return doc, nil
 }
 
-// chunkKind maps a document language to the chunker's kinds.
-func chunkKind(lang string) string {
-	switch lang {
-	case "markdown", "text":
-		return lang
-	default:
-		return "code"
-	}
-}
-
-// mergeRecords merges the kept and the new records into one sorted table.
-func mergeRecords(keep, added []fileRecord) fileTable {
-	out := make(fileTable, 0, len(keep)+len(added))
-	i, j := 0, 0
-	for i < len(keep) || j < len(added) {
-		if j == len(added) || (i < len(keep) && keep[i].Path < added[j].Path) {
-			out = append(out, keep[i])
-			i++
-		} else {
-			out = append(out, added[j])
-			j++
-		}
-	}
-	return out
-}
-
 // syncTree fsyncs every file and directory under dir. Files hard-linked
 // from an older generation have no dirty pages, so this costs little.
 func syncTree(dir string) error {
@@ -268,3 +223,63 @@ func syncTree(dir string) error {
 }
 
 //semguard:end build
+
+// scanOptions are the mirror scan's options for a refresh: the size cap,
+// the default parse limits (mirror/parse.DefaultLimits) and the parse
+// failures remembered by earlier refreshes (forgotten by a rebuild, which
+// parses every file again).
+func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
+	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	if !rebuild {
+		o.Failures = mirror.LoadFailMemo(e.failuresPath())
+	}
+	return o
+}
+
+// failuresPath is the parse-failure memo, beside the manifest.
+func (e *Engine) failuresPath() string { return filepath.Join(e.Layout.MirrorDir(), "failed.json") }
+
+// saveFailures writes the scan's parse-failure memo when it changed. It
+// only saves work: when it cannot be written the files are parsed again
+// next time, so a failure is a warning.
+func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
+	if !scan.FailuresChanged {
+		return
+	}
+	if err := scan.Failures.Save(e.failuresPath()); err != nil {
+		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error())
+	}
+}
+
+//semguard:begin vector-builder
+
+// openVectorBuilder opens the embedding cache for the configured embedder;
+// it returns nil (a valid, inert builder) without one.
+func (e *Engine) openVectorBuilder(o RefreshOptions) (*embedding.Builder, error) {
+	if e.Settings.Embedder == nil {
+		return nil, nil
+	}
+	dir := filepath.Join(e.Layout.CacheDir(), "embeddings")
+	return embedding.Open(dir, e.Settings.Embedder, e.Settings.embedIdentity(), progress.Of(o.Progress))
+}
+
+//semguard:end vector-builder
+
+// flushVectors makes the new embeddings durable before the commit and
+// reports the counts.
+func flushVectors(v *embedding.Builder, res *RefreshResult) error {
+	if v == nil {
+		return nil
+	}
+	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.Embedded, v.Hits, v.Misses
+	res.EmbedInputsSplit = v.Watch.Splits()
+	return v.Flush()
+}
+
+// collectEmbeddings evicts cached embeddings no chunk of the committed
+// generation uses once the cache is over its cap (embedding.Builder's
+// Collect, which re-chunks the mirror only when the cache asks).
+func (e *Engine) collectEmbeddings(v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
+	b := &builder{e: e, store: store}
+	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunkFile, e.Settings.EmbedCacheCap)...)
+}

@@ -7,8 +7,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/filetable"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -18,7 +23,7 @@ import (
 // collects garbage. On any error before the commit the new generation is
 // removed and the old one stays served.
 func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
-	store *mirror.Store, res *RefreshResult, clock *stageClock) (*RefreshResult, error) {
+	store *mirror.Store, res *RefreshResult, clock *progress.Clock) (*RefreshResult, error) {
 	st, err := e.storageFor(nil)
 	if err != nil {
 		return nil, err
@@ -31,7 +36,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if sc != nil {
 		current = sc.Generation
 	}
-	gen, err := e.Layout.nextGeneration(current)
+	gen, err := e.Layout.NextGeneration(current)
 	if err != nil {
 		return nil, err
 	}
@@ -48,16 +53,16 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err != nil {
 		return nil, err
 	}
-	defer vb.close()
-	w, err := st.begin(ctx, base, gen)
+	defer vb.Close()
+	w, err := st.Begin(ctx, base, gen)
 	if err != nil {
 		return nil, err
 	}
-	defer w.close()
-	b := &builder{e: e, store: store, gen: gen, base: base, progress: progressOf(o), vb: vb, w: w}
+	defer w.Close()
+	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
 	table, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
-		err = vb.flush(res)
+		err = flushVectors(vb, res)
 	}
 	if err != nil {
 		return nil, err
@@ -65,14 +70,14 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	warning, err := w.commit(ctx)
+	warning, err := w.Commit(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if warning != "" {
 		res.Warnings = append(res.Warnings, warning)
 	}
-	clock.mark("build")
+	clock.Mark("build")
 	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
 	if err != nil {
 		return nil, err
@@ -83,7 +88,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	}
 	res.Generation = gen
 	res.Chunks = next.Counts.Chunks
-	res.TookMS = ms(time.Since(clock.start))
+	res.TookMS = ms(time.Since(clock.Start))
 	next.Refresh = fingerprint.Refresh{Outcome: res.Outcome, At: time.Now().UTC(), TookMS: res.TookMS,
 		Added: res.Added, Modified: res.Modified, Deleted: res.Deleted, Renamed: res.Renamed, Failed: res.Failed}
 	if err := failpoint.Hit("before-sidecar"); err != nil {
@@ -100,15 +105,15 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		res.Warnings = append(res.Warnings, fmt.Sprintf("commit: %v", err))
 	}
 	committed = true
-	clock.mark("commit")
+	clock.Mark("commit")
 	if err := failpoint.Hit("after-sidecar"); err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("after commit: %v", err))
 		return res, nil
 	}
 	e.afterCommit(ctx, st, next, scan, store, res)
 	e.collectEmbeddings(vb, scan.Manifest, store, res)
-	clock.mark("gc")
-	res.TookMS = ms(time.Since(clock.start))
+	clock.Mark("gc")
+	res.TookMS = ms(time.Since(clock.Start))
 	return res, nil
 }
 
@@ -116,11 +121,11 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 // it is intact and was built with the same settings; else none (rebuild).
 // A remote backend that cannot be reached fails the refresh instead: a
 // rebuild could not reach it either.
-func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, fileTable, error) {
+func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, filetable.Table, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return "", nil, nil
 	}
-	if err := st.check(ctx, sc); unavailable(err) {
+	if err := st.Check(ctx, sc); unavailable(err) {
 		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
 	} else if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
@@ -130,7 +135,7 @@ func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptio
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}
-	t, err := readFileTable(filepath.Join(e.Layout.GenDir(sc.Generation), "files.bin"))
+	t, err := filetable.Read(filepath.Join(e.Layout.GenDir(sc.Generation), filetable.File))
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
 		return "", nil, nil
@@ -140,7 +145,7 @@ func (e *Engine) incrementalBase(ctx context.Context, st storage, o RefreshOptio
 
 //semguard:begin sidecar-new
 
-func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fileTable) (*fingerprint.Sidecar, error) {
+func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table filetable.Table) (*fingerprint.Sidecar, error) {
 	var reuse *fingerprint.Reuse
 	if prev != nil {
 		reuse = &fingerprint.Reuse{Dir: "index/" + prev.Generation, Artifacts: prev.Artifacts}
@@ -149,7 +154,7 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 	if err != nil {
 		return nil, fmt.Errorf("describe generation: %w", err)
 	}
-	chunks, tokens := table.totals()
+	chunks, tokens := table.Totals()
 	return &fingerprint.Sidecar{
 		Format:           fingerprint.FormatVersion,
 		SemanticsVersion: IndexSemanticsVersion,
@@ -162,3 +167,109 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 }
 
 //semguard:end sidecar-new
+
+// afterCommit saves the manifest and removes what the new sidecar no longer
+// names. Failures here lose nothing: the commit stands and the next refresh
+// retries, so they are reported as warnings.
+func (e *Engine) afterCommit(ctx context.Context, st backend.Storage, sc *fingerprint.Sidecar, scan *mirror.ScanResult, store *mirror.Store, res *RefreshResult) {
+	warn := func(err error) bool {
+		if err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		}
+		return err != nil
+	}
+	if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
+		warn(fmt.Errorf("save manifest: %w", err))
+		return
+	}
+	if warn(failpoint.Hit("after-manifest")) || warn(e.removeGarbage(sc)) || warn(failpoint.Hit("after-gc")) {
+		return
+	}
+	if err := st.Collect(ctx, sc); err != nil {
+		warn(fmt.Errorf("collect old states: %w", err))
+	}
+	if err := collectMirror(store, scan.Manifest); err != nil {
+		warn(fmt.Errorf("mirror gc: %w", err))
+	}
+	if warn(failpoint.Hit("after-mirror-gc")) {
+		return
+	}
+	if err := e.dropQueryCache(sc, res.Outcome == OutcomeRebuilt); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("query cache: %v", err))
+	}
+}
+
+// dropQueryCache removes cached answers that can no longer be served:
+// those of other fingerprints after any commit, all of them after a
+// rebuild (a new generation of the same fingerprint keys differently, so
+// they would only take space).
+func (e *Engine) dropQueryCache(sc *fingerprint.Sidecar, all bool) error {
+	q := cache.OpenQueries(filepath.Join(e.Layout.CacheDir(), "query"), 0)
+	if all {
+		return q.Clear()
+	}
+	return q.DropOtherFingerprints(sc.Fingerprint)
+}
+
+// collectMirror publishes the mirror objects restored during the build and
+// removes those the new manifest no longer uses, along with anything left
+// by refreshes that failed before committing. The store's packs are read
+// by their indexes only, and rewritten only when dead objects dominate or
+// packs accumulate (see mirror.Store.Collect), so the cost after a small
+// incremental refresh stays small.
+func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
+	keep := make(map[mirror.Hash]bool, len(next.Entries))
+	for _, en := range next.Entries {
+		keep[en.TextHash] = true
+	}
+	_, err := store.Collect(keep)
+	return err
+}
+
+// removeStrayTemps removes the temporary files a killed writer left in
+// .autorag and mirror/ (a sidecar, counter or manifest never renamed). Only
+// writers holding the refresh lock, which the caller holds, write there.
+func (e *Engine) removeStrayTemps() error {
+	for _, dir := range []string{e.Layout.Dir, e.Layout.MirrorDir()} {
+		ents, err := os.ReadDir(dir)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		for _, en := range ents {
+			if strings.HasPrefix(en.Name(), fingerprint.TempPrefix) && en.Type().IsRegular() {
+				if err := os.Remove(filepath.Join(dir, en.Name())); err != nil && !os.IsNotExist(err) {
+					return fmt.Errorf("remove stray temporary file: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// removeGarbage deletes everything in the index directory but the
+// generation the sidecar names (nil: none): generations left by crashed or
+// superseded refreshes and stray temporary names. The caller holds the lock.
+func (e *Engine) removeGarbage(sc *fingerprint.Sidecar) error {
+	ents, err := os.ReadDir(e.Layout.IndexDir())
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list generations: %w", err)
+	}
+	for _, en := range ents {
+		if sc != nil && en.Name() == sc.Generation {
+			continue
+		}
+		if err := os.RemoveAll(e.Layout.GenDir(en.Name())); err != nil {
+			return fmt.Errorf("remove old generation %s: %w", en.Name(), err)
+		}
+		if err := failpoint.Hit("during-gc"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -55,8 +55,8 @@ func TestCompactChurnedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := segmentStats(filepath.Join(e.Layout.GenDir(sc.Generation), bleveDir), sc.Generation)
-	if err != nil || st.deleted != 0 || st.segments != 1 {
+	st, err := e.localStorage().Segments(sc.Generation)
+	if err != nil || st.Deleted != 0 || st.Segments != 1 {
 		t.Fatalf("after compaction: %+v %v", st, err)
 	}
 	after, err := e.Query(ctx, q)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
 )
@@ -165,10 +166,10 @@ func TestWeaviateOldSchemaRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := sc.Settings["backend"]
-	if !strings.HasSuffix(id, fmt.Sprintf(" schema=%d", weaviateSchema)) {
+	if !strings.HasSuffix(id, fmt.Sprintf(" schema=%d", weaviate.Schema)) {
 		t.Fatalf("backend id %q names no schema", id)
 	}
-	sc.Settings["backend"] = strings.TrimSuffix(id, fmt.Sprintf(" schema=%d", weaviateSchema))
+	sc.Settings["backend"] = strings.TrimSuffix(id, fmt.Sprintf(" schema=%d", weaviate.Schema))
 	man, err := mirror.LoadManifest(h.e.Layout.ManifestPath())
 	if err != nil {
 		t.Fatal(err)

@@ -1,48 +1,11 @@
 package engine
 
 import (
-	"math"
-	"math/rand/v2"
-	"sort"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/record"
-	"github.com/autorag/autorag/mirror"
 )
-
-func TestBM25MatchesLuceneFormula(t *testing.T) {
-	m := bm25{n: 1000, avgdl: 100, k1: 0.9, b: 0.4}
-	idf := m.idf(10)
-	if want := math.Log(1 + (1000-10+0.5)/(10+0.5)); math.Abs(idf-want) > 1e-12 {
-		t.Fatalf("idf = %v, want %v", idf, want)
-	}
-	// A document of average length: tf(k1+1)/(tf+k1).
-	if got, want := m.weight(idf, 3, 100), idf*3*1.9/(3+0.9); math.Abs(got-want) > 1e-12 {
-		t.Fatalf("weight = %v, want %v", got, want)
-	}
-	// Longer documents score lower, more occurrences score higher.
-	if m.weight(idf, 3, 400) >= m.weight(idf, 3, 100) {
-		t.Error("a longer document did not score lower")
-	}
-	if m.weight(idf, 4, 100) <= m.weight(idf, 3, 100) {
-		t.Error("a higher term frequency did not score higher")
-	}
-	// A term in every document still contributes a little, never negative.
-	if w := m.weight(m.idf(1000), 1, 100); w <= 0 {
-		t.Errorf("weight of a ubiquitous term = %v, want > 0", w)
-	}
-}
-
-func TestLengthFromNorm(t *testing.T) {
-	for _, n := range []int{1, 2, 7, 100, 1234, 65535, 200000} {
-		norm := float64(float32(1 / math.Sqrt(float64(n))))
-		if got := lengthFromNorm(norm); got != n {
-			t.Errorf("lengthFromNorm(norm(%d)) = %d", n, got)
-		}
-	}
-}
 
 func TestPathFilter(t *testing.T) {
 	tests := []struct {
@@ -74,90 +37,13 @@ func TestPathFilter(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.glob, err)
 		}
-		if got := f.match(tt.path); got != tt.want {
+		if got := f.Match(tt.path); got != tt.want {
 			t.Errorf("glob %q on %q = %v, want %v", tt.glob, tt.path, got, tt.want)
 		}
 	}
-	var none *pathFilter
-	if !none.match("anything") {
+	var none *backend.PathFilter
+	if !none.Match("anything") {
 		t.Error("no filter must match everything")
-	}
-}
-
-func h(s string) mirror.Hash { return mirror.HashBytes([]byte(s)) }
-
-func TestDiffFiles(t *testing.T) {
-	prev := fileTable{
-		{Path: "a.md", TextHash: h("a"), Chunks: 2},
-		{Path: "b.md", TextHash: h("b"), Chunks: 1},
-		{Path: "c.md", TextHash: h("c"), Chunks: 1},
-		{Path: "d.md", TextHash: h("d"), Chunks: 3},
-	}
-	man := &mirror.Manifest{Entries: []mirror.Entry{
-		{Path: "a.md", TextHash: h("a")},  // unchanged
-		{Path: "b.md", TextHash: h("b2")}, // modified
-		{Path: "e.md", TextHash: h("d")},  // d.md renamed
-		{Path: "f.md", TextHash: h("f")},  // added
-	}} // c.md deleted
-	cs := diffFiles(prev, man)
-	if cs.added != 1 || cs.modified != 1 || cs.deleted != 1 || cs.renamed != 1 {
-		t.Errorf("added %d modified %d deleted %d renamed %d, want 1 1 1 1", cs.added, cs.modified, cs.deleted, cs.renamed)
-	}
-	wantDeletes := []string{record.ChunkID("b.md", 0), record.ChunkID("c.md", 0), record.ChunkID("d.md", 0), record.ChunkID("d.md", 1), record.ChunkID("d.md", 2)}
-	if diff := cmp.Diff(wantDeletes, cs.deletes); diff != "" {
-		t.Errorf("deletes (-want +got):\n%s", diff)
-	}
-	var indexed []string
-	for _, e := range cs.index {
-		indexed = append(indexed, e.Path)
-	}
-	if diff := cmp.Diff([]string{"b.md", "e.md", "f.md"}, indexed); diff != "" {
-		t.Errorf("indexed (-want +got):\n%s", diff)
-	}
-	if len(cs.keep) != 1 || cs.keep[0].Path != "a.md" {
-		t.Errorf("keep = %v, want a.md only", cs.keep)
-	}
-}
-
-// TestDiffFilesRenamePairing checks that a deleted text pairs with one
-// added path only (a rename plus a copy), and never with a modified path
-// that takes on the deleted text.
-func TestDiffFilesRenamePairing(t *testing.T) {
-	prev := fileTable{
-		{Path: "a.md", TextHash: h("a"), Chunks: 1},
-		{Path: "b.md", TextHash: h("b"), Chunks: 1},
-		{Path: "x.md", TextHash: h("x"), Chunks: 1},
-	}
-	man := &mirror.Manifest{Entries: []mirror.Entry{
-		{Path: "a.md", TextHash: h("b")}, // modified to b.md's text; b.md deleted
-		{Path: "y.md", TextHash: h("x")}, // x.md renamed
-		{Path: "z.md", TextHash: h("x")}, // and copied
-	}}
-	cs := diffFiles(prev, man)
-	if cs.added != 1 || cs.modified != 1 || cs.deleted != 1 || cs.renamed != 1 {
-		t.Errorf("added %d modified %d deleted %d renamed %d, want 1 1 1 1", cs.added, cs.modified, cs.deleted, cs.renamed)
-	}
-}
-
-func TestFileTableRoundTripAndCorruption(t *testing.T) {
-	tab := fileTable{{Path: "a.md", TextHash: h("a"), Chunks: 2, Tokens: 40}, {Path: "dir/ü.go", TextHash: h("u"), Chunks: 1, Tokens: 7}}
-	b := tab.encode()
-	got, err := decodeFileTable(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(tab, got); diff != "" {
-		t.Fatalf("round trip (-want +got):\n%s", diff)
-	}
-	for i := range b {
-		bad := append([]byte(nil), b...)
-		bad[i] ^= 0x40
-		if _, err := decodeFileTable(bad); err == nil {
-			t.Fatalf("flipping byte %d went unnoticed", i)
-		}
-	}
-	if _, err := decodeFileTable(b[:len(b)-1]); err == nil {
-		t.Fatal("a truncated table went unnoticed")
 	}
 }
 
@@ -172,31 +58,5 @@ func TestChunkIDRoundTrip(t *testing.T) {
 	}
 	if !record.LessChunkID(record.ChunkID("a", 2), record.ChunkID("a", 10)) || !record.LessChunkID(record.ChunkID("a", 10), record.ChunkID("b", 0)) {
 		t.Error("chunk IDs must order by path, then numerically by ordinal")
-	}
-}
-
-// TestSelectTop checks the quickselect against a full sort, with many ties.
-func TestSelectTop(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 9))
-	for trial := 0; trial < 500; trial++ {
-		n := 1 + r.IntN(300)
-		h := make([]hit, n)
-		for i := range h {
-			h[i] = hit{num: uint64(i), score: float64(r.IntN(20))}
-		}
-		m := 1 + r.IntN(n)
-		want := append([]hit(nil), h...)
-		sort.Slice(want, func(i, j int) bool { return want[i].score > want[j].score })
-		selectTop(h, m)
-		front := append([]hit(nil), h[:m]...)
-		sort.Slice(front, func(i, j int) bool { return front[i].score > front[j].score })
-		for i := 0; i < m; i++ {
-			if front[i].score != want[i].score {
-				t.Fatalf("n=%d m=%d: front[%d] = %v, want %v", n, m, i, front[i].score, want[i].score)
-			}
-		}
-		if h[m-1].score != want[m-1].score {
-			t.Fatalf("n=%d m=%d: h[m-1] = %v, want the front's minimum %v", n, m, h[m-1].score, want[m-1].score)
-		}
 	}
 }

@@ -3,28 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
-	"reflect"
 	"testing"
-
-	"github.com/autorag/autorag/mirror"
 )
-
-// FuzzFileTable decodes arbitrary file tables: never a panic, and what
-// decodes re-encodes to the same table.
-func FuzzFileTable(f *testing.F) {
-	f.Add(fileTable{{Path: "a.md", TextHash: mirror.HashBytes([]byte("a")), Chunks: 2, Tokens: 40}, {Path: "b/c.go", Chunks: 1, Tokens: 3}}.encode())
-	f.Add([]byte("garbage"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		tab, err := decodeFileTable(b)
-		if err != nil {
-			return
-		}
-		again, err := decodeFileTable(tab.encode())
-		if err != nil || !reflect.DeepEqual(tab, again) && len(tab) > 0 {
-			t.Fatalf("round trip: %v", err)
-		}
-	})
-}
 
 // FuzzQuery sends arbitrary query text and path globs to a real index
 // in every mode: an answer or a usage error, never a panic.

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -39,13 +42,25 @@ func under(path, root string) bool { return path == root || strings.HasPrefix(pa
 
 // TestImportRules keeps the engine's layers apart (doc.go of each package
 // says what it must never import): ranking and the shared records import
-// no index, backend, embedder, mirror or the engine; bleve is imported by
-// the local index only (and its analysis interfaces by engine/analyze);
-// the Weaviate client by the Weaviate adapter only; nothing below the
-// engine imports it.
+// no index, backend, embedder, mirror or the engine; the storage seam
+// (engine/backend) no bleve, backend, embedder or analyzer; bleve is
+// imported by the local backend only (and its analysis interfaces by
+// engine/analyze); the Weaviate client by the Weaviate adapter only;
+// nothing below the engine imports it.
 func TestImportRules(t *testing.T) {
 	pkgs := listModule(t)
 	engine := module + "/engine"
+	seam, ok := pkgs[engine+"/backend"]
+	if !ok {
+		t.Fatalf("go list did not list %s", engine+"/backend")
+	}
+	for _, d := range seam.deps {
+		for _, banned := range []string{"github.com/blevesearch", engine + "/backend/", engine + "/embed", engine + "/analyze"} {
+			if d == banned || strings.HasPrefix(d, banned) || under(d, banned) {
+				t.Errorf("%s depends on %s", seam.path, d)
+			}
+		}
+	}
 	pure := []string{engine + "/rank", engine + "/record"}
 	for _, p := range pure {
 		pi, ok := pkgs[p]
@@ -60,15 +75,22 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	local, weaviate := engine+"/backend/local", engine+"/backend/weaviate"
+	for _, pair := range [][2]string{{local, weaviate}, {weaviate, local}} {
+		for _, d := range pkgs[pair[0]].deps {
+			if under(d, pair[1]) {
+				t.Errorf("%s depends on %s: backends do not reach into each other", pair[0], d)
+			}
+		}
+	}
 	if !under(pkgs[engine+"/rank"].path, engine) {
 		t.Fatal("the module's package list is empty")
 	}
-	weaviate := engine + "/backend/weaviate"
 	for _, pi := range pkgs {
 		for _, imp := range pi.imports {
 			switch {
 			case strings.HasPrefix(imp, "github.com/blevesearch/bleve"):
-				if pi.path != engine && !under(pi.path, engine+"/backend/local") &&
+				if !under(pi.path, engine+"/backend/local") &&
 					!(pi.path == engine+"/analyze" && strings.HasPrefix(imp, "github.com/blevesearch/bleve/v2/analysis")) {
 					t.Errorf("%s imports %s: bleve belongs to the local backend", pi.path, imp)
 				}
@@ -85,5 +107,32 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEngineRootSize keeps the orchestrator small enough to read (issue
+// 21): at most 12 non-test files in the engine's root package, none over
+// 300 lines. A part that does not fit is a package of its own.
+func TestEngineRootSize(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		files++
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(b, []byte("\n")); n > 300 {
+			t.Errorf("%s has %d lines; the root's files stay under 300", name, n)
+		}
+	}
+	if files == 0 || files > 12 {
+		t.Errorf("the engine root has %d non-test files, want 1 to 12", files)
 	}
 }

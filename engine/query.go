@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/mirror"
 )
 
 // ErrNoIndex reports a root that has no committed index yet.
@@ -32,7 +35,7 @@ type QueryOptions struct {
 	// PathGlobs are more --path patterns: a path must match one of the
 	// patterns of PathGlob and PathGlobs, and none of their exclusions.
 	PathGlobs []string
-	Filters   []string // only files with every one of these key=value fields (see filter.go)
+	Filters   []string // only files with every one of these key=value fields (see filterTerms)
 	Type      string   // only files of this type: doc, code, pdf, office, email, html
 	Mode      string   // ModeHybrid (default when the index has vectors), ModeBM25, ModeVector
 	Explain   bool     // fill Result.Explain
@@ -100,7 +103,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
+	res, err := e.search(ctx, g, e.widen(o), filter)
 	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
 		return nil, err // what was asked, not the generation, is at fault
 	}
@@ -144,12 +147,12 @@ func (e *Engine) openCommitted() (*Generation, error) {
 }
 
 // Generation is a committed generation opened for reading: the sidecar
-// that names it and its state in the storage that wrote it (storage.go).
+// that names it and its state in the storage that wrote it (package backend).
 // Long-running callers keep one open across queries; it stays valid after a
 // newer generation is committed.
 type Generation struct {
 	Sidecar *fingerprint.Sidecar
-	st      state
+	st      backend.State
 }
 
 // OpenGeneration opens the generation sc names, read-only, from the backend
@@ -160,7 +163,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := st.open(sc)
+	s, err := st.Open(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +171,7 @@ func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
 }
 
 // Close releases the generation's files.
-func (g *Generation) Close() error { return g.st.close() }
+func (g *Generation) Close() error { return g.st.Close() }
 
 // Search answers o from an open generation.
 func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*QueryResult, error) {
@@ -177,7 +180,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := g.st.search(ctx, e, g.Sidecar, e.widen(o), filter)
+	res, err := e.search(ctx, g, e.widen(o), filter)
 	if err != nil {
 		return nil, err
 	}
@@ -190,60 +193,90 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	return res, nil
 }
 
-// search answers o from the local generation.
-func (ls *localState) search(ctx context.Context, e *Engine, sc *fingerprint.Sidecar, o QueryOptions, filter *pathFilter) (*QueryResult, error) {
-	facets, err := filterTerms(o)
+// newPathFilter compiles the --path patterns (backend.PathFilter); nil
+// when there are none.
+func newPathFilter(patterns []string) (*backend.PathFilter, error) {
+	f, err := backend.NewPathFilter(patterns)
 	if err != nil {
-		return nil, err
+		return nil, usagef("%v", err)
 	}
-	mode, err := e.resolveMode(sc, o.Mode)
-	if err != nil {
-		return nil, err
-	}
-	r, err := openReader(ls.idx)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	s := &searcher{r: r, model: e.model(sc)}
-	if filter, err = s.withFacets(ctx, filter, facets); err != nil {
-		return nil, err
-	}
-	k, perFile := defaults(o)
-	want := max(50, 5*k*perFile) // each list is oversampled before fusion
-	var terms []queryTerm
-	lexical := func() ([]rank.Hit, error) {
-		var err error
-		if terms, err = s.queryTerms(ctx, ls, sc, o.Text); err != nil {
-			return nil, err
-		}
-		return s.bm25List(ctx, terms, filter, mode, want, k, perFile)
-	}
-	f := e.fusion()
-	dense := func(bm []rank.Hit) ([]rank.Hit, int, error) {
-		return e.denseList(ctx, ls.vec, sc, f, o.Text, bm, filter, want)
-	}
-	bmList, deList, fed, err := searchLists(mode, f, lexical, dense)
-	if err != nil {
-		return nil, err
-	}
-	f, floor, ranking, dropped := e.fuseWith(f, mode, o.Text, bmList, deList)
-	pg := e.resultPage(o, k, perFile, mode, f)
-	results, collapsed, err := pg.Walk(ranking, s.load)
-	// In bm25 mode the list holds just enough chunks for k files; when
-	// collapsing used some of them up, score deeper.
-	for mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
-		n := len(bmList)
-		pg.K = k
-		if bmList, err = s.bm25List(ctx, terms, filter, mode, want, 2*len(results)+k+collapsed, perFile); err != nil || len(bmList) == n {
-			break
-		}
-		ranking, _ = rank.Rank(mode, f, rank.Query{}, 0, bmList, nil)
-		results, collapsed, err = pg.Walk(ranking, s.load)
-	}
-	if err != nil {
-		return nil, err
-	}
-	how := ranked{mode: mode, f: f, floor: floor, dropped: dropped, terms: len(terms), fed: fed}
-	return how.result(sc, results, o.Explain), nil
+	return f, nil
 }
+
+// filterHint is QueryResult.Hint: when res is empty and no file the last
+// refresh mirrored matches the --path patterns, it says so (a misspelt
+// folder gives no results, and a silent empty answer looks like one).
+func (e *Engine) filterHint(res *QueryResult, f *backend.PathFilter) string {
+	if len(res.Results) > 0 || f == nil || f.Spec == nil {
+		return ""
+	}
+	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	if err != nil {
+		return ""
+	}
+	for _, en := range man.Entries {
+		if f.Spec.Match(en.Path) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("--path %s matches none of the %d indexed files (paths are relative to the root, / separated)", f.Spec, len(man.Entries))
+}
+
+// Query filters on metadata. Every file's first chunk carries its filter
+// terms (Chunk.Facets, indexed by each backend): "type=<doc|code|pdf|office|email|html>", "lang=...",
+// "title=...", one "key=value" per metadata field (frontmatter scalars,
+// document properties, e-mail headers) and "tag=..." per tag, lowercased.
+// A query with filters reads the postings of its terms to find the files
+// that have all of them, and both lists keep only those files' chunks.
+//
+// E-mail files are the exception: an attachment is an entry of its own
+// with its own type and fields, so every chunk of an e-mail file carries
+// the terms of its entry (the message's, or its attachment's), and filters
+// select those chunks rather than the file.
+
+// Types are the values --type accepts.
+var Types = mirror.Types
+
+// filterTerms validates o.Filters and o.Type and returns the terms a file
+// must have, sorted and without repeats.
+func filterTerms(o QueryOptions) ([]string, error) {
+	var terms []string
+	for _, f := range o.Filters {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			return nil, fmt.Errorf("%w: --filter %q: want key=value", ErrBadQuery, f)
+		}
+		terms = append(terms, split.FilterTerm(k, v))
+	}
+	if o.Type != "" {
+		if !slices.Contains(Types, o.Type) {
+			return nil, fmt.Errorf("%w: --type %q: want one of %s", ErrBadQuery, o.Type, strings.Join(Types, ", "))
+		}
+		terms = append(terms, split.FilterTerm("type", o.Type))
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms), nil
+}
+
+// CheckFilters reports filters or a type that a query would reject.
+func CheckFilters(o QueryOptions) error {
+	_, err := filterTerms(o)
+	return err
+}
+
+// filterKey is the filter part of a cached answer's key: the terms, which
+// equal filters share whatever their spelling.
+func filterKey(o QueryOptions) string {
+	terms, err := filterTerms(o)
+	if err != nil {
+		return "invalid"
+	}
+	return "filters=" + strings.Join(terms, "\x00")
+}
+
+// ErrBadQuery reports query options that cannot be answered (a usage error).
+var ErrBadQuery = fmt.Errorf("bad query")
+
+// OpenCommitted opens the generation the sidecar names, for a caller that
+// runs many searches on one generation (Search); close it when done.
+func (e *Engine) OpenCommitted() (*Generation, error) { return e.openCommitted() }

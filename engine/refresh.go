@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
@@ -30,6 +32,20 @@ type RefreshOptions struct {
 	Command  string        // recorded as the lock holder's command
 	Progress Progress      // nil: nobody watches
 }
+
+// Progress hears how a refresh advances, for a progress line (package
+// progress says which phases it goes through).
+type Progress = progress.Progress
+
+// Phases of a refresh, as Progress.Phase names them.
+const (
+	PhaseProbe  = progress.Probe
+	PhaseScan   = progress.Scan
+	PhaseParse  = progress.Parse
+	PhaseEmbed  = progress.Embed
+	PhaseIndex  = progress.Index
+	PhaseCommit = progress.Commit
+)
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
 type RefreshResult struct {
@@ -109,35 +125,11 @@ func (e *Engine) ensureDir() error {
 	return nil
 }
 
-type stageClock struct {
-	start, last time.Time
-	stages      map[string]float64
-}
-
-func newStageClock() *stageClock {
-	now := time.Now()
-	return &stageClock{start: now, last: now, stages: map[string]float64{}}
-}
-
-func (c *stageClock) mark(name string) {
-	now := time.Now()
-	c.stages[name] = ms(now.Sub(c.last))
-	c.last = now
-}
-
-// carve moves d of stage from into a stage of its own, name (parse out
-// of scan: the scan's workers parse as they read).
-func (c *stageClock) carve(from, name string, d time.Duration) {
-	part := min(ms(d), c.stages[from])
-	c.stages[from] = math.Round((c.stages[from]-part)*1000) / 1000
-	c.stages[name] = part
-}
-
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
-	clock := newStageClock()
-	res := &RefreshResult{Stages: clock.stages}
+	clock := progress.NewClock()
+	res := &RefreshResult{Stages: clock.Stages}
 	sc, err := e.readSidecarForWrite()
 	if err != nil {
 		return nil, err
@@ -164,7 +156,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	so := e.scanOptions(paths, o.Rebuild)
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
-		so.OnRead = parseProgress(o.Progress)
+		so.OnRead = progress.Parsing(o.Progress)
 		so.Notice = o.Progress.Detail
 	}
 	scan, err := mirror.Scan(ctx, e.Layout.Root, store, man, so)
@@ -177,8 +169,8 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	e.saveFailures(scan, res)
 	res.fromScan(scan)
 	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
-	clock.mark("scan")
-	clock.carve("scan", "parse", scan.ParseTime)
+	clock.Mark("scan")
+	clock.Carve("scan", "parse", scan.ParseTime)
 	if err := failpoint.Hit("after-mirror"); err != nil {
 		return nil, err
 	}
@@ -254,7 +246,7 @@ func (e *Engine) fingerprintOf(man *mirror.Manifest) string {
 
 //semguard:end fingerprint-inputs
 
-func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, scan *mirror.ScanResult, clock *stageClock) (*RefreshResult, error) {
+func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, scan *mirror.ScanResult, clock *progress.Clock) (*RefreshResult, error) {
 	if scan.Changed || scan.Racy > 0 { // a new write time ends the raciness
 		if err := scan.Manifest.Save(e.Layout.ManifestPath()); err != nil {
 			return nil, fmt.Errorf("save manifest: %w", err)
@@ -263,7 +255,39 @@ func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, sc
 	res.Outcome = OutcomeUnchanged
 	res.Generation = sc.Generation
 	res.Chunks = sc.Counts.Chunks
-	clock.mark("commit")
-	res.TookMS = ms(time.Since(clock.start))
+	clock.Mark("commit")
+	res.TookMS = ms(time.Since(clock.Start))
 	return res, nil
+}
+
+// unknownPaths warns of the paths of a targeted refresh that name nothing:
+// no such file or directory, and nothing indexed under that name either (a
+// typo would otherwise answer "unchanged" and say no more).
+func (e *Engine) unknownPaths(paths []string, prev *mirror.Manifest) []string {
+	var out []string
+	for _, p := range paths {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(e.Layout.Root, p)
+		}
+		if _, err := os.Lstat(abs); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		rel, err := filepath.Rel(e.Layout.Root, abs)
+		if err != nil || indexedUnder(prev, filepath.ToSlash(rel)) {
+			continue
+		}
+		out = append(out, p+": no such file or directory, and nothing was indexed under it")
+	}
+	return out
+}
+
+// indexedUnder reports whether m has rel or anything below it.
+func indexedUnder(m *mirror.Manifest, rel string) bool {
+	for _, en := range m.Entries {
+		if en.Path == rel || strings.HasPrefix(en.Path, rel+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -97,7 +97,7 @@ func TestFailedBuildKeepsServing(t *testing.T) {
 	if err != nil || sc.Generation != first.Generation {
 		t.Fatalf("sidecar after failed rebuild: %v %v, want generation %s", sc, err, first.Generation)
 	}
-	gens, _ := e.Layout.listGenerations()
+	gens, _ := e.Layout.Generations()
 	if len(gens) != 1 || gens[0] != first.Generation {
 		t.Errorf("generations after failed rebuild: %v", gens)
 	}

@@ -234,7 +234,7 @@ func TestEvictNothingWhenLiveSetFails(t *testing.T) {
 	}
 	res := &RefreshResult{}
 	e.collectEmbeddings(vb, man, store, res)
-	vb.close()
+	vb.Close()
 	if after := embedCacheLen(t, e); after != before {
 		t.Fatalf("embedding cache went from %d to %d entries although the live set was incomplete", before, after)
 	}

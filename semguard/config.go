@@ -39,7 +39,7 @@ var Project = Config{
 	QueryConst:   "engine.QuerySemantics",
 	QueryTime: []string{
 		// BM25 parameters and scoring.
-		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine.bm25",
+		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine/backend/local.bm25",
 		// Fusion.
 		"engine.Settings.Fusion", "engine/rank.Fusion", "engine.DefaultFusion", "engine/rank.Fuse",
 		// Query analysis and options.
@@ -52,8 +52,14 @@ var Project = Config{
 		"engine.(*Engine).QueryAt", "engine.(*Engine).Search", "engine.(*Engine).QuerySettings", "engine.AnswerKey",
 		"engine.(*Service).Query",
 		"cmd/autorag.runQuery",
-		// The backends' readers, called through the state interface.
-		"engine.(*localState).search", "engine.(*weaviateState).search", "engine.localStorage.open", "engine.(*weaviateStorage).open",
+		// The backends' readers, called through the seam's interfaces
+		// (engine/backend: Storage.Open, State.Query, Lists).
+		"engine/backend/local.Storage.Open", "engine/backend/local.(*State).Query",
+		"engine/backend/local.(*lists).Lexical", "engine/backend/local.(*lists).LexicalDeeper", "engine/backend/local.(*lists).Dense",
+		"engine/backend/local.(*lists).Vectors", "engine/backend/local.(*lists).Materialize",
+		"engine/backend/weaviate.(*weaviateStorage).Open", "engine/backend/weaviate.(*weaviateState).Query",
+		"engine/backend/weaviate.(*weaviateLists).Lexical", "engine/backend/weaviate.(*weaviateLists).Dense",
+		"engine/backend/weaviate.(*weaviateLists).Vectors", "engine/backend/weaviate.(*weaviateLists).Materialize",
 		// Called through interfaces: the analyzer (bleve), the embedders.
 		"engine/analyze.(*analyzer).Analyze", "engine/embed/static.(*Embedder).Embed", "engine/embed/openai.(*Embedder).Embed",
 		"engine/embed/static.(*Embedder).Coverage", // embed.Coverer, the hybrid floor

@@ -30,7 +30,7 @@ func TestGuardTrips(t *testing.T) {
 		symbol                   string // filled from where the function is
 	}{
 		{name: "text normalizer", fn: "cleanUTF8", old: `sb.WriteByte('\n')`, new: `sb.WriteByte(' ')`, region: "parse"},
-		{name: "chunk hash", fn: "embedKey", old: `blake3.Sum256([]byte(body))`, new: `blake3.Sum256([]byte(body + "\x00"))`, region: "vector-input"},
+		{name: "chunk hash", fn: "Key", old: `blake3.Sum256([]byte(body))`, new: `blake3.Sum256([]byte(body + "\x00"))`, region: "vector-input"},
 		{name: "fingerprint encoder", recv: "*encoder", fn: "str", old: `e.uint(uint64(len(s)))`, new: `e.uint(uint64(len(s)) + 1)`, region: "fingerprint"},
 		{name: "embedder tokenizer", fn: "isASCIIPunct", old: "'!' <= r && r <= '/'", new: "'!' <= r && r <= '.'", region: "static-embedder"},
 	}
@@ -115,7 +115,7 @@ func TestQueryTimeChange(t *testing.T) {
 	}
 	root := copyModule(t)
 	edit(t, root, "engine/settings.go", "DefaultK1 = 0.9", "DefaultK1 = 1.2")
-	edit(t, root, "engine/vectors.go", "Fusion{Method: FusionConvex, Alpha: 0.8}", "Fusion{Method: FusionConvex, Alpha: 0.7}")
+	edit(t, root, "engine/querysettings.go", "Fusion{Method: FusionConvex, Alpha: 0.8}", "Fusion{Method: FusionConvex, Alpha: 0.7}")
 	st, rec := state(t, root)
 	if d := st.diff(rec); !d.Empty() {
 		t.Fatalf("a query-time change tripped the index guard:\n%s", d)

@@ -1,6 +1,25 @@
-// Package weaviate stores autorag generations in a Weaviate cluster: the
-// groundwork of the Weaviate backend (issue 16). It speaks Weaviate's REST and
-// GraphQL API over net/http (no client library: see client.go for why).
+// Package weaviate is the Weaviate backend behind the storage seam
+// (package engine/backend): it stores autorag generations in a Weaviate
+// cluster. It speaks Weaviate's REST and GraphQL API over net/http (no
+// client library: see client.go for why): client.go, objects.go, pair.go,
+// alias.go, schema.go, search.go, raft.go and errors.go are the client;
+// the adapter_*.go files are the backend the engine opens (OpenStorage):
+// its storage and records (adapter_storage.go), its writer and chunk
+// objects (adapter_writer.go), its per-query lists (adapter_search.go),
+// the index id (adapter_id.go) and orphaned indexes (adapter_orphans.go).
+//
+// It must never import package engine, bleve or the local backend; only
+// the engine (which picks the backend) imports it (engine/imports_test.go).
+//
+// # Queries
+//
+// A query fetches the BM25 list (over autorag's analyzed tokens) and the
+// vector list from the cluster, and the engine fuses them with the same
+// code as the local backend's (package engine/rank), the vector feedback
+// from BM25's best chunks included. --filter and --type become where
+// arguments over the stored filter terms, and with several analysis
+// languages the BM25 list is one search per language; what differs is
+// Weaviate's idf, counted per shard (adapter_search.go).
 //
 // # Collections and the commit point
 //

@@ -1,0 +1,98 @@
+package local
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/record"
+)
+
+//semguard:begin bleve-doc
+
+// Fields of a chunk document. Only the body is indexed; text and meta are
+// stored for the results a query prints.
+const (
+	fieldBody  = "b" // title, section and text, analyzed; no stored value, no term vectors
+	fieldText  = "t" // the chunk text, stored only
+	fieldMeta  = "m" // start line, end line, section, title, page, attachment, stored only
+	fieldFacet = "f" // filter terms ("type=pdf", "author=ada"): a file's on its first chunk; an e-mail entry's on each of its chunks
+	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
+	stampKey   = "autorag.generation"
+	bleveDir   = "bleve"
+)
+
+// errStamp reports a generation whose bleve index does not carry its own
+// stamp: scorch fell back to an older snapshot.
+var errStamp = errors.New("generation stamp mismatch")
+
+// emptyAnalyzer yields no tokens: stored-only fields must not add terms.
+type emptyAnalyzer struct{}
+
+func (emptyAnalyzer) Analyze([]byte) analysis.TokenStream { return nil }
+
+// keywordAnalyzer yields its whole input as one term.
+type keywordAnalyzer struct{}
+
+func (keywordAnalyzer) Analyze(b []byte) analysis.TokenStream {
+	return analysis.TokenStream{{Term: b, Start: 0, End: len(b), Position: 1, Type: analysis.AlphaNumeric}}
+}
+
+// bleveDoc is the bleve document of chunk c, and its body field, whose
+// analyzed length is known once the batch is applied.
+func bleveDoc(c *backend.Chunk) (*document.Document, *document.TextField) {
+	d := document.NewDocument(record.ChunkID(c.Path, c.Ord))
+	body := document.NewTextFieldCustom(fieldBody, nil, []byte(c.Body()), index.IndexField, analyze.ForLanguage(c.Lang))
+	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, backend.MetaSep)
+	d.AddField(body)
+	if len(c.Facets) > 0 {
+		d.AddField(facetField(c.Facets))
+	}
+	if c.Lang != "" {
+		d.AddField(document.NewTextFieldCustom(fieldLang, nil, []byte(c.Lang), index.IndexField, keywordAnalyzer{}))
+	}
+	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
+	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))
+	return d, body
+}
+
+// indexMapping is the mapping stored with the index. Documents are built
+// by hand (IndexAdvanced), so it only has to turn dynamic mapping off.
+func indexMapping() *mapping.IndexMappingImpl {
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping.Dynamic = false
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+	return m
+}
+
+// rwConfig bounds bolt's file lock wait: nothing else should ever open a
+// generation that is still being written. It returns a new map each time
+// because bleve writes into the config it is given (its "path" key would
+// otherwise point the next index at the previous one's store).
+func rwConfig() map[string]interface{} {
+	o := mergeOptions()
+	return map[string]interface{}{
+		"bolt_timeout": "10s",
+		"scorchMergePlanOptions": map[string]interface{}{
+			"MaxSegmentsPerTier":   o.MaxSegmentsPerTier,
+			"MaxSegmentSize":       o.MaxSegmentSize,
+			"TierGrowth":           o.TierGrowth,
+			"SegmentsPerMergeTask": o.SegmentsPerMergeTask,
+			"FloorSegmentSize":     o.FloorSegmentSize,
+			"FloorSegmentFileSize": o.FloorSegmentFileSize,
+			"ReclaimDeletesWeight": o.ReclaimDeletesWeight,
+		},
+	}
+}
+
+//semguard:end bleve-doc

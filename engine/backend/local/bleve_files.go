@@ -1,0 +1,180 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// mergeOptions is the segment merge policy of every writer: Lucene-style
+// tiers counted in live chunks, with a small floor so that the one-file
+// segments of incremental refreshes merge among themselves and a large
+// segment is rewritten only when its tier fills up. bleve's default counts
+// tiers in file bytes with a floor of several MB, which rewrote a
+// half-corpus segment on every other one-file refresh.
+func mergeOptions() mergeplan.MergePlanOptions {
+	o := mergeplan.DefaultMergePlanOptions
+	o.FloorSegmentSize = 64
+	o.FloorSegmentFileSize = 0
+	return o
+}
+
+func createBleve(dir string) (bleve.Index, error) {
+	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig())
+	if err != nil {
+		return nil, fmt.Errorf("create index %s: %w", dir, err)
+	}
+	// bleve creates index_meta.json 0666 (less the umask); its other files
+	// are 0600 already.
+	meta := filepath.Join(dir, "index_meta.json")
+	fi, err := os.Stat(meta)
+	if err == nil {
+		err = os.Chmod(meta, fi.Mode().Perm()&fingerprint.FilePerm)
+	}
+	if err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("create index %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+func openBleveRW(dir string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, rwConfig())
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+// openBleveRO opens a committed generation read-only and checks its stamp.
+// Committed generations are never opened for writing again, so bolt's
+// shared lock never waits; the timeout is a guard, not a mechanism.
+func openBleveRO(dir, gen string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"read_only": true, "bolt_timeout": "2s"})
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	if err := checkStamp(idx, gen); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return idx, nil
+}
+
+func checkStamp(idx bleve.Index, gen string) error {
+	v, err := idx.GetInternal([]byte(stampKey))
+	if err != nil {
+		return fmt.Errorf("read generation stamp: %w", err)
+	}
+	if string(v) != gen {
+		return fmt.Errorf("%w: index holds %q, want %q", errStamp, v, gen)
+	}
+	return nil
+}
+
+// cloneBleve prepares dst as a copy of the generation index at src: the
+// immutable segment files are hard-linked, the files scorch rewrites in
+// place (root.bolt, index_meta.json) are copied. A hard-linked root.bolt
+// would let the new generation change the old one.
+func cloneBleve(src, dst string) error {
+	if err := fingerprint.MkdirAll(filepath.Join(dst, "store")); err != nil {
+		return fmt.Errorf("clone index: %w", err)
+	}
+	if err := copyFile(filepath.Join(src, "index_meta.json"), filepath.Join(dst, "index_meta.json")); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(filepath.Join(src, "store"))
+	if err != nil {
+		return fmt.Errorf("clone index: %w", err)
+	}
+	for _, e := range ents {
+		from, to := filepath.Join(src, "store", e.Name()), filepath.Join(dst, "store", e.Name())
+		switch {
+		case strings.HasSuffix(e.Name(), ".zap"):
+			err = os.Link(from, to)
+		case e.Name() == "root.bolt":
+			err = copyFile(from, to)
+		}
+		if err != nil {
+			return fmt.Errorf("clone index: %w", err)
+		}
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, fingerprint.FilePerm)
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("copy %s: %w", from, err)
+	}
+	return out.Close()
+}
+
+// applyBatch deletes and inserts chunk documents in one batch that also
+// stamps the generation; with merge it then merges segments so that
+// short-lived writers do not leave one more segment per generation. The
+// analyzed length of each inserted body is recorded in its Chunk.
+func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*backend.Chunk, gen string, merge bool) error {
+	b := idx.NewBatch()
+	for _, id := range deletes {
+		b.Delete(id)
+	}
+	bodies := make([]*document.TextField, len(docs))
+	for i, c := range docs {
+		d, body := bleveDoc(c)
+		bodies[i] = body
+		if err := b.IndexAdvanced(d); err != nil {
+			return fmt.Errorf("batch %s: %w", d.ID(), err)
+		}
+	}
+	b.SetInternal([]byte(stampKey), []byte(gen))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := idx.Batch(b); err != nil {
+		return fmt.Errorf("apply batch: %w", err)
+	}
+	for i, body := range bodies {
+		docs[i].Tokens = body.AnalyzedLength()
+	}
+	if !merge {
+		return nil
+	}
+	return forceMerge(ctx, idx)
+}
+
+func forceMerge(ctx context.Context, idx bleve.Index) error {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	opts := mergeOptions()
+	if err := s.ForceMerge(ctx, &opts); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// ErrUsage marks errors of what the caller asked for (a mode the index
+// cannot serve, a mismatched embedder): the CLI exits 2 for them.
+var ErrUsage = backend.ErrUsage
+
+func usagef(format string, args ...any) error { return backend.Usagef(format, args...) }
+
+// embedderID is the fingerprinted name of the configured embedder.
+func (s Settings) embedderID() string {
+	if s.Embedder == nil {
+		return "none"
+	}
+	return s.embedIdentity().String()
+}
+
+// DefaultFusion is the fusion measured best for an embedder. With the
+// built-in static embedder (potion-base-8M) BM25 leads and the dense list
+// adjusts it: adaptive fusion (α = 0.7, the dense weight quartered for
+// queries not in English, vector-only hits below 0.15 dropped, 0.25 for a
+// query the embedder knows no word of, and the query vector turned by
+// BM25's best 5 chunks: rank/feedback.go) was chosen on the dev splits
+// (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
+// eval`): α 0.7 led 0.5-0.8, and code chunks keep the full dense weight
+// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). An API embedder
+// is strong enough for reciprocal rank fusion at equal weights.
+func DefaultFusion(id embed.Identity) Fusion {
+	switch id.Provider {
+	case "local":
+		return DefaultAdaptive
+	case "transformer":
+		// Chosen on the dev sets with all-minilm-l6-v2-q (docs/QUALITY.md):
+		// the only choice at or above BM25 on NFCorpus dev and both XQuAD
+		// sets; RRF 1:1 lost 0.08-0.13 on XQuAD.
+		return DefaultConvex
+	}
+	return DefaultRRF
+}
+
+// The default settings of each fusion method (see DefaultFusion).
+var (
+	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
+	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+)
+
+// fusion is the fusion hybrid queries use: the configured one, else the
+// embedder's default.
+func (e *Engine) fusion() Fusion {
+	if e.Settings.Fusion.Method != "" || e.Settings.Embedder == nil {
+		return e.Settings.Fusion
+	}
+	return DefaultFusion(e.Settings.Embedder.Identity())
+}
+
+// resolveMode is the mode a query with mode runs in on the generation sc
+// names ("" resolves to the default); it checks that the index can serve it
+// with the configured embedder.
+func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	e.assumeRecordedDims(sc)
+	built := sc.Settings["embedder"]
+	hasVectors := built != "" && built != "none"
+	switch mode {
+	case "":
+		if !hasVectors {
+			return ModeBM25, nil
+		}
+		mode = ModeHybrid
+	case ModeBM25:
+		return mode, nil
+	case ModeVector, ModeHybrid:
+		if !hasVectors {
+			return "", usagef("--mode %s: the index has no vectors (it was built with AUTORAG_EMBEDDER=none)", mode)
+		}
+	default:
+		return "", usagef("unknown --mode %q (want hybrid, bm25 or vector)", mode)
+	}
+	if cur := e.Settings.embedderID(); cur != built {
+		// Every embedder's identity carries the index version
+		// (embedIdentity): across a version only a refresh helps.
+		if sc.SemanticsVersion != IndexSemanticsVersion {
+			return "", usagef("the index was built by another version of autorag (index semantics %d, this autorag has %d): run `autorag refresh` to rebuild it", sc.SemanticsVersion, IndexSemanticsVersion)
+		}
+		if strings.HasPrefix(built, "local/") && strings.HasPrefix(cur, "local/") {
+			return "", usagef("the index was built by another version of the built-in embedder (%s; this autorag has %s): run `autorag refresh` to rebuild it", built, cur)
+		}
+		return "", usagef("the index was built with embedder %s but %s is configured: configure the embedder it was built with (`autorag config` shows the settings in effect), or run `autorag refresh` to re-embed with this one", built, cur)
+	}
+	return mode, nil
+}
+
+// queryVector embeds the query text (embedding.Query: a remote embedder's
+// query vectors are cached on disk).
+func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error) {
+	return embedding.Query(ctx, e.Settings.Embedder, filepath.Join(e.Layout.CacheDir(), "qvec"), text)
+}
+
+// FusionFrom is the fusion that the fusion and fusion_alpha settings make
+// over the embedder's default: method ("" keeps the default's) picks the
+// default of that method; alpha (nil: not set) is the BM25 weight of
+// convex and adaptive fusion and the dense weight of RRF. With neither set
+// it is the zero Fusion: queries then use the embedder's default (fusion).
+func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, error) {
+	if method == "" && alpha == nil {
+		return Fusion{}, nil
+	}
+	var f Fusion
+	if emb != nil {
+		f = DefaultFusion(emb.Identity())
+	}
+	switch method {
+	case FusionConvex:
+		f = DefaultConvex
+	case FusionRRF:
+		f = DefaultRRF
+	case FusionAdaptive:
+		f = DefaultAdaptive
+	case "":
+	default:
+		return f, fmt.Errorf("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", method)
+	}
+	if alpha != nil {
+		if f.Method == FusionRRF {
+			f.WDense = *alpha
+		} else {
+			f.Alpha = *alpha
+		}
+	}
+	return f, nil
+}
+
+// ResolveOptions returns o as a query on the generation sc names would run
+// it: the mode resolved ("" becomes hybrid or bm25) and k and per-file
+// defaulted, so that equal questions look equal.
+func (e *Engine) ResolveOptions(sc *fingerprint.Sidecar, o QueryOptions) (QueryOptions, error) {
+	mode, err := e.resolveMode(sc, o.Mode)
+	if err != nil {
+		return o, err
+	}
+	o.Mode = mode
+	o.K, o.PerFile = defaults(o)
+	return o, nil
+}
+
+// QuerySettings names the query-time settings an answer depends on: BM25
+// k1 and b, the effective fusion and the embedder.
+func (e *Engine) QuerySettings() string {
+	s := e.Settings
+	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) +
+		" | " + e.fusion().String() + " | " + s.embedderID() + rerankKey(s)
+}
+
+// rerankKey names the reranker and its depth for the query cache key.
+func rerankKey(s Settings) string {
+	if s.Reranker == nil {
+		return ""
+	}
+	return " | rerank " + s.Reranker.Name() + " top " + strconv.Itoa(s.rerankN())
+}
+
+// AnswerKey is the one key of a cached answer, on disk (the CLI) and in
+// memory (Service): everything an answer of the resolved options o on the
+// generation sc names depends on, plus the caller's extra parts (its
+// namespace, the binary, an epoch). A new query option must be added here.
+func AnswerKey(sc *fingerprint.Sidecar, o QueryOptions, settings string, extra ...string) [32]byte {
+	parts := append(append(make([]string, 0, len(extra)+10), extra...), sc.Fingerprint, sc.Generation, normalizeQuery(o.Text), o.Mode,
+		strconv.Itoa(o.K), strconv.Itoa(o.PerFile), strings.Join(o.pathPatterns(), "\x00"), strconv.FormatBool(o.Explain), strconv.FormatBool(o.NoCollapse), settings, filterKey(o))
+	return cache.QueryKey(parts...)
+}
+
+// normalizeQuery folds whitespace: "a  b" and " a b " ask the same thing.
+func normalizeQuery(q string) string { return strings.Join(strings.Fields(q), " ") }
+
+// Reranker re-scores a query's best candidates (engine/rerank is the client
+// of rerank services). Declared here, where it is used.
+type Reranker interface {
+	// Name identifies the reranker in the query cache key and --explain.
+	Name() string
+	// Rerank returns one score per text, in order; higher is better.
+	Rerank(ctx context.Context, query string, texts []string) ([]float64, error)
+}
+
+// DefaultRerankN is how many of the best results a reranker re-scores.
+const DefaultRerankN = 30
+
+// rerankN is the number of candidates the configured reranker takes.
+func (s Settings) rerankN() int {
+	if s.RerankN > 0 {
+		return s.RerankN
+	}
+	return DefaultRerankN
+}
+
+// widen asks the search for the candidates the reranker re-scores.
+func (e *Engine) widen(o QueryOptions) QueryOptions {
+	if e.Settings.Reranker == nil {
+		return o
+	}
+	k, _ := defaults(o)
+	o.K = max(k, e.Settings.rerankN())
+	return o
+}
+
+// rerank re-orders the best rerankN results of res by the reranker's
+// scores (ties keep the fused order), keeps the first k of o, and records
+// each score in Scores.Rerank. A reranker that fails fails the query.
+func (e *Engine) rerank(ctx context.Context, o QueryOptions, res *QueryResult) error {
+	rr := e.Settings.Reranker
+	if rr == nil || len(res.Results) == 0 {
+		return nil
+	}
+	n := min(e.Settings.rerankN(), len(res.Results))
+	top := res.Results[:n]
+	texts := make([]string, n)
+	for i, r := range top {
+		texts[i] = r.Text
+	}
+	scores, err := rr.Rerank(ctx, o.Text, texts)
+	if err != nil {
+		return fmt.Errorf("rerank: %w", err)
+	}
+	if len(scores) != n {
+		return fmt.Errorf("rerank: %d scores for %d passages", len(scores), n)
+	}
+	for i := range top {
+		s := scores[i]
+		top[i].Scores.Rerank = &s
+		if o.Explain {
+			top[i].Explain += fmt.Sprintf("; rerank %.4f (fused rank %d)", s, top[i].Rank)
+		}
+	}
+	sort.SliceStable(top, func(a, b int) bool { return *top[a].Scores.Rerank > *top[b].Scores.Rerank })
+	k, _ := defaults(o)
+	res.Results = res.Results[:min(k, len(res.Results))]
+	for i := range res.Results {
+		res.Results[i].Rank = i + 1
+		if s := res.Results[i].Scores.Rerank; s != nil {
+			res.Results[i].Score = *s
+		}
+	}
+	if o.Explain {
+		res.Explain += fmt.Sprintf("; reranked the best %d with %s", n, rr.Name())
+	}
+	return nil
+}
+
+// cloneResult copies r deeply enough that no caller can reach the cached
+// value: the result slice and the score pointers (two backing arrays).
+func cloneResult(r *QueryResult) *QueryResult {
+	out := *r
+	out.Results = make([]Result, len(r.Results))
+	copy(out.Results, r.Results)
+	floats := make([]float64, 0, 2*len(r.Results))
+	ints := make([]int, 0, 2*len(r.Results))
+	for i := range out.Results {
+		// at most two of each per result: the appends never reallocate
+		sc := &out.Results[i].Scores
+		for _, p := range []**float64{&sc.BM25, &sc.Vector} {
+			if *p != nil {
+				floats = append(floats, **p)
+				*p = &floats[len(floats)-1]
+			}
+		}
+		for _, p := range []**int{&sc.BM25Rank, &sc.VectorRank} {
+			if *p != nil {
+				ints = append(ints, **p)
+				*p = &ints[len(ints)-1]
+			}
+		}
+	}
+	return &out
+}
+
+// resultSize estimates the memory a cached result holds.
+func resultSize(r *QueryResult) int64 {
+	n := int64(256 + len(r.Fingerprint) + len(r.Generation) + len(r.Mode) + len(r.Fusion))
+	for _, x := range r.Results {
+		n += int64(200 + len(x.Path) + len(x.Section) + len(x.Title) + len(x.Explain) + len(x.Text))
+	}
+	return n
+}

@@ -1,0 +1,204 @@
+package split
+
+import (
+	"strings"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/mirror"
+)
+
+//semguard:begin split
+
+// Doc cuts a mirror Doc into the chunk records of path: each part of the
+// Doc (a page, a slide, a sheet, an attachment) is chunked on its own with
+// its kind, so no chunk crosses a part; a Doc without parts is one part of
+// the kind its language implies. With multilingual analysis each chunk
+// also gets its analysis language (setLanguages).
+func Doc(path string, doc *mirror.Doc, o chunk.Options, multilingual bool) []*backend.Chunk {
+	docs := splitDoc(path, doc, o)
+	if multilingual {
+		setLanguages(docs, path, doc)
+	}
+	return docs
+}
+
+func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
+	parts := doc.Parts
+	if len(parts) == 0 {
+		parts = []mirror.Part{{Kind: chunkKind(doc.Lang)}}
+	}
+	text := doc.Text
+	lines := lineStarts(text)
+	var docs []*backend.Chunk
+	for i, p := range parts {
+		from, to := partRange(lines, len(text), parts, i)
+		if from >= to {
+			continue
+		}
+		lang := doc.Lang
+		if p.Kind != chunk.KindCode {
+			lang = ""
+		}
+		for _, c := range chunk.SplitLang(p.Kind, lang, text[from:to], o) {
+			section := metaSafe(joinSection(p.Section, c.Section))
+			docs = append(docs, &backend.Chunk{
+				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page, Attach: metaSafe(p.Attachment),
+				StartLine: c.StartLine + p.Line + doc.LineOffset, EndLine: c.EndLine + p.Line + doc.LineOffset,
+				Text: c.Text, Kind: p.Kind,
+			})
+		}
+	}
+	switch {
+	case backend.MayAttach(path):
+		entryFacets(doc, docs)
+	case len(docs) > 0:
+		docs[0].Facets = facetsOf(doc)
+	}
+	return docs
+}
+
+// entryFacets gives every chunk of an e-mail file the filter terms of its
+// entry: the message's, or its attachment's own (see facetsOfAttachment).
+// Filters on such a file select chunks, not the file (backend.MayAttach).
+func entryFacets(doc *mirror.Doc, docs []*backend.Chunk) {
+	byName := map[string][]string{"": facetsOf(doc)}
+	for _, a := range doc.Attachments {
+		if _, ok := byName[metaSafe(a.Name)]; !ok {
+			byName[metaSafe(a.Name)] = facetsOfAttachment(a)
+		}
+	}
+	for _, d := range docs {
+		d.Facets = byName[d.Attach]
+	}
+}
+
+// lineStarts returns the byte offset of every line of text.
+func lineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' && i+1 < len(text) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// partRange is the byte range of part i of text.
+func partRange(lines []int, n int, parts []mirror.Part, i int) (int, int) {
+	at := func(line int) int {
+		if line >= len(lines) {
+			return n
+		}
+		return lines[line]
+	}
+	from, to := at(parts[i].Line), n
+	if i+1 < len(parts) {
+		to = at(parts[i+1].Line)
+	}
+	return from, max(from, to)
+}
+
+// joinSection puts a part's label before the chunk's own section.
+func joinSection(part, own string) string {
+	switch {
+	case part == "":
+		return own
+	case own == "":
+		return part
+	}
+	return part + " > " + own
+}
+
+// facetsOf lists the filter terms of a Doc: its type, each field and each
+// tag, lowercased "key=value" (see FilterTerm).
+func facetsOf(doc *mirror.Doc) []string {
+	out := []string{FilterTerm("type", mirror.TypeOf(doc.Parser, doc.Lang)), FilterTerm("lang", doc.Lang)}
+	if doc.Title != "" {
+		out = append(out, FilterTerm("title", doc.Title))
+	}
+	for _, f := range doc.Fields {
+		if f.Key != "title" {
+			out = append(out, FilterTerm(f.Key, f.Value))
+		}
+		for _, v := range mirror.AddressForms(f.Key, f.Value) {
+			out = append(out, FilterTerm(f.Key, v))
+		}
+	}
+	for _, t := range doc.Tags {
+		out = append(out, FilterTerm("tag", t), FilterTerm("tags", t))
+	}
+	return out
+}
+
+// facetsOfAttachment lists the filter terms of an e-mail attachment's
+// entry, as facetsOf does for a file: its type is that of the parser that
+// read it.
+func facetsOfAttachment(a mirror.Attachment) []string {
+	return facetsOf(&mirror.Doc{Parser: a.Parser, Title: a.Title, Lang: a.Lang, Tags: a.Tags, Fields: a.Fields})
+}
+
+// FilterTerm is the indexed form of key=value: both lowercased, white
+// space collapsed.
+func FilterTerm(key, value string) string {
+	return strings.ToLower(strings.TrimSpace(key)) + "=" + strings.ToLower(strings.Join(strings.Fields(value), " "))
+}
+
+// metaSafe keeps the stored meta field's separator out of a label.
+func metaSafe(s string) string { return strings.ReplaceAll(s, backend.MetaSep, " ") }
+
+// setLanguages sets each chunk's analysis language: English for code;
+// for prose the language the file declares (declaredLanguage), else the
+// chunk's own detected language, or, when the chunk says too little (a
+// heading and a code block), the file's, detected only then.
+func setLanguages(docs []*backend.Chunk, path string, doc *mirror.Doc) {
+	declared, hasDeclared := declaredLanguage(path, doc)
+	fileLang := ""
+	for _, d := range docs {
+		if d.Kind == chunk.KindCode {
+			d.Lang = analyze.English
+			continue
+		}
+		if hasDeclared {
+			d.Lang = declared
+			continue
+		}
+		l, sure := analyze.Guess(d.Body())
+		if !sure {
+			if fileLang == "" {
+				fileLang = analyze.Detect(doc.Title + "\n" + doc.Text)
+			}
+			l = fileLang
+		}
+		d.Lang = l
+	}
+}
+
+// declaredLanguage is the analysis language a file declares: its lang
+// field (Markdown frontmatter, <html lang>) or a localized docs folder in
+// its path (content/es/..., analyze.PathLanguage). A declaration beats
+// detection, which misreads a Spanish page full of English terms as
+// English or a Japanese one as Portuguese.
+func declaredLanguage(path string, doc *mirror.Doc) (string, bool) {
+	for _, f := range doc.Fields {
+		if f.Key == "lang" {
+			if code, ok := analyze.Declared(f.Value); ok {
+				return code, true
+			}
+		}
+	}
+	return analyze.PathLanguage(path)
+}
+
+// chunkKind maps a document language to the chunker's kinds.
+func chunkKind(lang string) string {
+	switch lang {
+	case "markdown", "text":
+		return lang
+	default:
+		return "code"
+	}
+}
+
+//semguard:end split
