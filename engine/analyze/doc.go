@@ -92,7 +92,7 @@
 // before detection. The engine detects a file's language once and each
 // chunk's own where its evidence is strong, and records it in the index;
 // a query is analyzed in every language the index holds, each language's
-// terms scoring that language's chunks (engine/querylang.go), so an
+// terms scoring that language's chunks (engine/backend/local/querylang.go), so an
 // English term inside a Thai question finds the English pages as well as
 // the Thai ones. MultiVersion names this analysis in the fingerprint.
 //
