@@ -32,6 +32,12 @@ type globals struct {
 // run is the whole CLI: it parses args, runs the command and maps its error
 // to an exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "--version" {
+		// What cobra prints (SetVersionTemplate below), without building
+		// the command tree: the call scripts make to see the binary works.
+		fmt.Fprintln(stdout, version())
+		return exitOK
+	}
 	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
