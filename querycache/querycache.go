@@ -37,10 +37,10 @@ type Pending struct {
 	key     [32]byte
 }
 
-// Key is engine.AnswerKey in the on-disk namespace: this binary's query
+// AnswerKey is engine.AnswerKey in the on-disk namespace: this binary's query
 // semantics. ok is false when the options do not resolve on this
 // generation (the query itself will say why).
-func Key(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) (key [32]byte, ok bool) {
+func AnswerKey(sc *fingerprint.Sidecar, e *engine.Engine, o engine.QueryOptions) (key [32]byte, ok bool) {
 	o, err := e.ResolveOptions(sc, o)
 	if err != nil {
 		return key, false
@@ -59,7 +59,7 @@ func (c *Cache) Lookup(o engine.QueryOptions) (*envelope.Query, Pending) {
 	if err != nil {
 		return nil, Pending{}
 	}
-	key, ok := Key(sc, c.e, o)
+	key, ok := AnswerKey(sc, c.e, o)
 	if !ok {
 		return nil, Pending{}
 	}

@@ -24,16 +24,16 @@ func TestKeyHasQuerySemantics(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := engine.QueryOptions{Text: "retry with exponential backoff", Mode: engine.ModeBM25}
-	this, ok := Key(sc, e, o)
+	this, ok := AnswerKey(sc, e, o)
 	if !ok {
 		t.Fatal("options do not resolve")
 	}
-	if again, _ := Key(sc, e, o); again != this {
+	if again, _ := AnswerKey(sc, e, o); again != this {
 		t.Fatal("the key is not stable")
 	}
 	defer func(s string) { Semantics = s }(Semantics)
 	Semantics = "q-another-query-path"
-	if other, _ := Key(sc, e, o); other == this {
+	if other, _ := AnswerKey(sc, e, o); other == this {
 		t.Error("another query-semantics digest gives the same key")
 	}
 }
