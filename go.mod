@@ -73,3 +73,5 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+replace github.com/blevesearch/vellum => ./third_party/vellum

@@ -47,6 +47,11 @@
 // answer's roots with its error; the others answer. Status and refresh
 // are per root the same way; read needs a root when there are several.
 //
+// With Snippets (and no max_tokens; MCP's default) each merged passage
+// longer than SnippetChars is cut to its best-matching lines (snippet.go),
+// remembered per generation and query so a repeated search does not
+// analyze its passages again.
+//
 // With max_tokens the merged results are fitted to the budget by package
 // budget as Markdown prints them (FitHits): the budget is shared among the
 // results, long passages trimmed to their best-matching lines.

@@ -45,6 +45,7 @@ type Workspace struct {
 	o       WorkspaceOptions
 	members []*member
 	byName  map[string]*member
+	snips   snippetCache
 
 	stop chan struct{}
 	wg   sync.WaitGroup

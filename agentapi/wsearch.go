@@ -15,6 +15,11 @@ type WorkspaceSearch struct {
 	SearchRequest
 	Root      string `json:"root,omitempty" jsonschema:"search only this root: its name as status lists it, or an absolute path inside it; all for every root, merged by score (the default unless the server was started with --default-root)"`
 	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"fit the passages' text into about this many tokens (cl100k count, an estimate for other models): long passages are trimmed to their best-matching lines with a marker for what was left out, rather than dropped (default: whole passages)"`
+	// Snippets cuts each passage to its best-matching lines, at most
+	// SnippetChars bytes (trimmed and shown_lines say so), unless
+	// MaxTokens is given: the budget then decides. Transports choose
+	// the default (MCP: snippets, with a full_text argument; HTTP: whole).
+	Snippets bool `json:"-"`
 }
 
 // Hit is one result of a workspace search: the root's result, named by
@@ -98,8 +103,11 @@ func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswe
 	if err != nil {
 		return nil, err
 	}
-	if r.MaxTokens > 0 {
+	switch {
+	case r.MaxTokens > 0:
 		fitBudget(out, r.Query, r.MaxTokens)
+	case r.Snippets:
+		w.snips.apply(out, r.Query)
 	}
 	out.TookMS = ms64(time.Since(start))
 	return out, nil

@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,8 +21,15 @@ import (
 // BenchmarkSearchToolInMemory is one search tool call (ten results of
 // about 2,000 characters each, answered from the service's cache) between
 // the Go SDK's client and server over in-memory pipes: what the protocol
-// costs on top of the search itself.
+// costs on top of the search itself. Sub-benchmarks: the default answer
+// (snippets, citations as text) and full_text with the JSON text copy, the
+// answer before snippets.
 func BenchmarkSearchToolInMemory(b *testing.B) {
+	b.Run("snippets", func(b *testing.B) { benchSearchTool(b, Options{Version: "bench"}, false) })
+	b.Run("full-text-copy", func(b *testing.B) { benchSearchTool(b, Options{Version: "bench", TextCopy: true}, true) })
+}
+
+func benchSearchTool(b *testing.B, o Options, fullText bool) {
 	root := b.TempDir()
 	para := strings.Repeat("the heron fishes by the river at dawn and sleeps at night ", 35)
 	for i := range 40 {
@@ -40,7 +48,7 @@ func BenchmarkSearchToolInMemory(b *testing.B) {
 	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})
 	defer ws.Close()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(ws, "bench", nil).Connect(b.Context(), st, nil)
+	ss, err := New(ws, o).Connect(b.Context(), st, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,7 +58,7 @@ func BenchmarkSearchToolInMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cs.Close()
-	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "heron river"}}
+	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "heron river", "full_text": fullText}}
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
@@ -61,7 +69,9 @@ func BenchmarkSearchToolInMemory(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 	res, _ := cs.CallTool(b.Context(), params)
-	b.ReportMetric(float64(len(res.Content[0].(*mcp.TextContent).Text)), "answer-bytes")
+	structured, _ := json.Marshal(res.StructuredContent)
+	b.ReportMetric(float64(len(structured)), "structured-bytes")
+	b.ReportMetric(float64(len(res.Content[0].(*mcp.TextContent).Text)), "text-bytes")
 }
 
 // cpuTime is the CPU time (user and system) this process has used: under

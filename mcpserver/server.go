@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -11,23 +13,61 @@ import (
 	"github.com/autorag/autorag/agentapi"
 )
 
-// New returns an MCP server offering ws's operations as tools. With a
-// logger, every tool call is logged as one line (tool, ms, error code).
-func New(ws *agentapi.Workspace, version string, log *slog.Logger) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "autorag", Version: version}, &mcp.ServerOptions{
+// Options configure a server.
+type Options struct {
+	Version string       // the server's version, as initialize reports it
+	Log     *slog.Logger // with a logger, every tool call is logged as one line (tool, ms, error code)
+	// TextCopy sends every answer's JSON as text content too, to every
+	// client. Without it only clients of a protocol version before
+	// structured content (2025-06-18) get it; the others get the search
+	// answer's citations as text (see searchText).
+	TextCopy bool
+}
+
+// New returns an MCP server offering ws's operations as tools.
+func New(ws *agentapi.Workspace, o Options) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "autorag", Version: o.Version}, &mcp.ServerOptions{
 		Instructions: instructions(ws),
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
-	addTool(s, log, &mcp.Tool{Name: "search", Title: "Search files", Description: searchDoc, Annotations: readOnly}, ws.Search)
-	addTool(s, log, &mcp.Tool{
+	addTool(s, o, &mcp.Tool{Name: "search", Title: "Search files", Description: searchDoc, Annotations: readOnly},
+		func(ctx context.Context, a searchArgs) (*agentapi.SearchAnswer, error) {
+			r := a.WorkspaceSearch
+			r.Snippets = !a.FullText
+			return ws.Search(ctx, r)
+		}, searchText)
+	addTool(s, o, &mcp.Tool{
 		Name: "refresh", Title: "Re-index files", Description: refreshDoc,
 		Annotations:  &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(false)},
 		OutputSchema: okOutcomeSchema[agentapi.RefreshAnswer](),
-	}, ws.Refresh)
-	addTool(s, log, &mcp.Tool{Name: "status", Title: "Index status", Description: statusDoc, Annotations: readOnly,
-		OutputSchema: okOutcomeSchema[agentapi.StatusAnswer]()}, ws.Status)
-	addTool(s, log, &mcp.Tool{Name: "read", Title: "Read file lines", Description: readDoc, Annotations: readOnly}, ws.Read)
+	}, ws.Refresh, nil)
+	addTool(s, o, &mcp.Tool{Name: "status", Title: "Index status", Description: statusDoc, Annotations: readOnly,
+		OutputSchema: okOutcomeSchema[agentapi.StatusAnswer]()}, ws.Status, nil)
+	addTool(s, o, &mcp.Tool{Name: "read", Title: "Read file lines", Description: readDoc, Annotations: readOnly}, ws.Read, nil)
 	return s
+}
+
+// searchArgs are the search tool's arguments: a workspace search, whose
+// passages are snippets unless full_text.
+type searchArgs struct {
+	agentapi.WorkspaceSearch
+	FullText bool `json:"full_text,omitempty" jsonschema:"return each passage whole (default: its best-matching lines, at most about 480 characters, trimmed: true and shown_lines saying which; call read for more, or give max_tokens to fit whole passages into a budget)"`
+}
+
+// searchText is the search answer as text for clients that read
+// structured content: one line per result with its citation, not the
+// passages again.
+func searchText(a *agentapi.SearchAnswer) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d results for %q (passages in the structured content):", len(a.Results), a.Query)
+	multi := len(a.Roots) > 1
+	for i, h := range a.Results {
+		fmt.Fprintf(&b, "\n[%d] %s", i+1, agentapi.Citation(h, multi))
+		if h.Section != "" {
+			b.WriteString(" — " + h.Section)
+		}
+	}
+	return b.String()
 }
 
 func instructions(ws *agentapi.Workspace) string {
@@ -47,7 +87,9 @@ const searchDoc = "Find the passages of the indexed files that best answer a que
 	"Each result has root (which indexed folder), path (relative to that root, / separated), lines [first,last] (1-based, inclusive), " +
 	"section, text, and score: higher is better, comparable within one answer only (across roots each root's scores are " +
 	"rescaled by its best raw match; root_score is the root's own). also_in lists other files holding the same passage. " +
-	"With max_tokens, long passages are trimmed to their best-matching lines (trimmed: true, shown_lines, a [… omitted …] marker) " +
+	"Passages are snippets unless full_text: their best-matching lines, at most about 480 characters (trimmed: true, " +
+	"shown_lines, a [… omitted …] marker for lines left out); read returns any lines in full. " +
+	"With max_tokens (instead of snippets), long passages are trimmed to their best-matching lines (trimmed: true, shown_lines, a [… omitted …] marker) " +
 	"so more results fit; tokens is the estimate used. stale: true means files changed since the index was built: call refresh " +
 	"if the answer looks out of date. roots says what each root answered (a root that failed is listed with its error; the others still answer)."
 

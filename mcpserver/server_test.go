@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -61,7 +62,7 @@ func connectLogged(t *testing.T) (*agentapi.API, *mcp.ClientSession, *lockedBuff
 	ws := agentapi.Single(e, agentapi.Options{CacheBytes: 1 << 20})
 	t.Cleanup(func() { ws.Close() })
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(ws, "test", slog.New(slog.NewJSONHandler(logs, nil))).Connect(t.Context(), st, nil)
+	ss, err := New(ws, Options{Version: "test", Log: slog.New(slog.NewJSONHandler(logs, nil))}).Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +111,36 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 	if err := json.Unmarshal(b, out); err != nil {
 		t.Fatalf("%s: structured content %s: %v", name, b, err)
 	}
-	// The text content carries the same JSON, for clients that read text only.
-	if len(res.Content) != 1 || !json.Valid([]byte(text(res))) {
-		t.Errorf("%s: content is not one JSON text: %+v", name, res.Content)
-	}
+	checkText(t, name, res, false)
 	return res
+}
+
+// checkText checks a successful answer's text content: the search
+// answer's citations (see searchText) unless jsonCopy, else the same JSON
+// as the structured content, for clients that read text only.
+func checkText(t *testing.T, name string, res *mcp.CallToolResult, jsonCopy bool) {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks, want 1", name, len(res.Content))
+	}
+	if name != "search" || jsonCopy {
+		var got, want any
+		json.Unmarshal([]byte(text(res)), &got)
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &want)
+		if got == nil || !cmp.Equal(got, want) {
+			t.Errorf("%s: text content is not the structured content's JSON: %q", name, text(res))
+		}
+		return
+	}
+	var a agentapi.SearchAnswer
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(res); got != searchText(&a) || !strings.HasPrefix(got, fmt.Sprintf("%d results for ", len(a.Results))) {
+		t.Errorf("search: text content %q, want the citations %q", got, searchText(&a))
+	}
 }
 
 func text(res *mcp.CallToolResult) string {
@@ -154,7 +180,7 @@ func TestListTools(t *testing.T) {
 		slicesSort(props[name])
 	}
 	want := map[string][]string{
-		"search":  {"explain", "filters", "k", "max_tokens", "mode", "no_collapse", "path", "per_file", "query", "root", "type"},
+		"search":  {"explain", "filters", "full_text", "k", "max_tokens", "mode", "no_collapse", "path", "per_file", "query", "root", "type"},
 		"refresh": {"paths", "root"},
 		"read":    {"end", "path", "root", "start"},
 		"status":  {"root"},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"reflect"
 	"time"
 
@@ -25,7 +24,11 @@ import (
 // quarter of the server's time per call (see docs/BENCHMARKS.md). The
 // types are fixed and the schemas are inferred from them, which
 // TestToolsAnswerTheirSchemas checks.
-func addTool[In, Out any](s *mcp.Server, log *slog.Logger, t *mcp.Tool, f func(context.Context, In) (Out, error)) {
+//
+// The answer goes out as structured content, and as text: its JSON for a
+// client that may not read structured content (o.TextCopy, or a protocol
+// version before it), else summary's text when summary is given.
+func addTool[In, Out any](s *mcp.Server, o Options, t *mcp.Tool, f func(context.Context, In) (Out, error), summary func(Out) string) {
 	in := schemaFor[In]()
 	if t.InputSchema == nil {
 		t.InputSchema = in
@@ -39,8 +42,8 @@ func addTool[In, Out any](s *mcp.Server, log *slog.Logger, t *mcp.Tool, f func(c
 	}
 	s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res, code, err := runTool(ctx, req, resolved, f)
-		if log != nil {
+		res, code, err := runTool(ctx, req, resolved, f, textOf(o, req, summary))
+		if log := o.Log; log != nil {
 			attrs := []any{"tool", t.Name, "ms", float64(time.Since(start).Microseconds()) / 1000}
 			if code != "" {
 				attrs = append(attrs, "code", code)
@@ -55,7 +58,7 @@ func addTool[In, Out any](s *mcp.Server, log *slog.Logger, t *mcp.Tool, f func(c
 // decoded, f, its answer encoded once. A failure is a tool error whose
 // text starts with its code, which runTool also returns.
 func runTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, resolved *jsonschema.Resolved,
-	f func(context.Context, In) (Out, error)) (*mcp.CallToolResult, string, error) {
+	f func(context.Context, In) (Out, error), summary func(Out) string) (*mcp.CallToolResult, string, error) {
 	var args In
 	if err := decodeArgs(req.Params.Arguments, resolved, &args); err != nil {
 		return toolError(envelope.CodeUsage, fmt.Errorf("invalid arguments: %w", err)), envelope.CodeUsage, nil
@@ -70,9 +73,30 @@ func runTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, resolve
 		return nil, "", fmt.Errorf("encode %s answer: %w", req.Params.Name, err)
 	}
 	raw := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	// The same JSON as text, for clients that read only text (as the
-	// specification recommends).
-	return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: string(raw)}}}, "", nil
+	text := string(raw) // the same JSON, as the specification recommends for clients that read only text
+	if summary != nil {
+		text = summary(out)
+	}
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(raw), Content: []mcp.Content{&mcp.TextContent{Text: text}}}, "", nil
+}
+
+// structuredSince is the protocol version that brought structured content:
+// a client of an older one reads text only.
+const structuredSince = "2025-06-18"
+
+// textOf is the summary to send as text for req, or nil for the JSON copy:
+// the JSON goes to every client with o.TextCopy and to clients whose
+// protocol version predates structured content.
+func textOf[Out any](o Options, req *mcp.CallToolRequest, summary func(Out) string) func(Out) string {
+	if summary == nil || o.TextCopy {
+		return nil
+	}
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ProtocolVersion != "" && p.ProtocolVersion < structuredSince {
+			return nil
+		}
+	}
+	return summary
 }
 
 // decodeArgs validates the arguments against the input schema and decodes

@@ -31,7 +31,7 @@ func connectTwo(t *testing.T) (*agentapi.Workspace, *mcp.ClientSession) {
 	}
 	t.Cleanup(func() { ws.Close() })
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(ws, "test", nil).Connect(t.Context(), st, nil)
+	ss, err := New(ws, Options{Version: "test"}).Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

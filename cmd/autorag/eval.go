@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/zeebo/blake3"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/eval"
@@ -63,7 +61,7 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	}
 	work := o.work
 	if work == "" {
-		if work, err = defaultWorkspace(dir, o); err != nil {
+		if work, err = eval.DefaultWorkspace(dir, o.ext, o.analyzer); err != nil {
 			return err
 		}
 	}
@@ -75,31 +73,10 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	if err != nil {
 		return err
 	}
-	if o.analyzer != "" {
-		s.Analyzer = o.analyzer
-		if err := s.Validate(); err != nil {
-			return &usageError{err: err}
-		}
+	if s, err = o.overrides().Apply(s); err != nil {
+		return &usageError{err: err}
 	}
-	if (o.floor != -2 || o.feedback != -1) && s.Embedder != nil && s.Fusion.Method == "" {
-		s.Fusion = engine.DefaultFusion(s.Embedder.Identity())
-	}
-	if o.floor != -2 && s.Embedder != nil {
-		s.Fusion.Floor = o.floor
-		if o.floor == 0 {
-			s.Fusion.FloorUnknown = 0
-		}
-	}
-	if o.feedback != -1 && s.Embedder != nil {
-		s.Fusion.Feedback = o.feedback
-		if err := s.Fusion.Validate(); err != nil {
-			return &usageError{err: err}
-		}
-	}
-	modes := []string{engine.ModeBM25}
-	if s.Embedder != nil {
-		modes = append(modes, engine.ModeVector, engine.ModeHybrid)
-	}
+	modes := eval.DefaultModes(s)
 	if o.modes != "" {
 		modes = strings.Split(o.modes, ",")
 	}
@@ -132,21 +109,15 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	return nil
 }
 
-// defaultWorkspace is the workspace of a set when --work is not given: one
-// per set directory, extension and analyzer under $TMPDIR/autorag-eval-UID,
-// kept so a second run of the same set only queries (the workspace rewrites
-// only the documents whose bytes differ, and the index refreshes
-// incrementally). Both directories are this user's alone (mode 0700,
-// checked when they exist): another user cannot plant a link in them.
-func defaultWorkspace(dir string, o *evalOptions) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		abs = dir
+// overrides are the settings the flags change; --floor -2 and --feedback
+// -1 (their defaults) leave the fusion's.
+func (o *evalOptions) overrides() eval.Overrides {
+	ov := eval.Overrides{Analyzer: o.analyzer}
+	if o.floor != -2 {
+		ov.Floor = &o.floor
 	}
-	key := blake3.Sum256([]byte(abs + "\x00" + o.ext + "\x00" + o.analyzer))
-	base, err := eval.PrivateDir(filepath.Join(os.TempDir(), fmt.Sprintf("autorag-eval-%d", os.Getuid())))
-	if err != nil {
-		return "", err
+	if o.feedback != -1 {
+		ov.Feedback = &o.feedback
 	}
-	return eval.PrivateDir(filepath.Join(base, fmt.Sprintf("%s-%x", filepath.Base(abs), key[:4])))
+	return ov
 }

@@ -118,7 +118,7 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 		if r.Explain != "" {
 			fmt.Fprintf(w, "   [%s]\n", r.Explain)
 		}
-		for _, x := range extras(r) {
+		for _, x := range extras(withoutText(r)) {
 			fmt.Fprintf(w, "   %s: %s\n", x.name, x.value)
 		}
 		n, width := 3, 160
@@ -145,6 +145,13 @@ var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "li
 	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true, "page": true}
 
 type extra struct{ name, value string }
+
+// withoutText is r without its passage, which extras would encode only to
+// skip it.
+func withoutText(r engine.Result) engine.Result {
+	r.Text = ""
+	return r
+}
 
 // extras lists the fields of r beyond shownFields, by JSON name (see
 // extraValue for the values); empty values are left out.

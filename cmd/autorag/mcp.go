@@ -15,6 +15,7 @@ import (
 func newMCPCmd(g *globals) *cobra.Command {
 	o := &serverOptions{}
 	var addr string
+	var textCopy bool
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve search, refresh, status and read as Model Context Protocol tools (stdio, or --http ADDR)",
@@ -25,7 +26,10 @@ takes a root argument and searches merge all roots by default. stdio by
 default (autorag agents prints, and --install writes, the configuration of
 Claude Code, Codex, Cursor, VS Code, Gemini CLI and opencode); --http ADDR
 serves streamable HTTP instead, on loopback unless --token is given. -v logs
-one JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
+one JSON line per tool call (and, with --http, per HTTP request) on stderr.
+Search answers carry snippets (each passage's best-matching lines) unless the
+call asks for full_text, and their text content lists the citations only: the
+passages are in the structured content (--text-copy sends the JSON as text too).`,
 		Args: cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
 			ws, roots, err := newWorkspace(g, o)
@@ -37,7 +41,7 @@ one JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 			if g.verbose {
 				log = slog.New(slog.NewJSONHandler(g.stderr, nil))
 			}
-			srv := mcpserver.New(ws, version(), log)
+			srv := mcpserver.New(ws, mcpserver.Options{Version: version(), Log: log, TextCopy: textCopy})
 			return withWatcher(cmd.Context(), g, o, roots, func(ctx context.Context) error {
 				if addr != "" {
 					// Any tool call may be a refresh: MCP requests get the longer limit.
@@ -53,6 +57,7 @@ one JSON line per tool call (and, with --http, per HTTP request) on stderr.`,
 		}),
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
+	cmd.Flags().BoolVar(&textCopy, "text-copy", false, "send each answer's JSON as text content too, for clients that read only text (sent anyway to clients older than MCP 2025-06-18)")
 	o.register(cmd)
 	g.settings.addIndexFlags(cmd.Flags()) // it refreshes
 	g.settings.addSearchFlags(cmd.Flags())

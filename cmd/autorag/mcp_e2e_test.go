@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/agentapi"
+	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 )
 
@@ -32,10 +34,12 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 			Input  []string `json:"input"`
 			Output bool     `json:"output"`
 		} `json:"tools"`
-		Search  envelope.Query      `json:"search"`
-		Refresh envelope.Refresh    `json:"refresh"`
-		Read    agentapi.ReadResult `json:"read"`
-		Refused struct {
+		Snippets     agentapi.SearchAnswer `json:"snippets"`
+		SnippetsText []string              `json:"snippetsText"`
+		Search       envelope.Query        `json:"search"`
+		Refresh      envelope.Refresh      `json:"refresh"`
+		Read         agentapi.ReadResult   `json:"read"`
+		Refused      struct {
 			IsError bool   `json:"isError"`
 			Text    string `json:"text"`
 		} `json:"refused"`
@@ -59,6 +63,7 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	if d := cmp.Diff(cli.Results, got.Search.Results); d != "" || got.Search.Generation != cli.Generation || len(cli.Results) == 0 {
 		t.Errorf("MCP search differs from `autorag query --json` (generation %s vs %s; -cli +mcp):\n%s", got.Search.Generation, cli.Generation, d)
 	}
+	checkSnippets(t, cli.Results, got.Snippets, got.SnippetsText)
 	if got.Search.Stale == nil || *got.Search.Stale {
 		t.Errorf("stale = %v on a fresh index", got.Search.Stale)
 	}
@@ -75,6 +80,39 @@ func TestMCPWithTypeScriptClient(t *testing.T) {
 	}
 	if !got.Status.OK || got.Status.Status == nil || got.Status.Generation != cli.Generation {
 		t.Errorf("status = %+v", got.Status)
+	}
+}
+
+// checkSnippets checks a default MCP search answer against the CLI's
+// whole passages: the same results, each passage cut to lines of its own
+// (at least one trimmed here), and as text only the citations.
+func checkSnippets(t *testing.T, whole []engine.Result, got agentapi.SearchAnswer, text []string) {
+	t.Helper()
+	if len(got.Results) != len(whole) {
+		t.Fatalf("snippets: %d results, the CLI %d", len(got.Results), len(whole))
+	}
+	trimmed := 0
+	for i, h := range got.Results {
+		w := whole[i]
+		if h.Path != w.Path || h.Lines != w.Lines || h.Score != w.Score {
+			t.Errorf("snippet %d is %s:%v (%v), the CLI's %s:%v (%v)", i, h.Path, h.Lines, h.Score, w.Path, w.Lines, w.Score)
+		}
+		if !h.Trimmed {
+			if h.Text != w.Text {
+				t.Errorf("snippet %d untrimmed but not the whole passage: %q", i, h.Text)
+			}
+			continue
+		}
+		trimmed++
+		if len(h.Text) >= len(w.Text) || len(h.ShownLines) == 0 || h.ShownLines[0][0] < w.Lines[0] || h.ShownLines[len(h.ShownLines)-1][1] > w.Lines[1] {
+			t.Errorf("snippet %d: shown %v of %v, %d bytes of %d", i, h.ShownLines, w.Lines, len(h.Text), len(w.Text))
+		}
+	}
+	if trimmed == 0 {
+		t.Error("no passage was cut to a snippet")
+	}
+	if len(text) != 1 || !strings.HasPrefix(text[0], fmt.Sprintf("%d results for ", len(whole))) || !strings.Contains(text[0], whole[0].Path) {
+		t.Errorf("text content of a default search: %q", text)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
-	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/querycache"
 )
 
 type queryOptions struct {
@@ -82,23 +82,23 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if err != nil {
 		return err
 	}
-	var sc *fingerprint.Sidecar
-	var key [32]byte
+	qc := querycache.Open(e, capBytes)
+	var p querycache.Pending
 	if !o.noCache {
 		var env *envelope.Query
-		if env, sc, key = cachedQuery(e, capBytes, qo); env != nil {
+		if env, p = qc.Lookup(qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
 			printQuery(g, format, env, o.maxTokens)
 			return nil
 		}
 	}
-	res, err := e.QueryAt(cmd.Context(), sc, qo)
+	res, err := e.QueryAt(cmd.Context(), p.Sidecar, qo)
 	if err != nil {
 		return err
 	}
 	env := envelope.NewQuery(text, o.k, res)
 	if !o.noCache {
-		storeQuery(e, capBytes, sc, key, env)
+		qc.Keep(p, env)
 	}
 	env.TookMS = since(start)
 	printQuery(g, format, env, o.maxTokens)

@@ -9,9 +9,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/fingerprint"
 )
 
 // TestQueryCacheSurvivesReinstall: the same code installed again (another
@@ -50,33 +47,4 @@ func TestQueryCacheSurvivesReinstall(t *testing.T) {
 		t.Fatalf("reinstalled binary: %v: %s", err, out.Bytes())
 	}
 	wantCached(t, env, true, "the same code reinstalled")
-}
-
-// TestQueryCacheKeyHasQuerySemantics: a binary whose query-time code
-// differs (another engine.QuerySemantics) computes another key for the
-// same question on the same generation.
-func TestQueryCacheKeyHasQuerySemantics(t *testing.T) {
-	root := copyCorpus(t)
-	refreshJSON(t, root)
-	e, err := engine.New(root, engine.DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := engine.QueryOptions{Text: "retry with exponential backoff", Mode: engine.ModeBM25}
-	this, ok := queryCacheKey(sc, e, o)
-	if !ok {
-		t.Fatal("options do not resolve")
-	}
-	if again, _ := queryCacheKey(sc, e, o); again != this {
-		t.Fatal("the key is not stable")
-	}
-	defer func(s string) { querySemantics = s }(querySemantics)
-	querySemantics = "q-another-query-path"
-	if other, _ := queryCacheKey(sc, e, o); other == this {
-		t.Error("another query-semantics digest gives the same key")
-	}
 }

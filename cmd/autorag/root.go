@@ -32,8 +32,14 @@ type globals struct {
 // run is the whole CLI: it parses args, runs the command and maps its error
 // to an exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "--version" {
+		// What cobra prints (SetVersionTemplate below), without building
+		// the command tree: the call scripts make to see the binary works.
+		fmt.Fprintln(stdout, version())
+		return exitOK
+	}
 	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
-	root := newRootCmd(g)
+	root := newRootCmdFor(g, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -67,7 +73,44 @@ func wrapRun(f func(cmd *cobra.Command, args []string) error) func(*cobra.Comman
 	}
 }
 
+// commands are the constructors of the subcommands, by name.
+var commands = []struct {
+	name string
+	make func(*globals) *cobra.Command
+}{
+	{"refresh", newRefreshCmd}, {"query", newQueryCmd}, {"status", newStatusCmd}, {"index", newIndexCmd},
+	{"mcp", newMCPCmd}, {"serve", newServeCmd}, {"watch", newWatchCmd}, {"config", newConfigCmd},
+	{"eval", newEvalCmd}, {"models", newModelsCmd}, {"agents", newAgentsCmd}, {"workspace", newWorkspaceCmd},
+}
+
+// newRootCmdFor is the command tree args need: when args start with a
+// command's name, the root with that command only (what cobra then does
+// is the same: it finds the command by that name, and help, flags and
+// errors are the command's own), else the whole tree.
+func newRootCmdFor(g *globals, args []string) *cobra.Command {
+	if len(args) > 0 {
+		for _, c := range commands {
+			if args[0] == c.name {
+				root := newBareRootCmd(g)
+				root.AddCommand(c.make(g))
+				return root
+			}
+		}
+	}
+	return newRootCmd(g)
+}
+
+// newRootCmd is the whole command tree.
 func newRootCmd(g *globals) *cobra.Command {
+	root := newBareRootCmd(g)
+	for _, c := range commands {
+		root.AddCommand(c.make(g))
+	}
+	return root
+}
+
+// newBareRootCmd is the root command and the flags every command shares.
+func newBareRootCmd(g *globals) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "autorag",
 		Short:         "Local hybrid search over a folder of documents and code",
@@ -81,7 +124,6 @@ func newRootCmd(g *globals) *cobra.Command {
 	pf.BoolVar(&g.json, "json", false, "print one JSON object on stdout")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print nothing but errors")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
-	root.AddCommand(newRefreshCmd(g), newQueryCmd(g), newStatusCmd(g), newIndexCmd(g), newMCPCmd(g), newServeCmd(g), newWatchCmd(g), newConfigCmd(g), newEvalCmd(g), newModelsCmd(g), newAgentsCmd(g), newWorkspaceCmd(g))
 	return root
 }
 

@@ -200,7 +200,9 @@ func TestMCPOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "retry with exponential backoff", "k": 3}})
+	// full_text: the whole passages, as the CLI prints them (snippets by
+	// default, see mcpserver).
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "retry with exponential backoff", "k": 3, "full_text": true}})
 	if err != nil || res.IsError {
 		t.Fatalf("search: %v %+v", err, res)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
@@ -61,20 +62,11 @@ func (m *matcher) matches(line string) ([]span, map[string]bool) {
 // lines when nothing matches). skipped reports whether lines before the
 // window were left out.
 func (m *matcher) bestLines(text string, n int) (lines []string, skipped bool) {
-	var all []string
-	var found []map[string]bool
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		all = append(all, l)
-		_, seen := m.matches(l)
-		found = append(found, seen)
-	}
+	all, starts := nonBlankLines(text)
 	if len(all) <= n {
 		return all, false
 	}
+	found := m.foundPerLine(text, all, starts)
 	// Windows start at the first line or at a line with a match, so that
 	// the passage shown opens on what matched.
 	best, bestScore := 0, -1
@@ -87,6 +79,52 @@ func (m *matcher) bestLines(text string, n int) (lines []string, skipped bool) {
 		}
 	}
 	return all[best : best+n], best > 0
+}
+
+// nonBlankLines returns the lines of text that hold more than white space,
+// without trailing white space, and the byte offset in text where each
+// starts.
+func nonBlankLines(text string) (lines []string, starts []int) {
+	at := 0
+	for l := range strings.SplitSeq(text, "\n") {
+		start := at
+		at += len(l) + 1
+		l = strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines = append(lines, l)
+		starts = append(starts, start)
+	}
+	return lines, starts
+}
+
+// foundPerLine returns, for each of lines (starting in text at starts), the
+// query terms it holds. It analyzes text once: a token never spans a line
+// break (Unicode word boundaries always break at one) and the analyzer
+// treats each token alone, so the terms found are those analyzing each
+// line alone would find, at a fraction of the calls.
+func (m *matcher) foundPerLine(text string, lines []string, starts []int) []map[string]bool {
+	found := make([]map[string]bool, len(lines))
+	if len(m.terms) == 0 {
+		return found
+	}
+	// Analyze may modify its input in place: give it a copy.
+	for _, t := range analyze.Analyzer().Analyze([]byte(text)) {
+		term := string(t.Term)
+		if !m.terms[term] {
+			continue
+		}
+		i := sort.SearchInts(starts, t.Start+1) - 1
+		if i < 0 || t.Start >= starts[i]+len(lines[i]) {
+			continue
+		}
+		if found[i] == nil {
+			found[i] = map[string]bool{}
+		}
+		found[i][term] = true
+	}
+	return found
 }
 
 func distinct(sets []map[string]bool) int {

@@ -1,5 +1,5 @@
 // Drives `autorag mcp` over stdio with the TypeScript MCP SDK's client:
-// lists the tools, searches, refreshes, reads, and prints what it saw as
+// lists the tools, searches (snippets, then full_text), refreshes, reads, and prints what it saw as
 // one JSON object for cmd/autorag's TestMCPWithTypeScriptClient to check.
 //
 // usage: node client.mjs QUERY COMMAND [ARGS...]   (environment inherited)
@@ -18,7 +18,10 @@ const structured = (r) => {
 const out = {};
 const tools = await client.listTools();
 out.tools = tools.tools.map((t) => ({ name: t.name, input: Object.keys(t.inputSchema.properties ?? {}).sort(), output: !!t.outputSchema })).sort((a, b) => a.name.localeCompare(b.name));
-out.search = structured(await client.callTool({ name: "search", arguments: { query, k: 3 } }));
+const snippets = await client.callTool({ name: "search", arguments: { query, k: 3 } });
+out.snippets = structured(snippets);
+out.snippetsText = snippets.content.map((c) => c.text);
+out.search = structured(await client.callTool({ name: "search", arguments: { query, k: 3, full_text: true } }));
 out.refresh = structured(await client.callTool({ name: "refresh", arguments: {} }));
 const top = out.search.results[0];
 out.read = structured(await client.callTool({ name: "read", arguments: { path: top.path, start: top.lines[0], end: top.lines[1] } }));
