@@ -1,8 +1,6 @@
 package transformer
 
 import (
-	"math"
-
 	"github.com/autorag/autorag/engine/embed/transformer/internal/fastmath"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/gemm"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
@@ -43,7 +41,7 @@ func (e *encoder) forward(st *state, ids []int32) []float32 {
 		for j := range row {
 			row[j] = w[j] + p[j] + e.typ[j]
 		}
-		layerNorm(row, e.embLN, e.shape.Eps)
+		fastmath.LayerNorm(row, nil, e.embLN.g, e.embLN.b, e.shape.Eps)
 	}
 	for li := range e.layers {
 		x = e.block(st, &e.layers[li], x, L)
@@ -94,27 +92,6 @@ func (st *state) dense(out, in []float32, L, width int, l linear) {
 // addNorm computes x = LayerNorm(x + res) row by row.
 func addNorm(x, res []float32, L, h int, n norm, eps float32) {
 	for i := 0; i < L; i++ {
-		row := x[i*h : i*h+h]
-		for j, r := range res[i*h : i*h+h] {
-			row[j] += r
-		}
-		layerNorm(row, n, eps)
-	}
-}
-
-func layerNorm(row []float32, n norm, eps float32) {
-	var sum, sq float64
-	for _, v := range row {
-		sum += float64(v)
-	}
-	mean := sum / float64(len(row))
-	for _, v := range row {
-		d := float64(v) - mean
-		sq += d * d
-	}
-	inv := float32(1 / math.Sqrt(sq/float64(len(row))+float64(eps)))
-	m := float32(mean)
-	for j, v := range row {
-		row[j] = (v-m)*inv*n.g[j] + n.b[j]
+		fastmath.LayerNorm(x[i*h:i*h+h], res[i*h:i*h+h], n.g, n.b, eps)
 	}
 }

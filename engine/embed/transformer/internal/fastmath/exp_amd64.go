@@ -21,3 +21,9 @@ func softmaxBytes16(dst *uint8, x *float32, n int) (sum int)
 //
 //go:noescape
 func gelu16(x *float32, n int)
+
+// layerNorm16 is LayerNorm for n floats, n a positive multiple of 16;
+// res may be nil.
+//
+//go:noescape
+func layerNorm16(x, res *float32, n int, gamma, beta *float32, eps float32)

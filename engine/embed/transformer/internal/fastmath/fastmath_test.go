@@ -98,3 +98,41 @@ func BenchmarkExp(b *testing.B) {
 		Exp(x)
 	}
 }
+
+// TestLayerNorm compares LayerNorm with its definition in float64, with a
+// residual and without, on rows with an offset (the mean matters).
+func TestLayerNorm(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		for _, n := range []int{16, 20, 384} {
+			x, res, g, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for j := range x {
+				x[j] = float32(math.Sin(float64(j))*3 + 5)
+				res[j] = float32(math.Cos(float64(j)*0.3) - 1)
+				g[j] = float32(1 + 0.01*float64(j%7))
+				b[j] = float32(0.1 * float64(j%3))
+			}
+			for _, r := range [][]float32{nil, res} {
+				v := make([]float64, n)
+				var mean, vr float64
+				for j := range v {
+					v[j] = float64(x[j])
+					if r != nil {
+						v[j] += float64(r[j])
+					}
+					mean += v[j] / float64(n)
+				}
+				for _, e := range v {
+					vr += (e - mean) * (e - mean) / float64(n)
+				}
+				got := append([]float32(nil), x...)
+				LayerNorm(got, r, g, b, 1e-12)
+				for j := range v {
+					want := (v[j]-mean)/math.Sqrt(vr+1e-12)*float64(g[j]) + float64(b[j])
+					if math.Abs(float64(got[j])-want) > 2e-5 {
+						t.Fatalf("n=%d residual=%v: [%d] = %g, want %g", n, r != nil, j, got[j], want)
+					}
+				}
+			}
+		}
+	})
+}

@@ -476,3 +476,194 @@ TEXT ·pack4x16(SB), NOSPLIT, $0-40
 	VMOVDQU32 Z0, (DI)
 	VZEROUPPER
 	RET
+
+DATA qc<>+0(SB)/4, $0x437f0000 // 255
+DATA qc<>+4(SB)/4, $0x3f800000 // 1
+DATA qc<>+8(SB)/4, $0x42fe0000 // 127
+DATA qc<>+12(SB)/4, $0x7fffffff // |x| mask
+GLOBL qc<>(SB), RODATA|NOPTR, $16
+
+// func quantRows16(dst *uint8, ldd int, src *float32, lda int, rows int, k int, scale *float32, mins *float32)
+//
+// Quantize for k a positive multiple of 16: row r of src (at src + r·lda
+// floats) into dst + r·ldd bytes over its own range lo…hi, scale[r] =
+// (hi - lo)/255 and mins[r] = lo, as SetRow computes them.
+TEXT ·quantRows16(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+8(FP), R12
+	MOVQ src+16(FP), SI
+	MOVQ lda+24(FP), R13
+	SHLQ $2, R13
+	MOVQ rows+32(FP), R9
+	MOVQ k+40(FP), R14
+	SHRQ $4, R14
+	MOVQ scale+48(FP), R10
+	MOVQ mins+56(FP), R11
+	VPXORD Z7, Z7, Z7
+	TESTQ R9, R9
+	JZ   rdone
+
+rrow:
+	MOVQ SI, AX
+	MOVQ R14, CX
+	VMOVUPS (AX), Z0
+	VMOVAPS Z0, Z1
+
+rminmax:
+	VMOVUPS (AX), Z2
+	VMINPS Z2, Z0, Z0
+	VMAXPS Z2, Z1, Z1
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  rminmax
+	VEXTRACTF32X8 $1, Z0, Y2
+	VMINPS Y2, Y0, Y0
+	VEXTRACTF32X8 $1, Z1, Y3
+	VMAXPS Y3, Y1, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VMINPS X2, X0, X0
+	VEXTRACTF128 $1, Y1, X3
+	VMAXPS X3, X1, X1
+	VPSHUFD $0x4e, X0, X2
+	VMINPS X2, X0, X0
+	VPSHUFD $0x4e, X1, X3
+	VMAXPS X3, X1, X1
+	VPSHUFD $0xb1, X0, X2
+	VMINPS X2, X0, X0 // lo
+	VPSHUFD $0xb1, X1, X3
+	VMAXPS X3, X1, X1 // hi
+	VSUBSS X0, X1, X2
+	VDIVSS qc<>+0(SB), X2, X2 // s = (hi - lo)/255
+	VMOVSS X2, (R10)
+	VMOVSS X0, (R11)
+	VXORPS X3, X3, X3 // inv = 0 when s = 0
+	VUCOMISS X3, X2
+	JEQ  rinv
+	VMOVSS qc<>+4(SB), X3
+	VDIVSS X2, X3, X3 // inv = 1/s
+
+rinv:
+	VBROADCASTSS X0, Z5
+	VBROADCASTSS X3, Z6
+	MOVQ SI, AX
+	MOVQ DI, BX
+	MOVQ R14, CX
+
+rquant:
+	VMOVUPS (AX), Z0
+	VSUBPS Z5, Z0, Z0
+	VMULPS Z6, Z0, Z0
+	VCVTPS2DQ Z0, Z0
+	VPMAXSD Z7, Z0, Z0
+	VPMOVUSDB Z0, (BX)
+	ADDQ $64, AX
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  rquant
+	ADDQ R13, SI
+	ADDQ R12, DI
+	ADDQ $4, R10
+	ADDQ $4, R11
+	DECQ R9
+	JNZ  rrow
+	VZEROUPPER
+
+rdone:
+	RET
+
+// func packCols16(dst *int8, src *float32, js int, col int, n int, k int, kp int, amax *float32, sums *int32)
+//
+// packContiguousColumns for k a positive multiple of 16: column j of the
+// source (k floats at src + j·js floats) is quantized symmetrically,
+// round(x·127/max|x|), into panel column col+j of dst (panels of 32
+// columns, kp rows: its dword of four rows every 128 bytes); amax[j] is
+// max|x| and sums[j] the sum of its bytes.
+TEXT ·packCols16(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ js+16(FP), R8
+	SHLQ $2, R8
+	MOVQ col+24(FP), R9
+	MOVQ n+32(FP), R10
+	MOVQ k+40(FP), R14
+	SHRQ $4, R14
+	MOVQ kp+48(FP), R12
+	SHLQ $5, R12 // bytes of one panel
+	MOVQ amax+56(FP), R11
+	MOVQ sums+64(FP), R13
+	VPBROADCASTD qc<>+12(SB), Z7
+	TESTQ R10, R10
+	JZ   pdone
+
+pcol:
+	MOVQ SI, AX
+	MOVQ R14, CX
+	VPXORD Z0, Z0, Z0
+
+pamax:
+	VPANDD (AX), Z7, Z1
+	VMAXPS Z1, Z0, Z0
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  pamax
+	VEXTRACTF32X8 $1, Z0, Y1
+	VMAXPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPSHUFD $0x4e, X0, X1
+	VMAXPS X1, X0, X0
+	VPSHUFD $0xb1, X0, X1
+	VMAXPS X1, X0, X0 // max|x|
+	VMOVSS X0, (R11)
+	VXORPS X3, X3, X3
+	VUCOMISS X3, X0
+	JEQ  pinv
+	VMOVSS qc<>+8(SB), X3
+	VDIVSS X0, X3, X3 // inv = 127/max|x|
+
+pinv:
+	VBROADCASTSS X3, Z6
+	// Byte base of column col+j: its panel, then 4 bytes per column.
+	MOVQ R9, AX
+	SHRQ $5, AX
+	IMULQ R12, AX
+	MOVQ R9, BX
+	ANDQ $31, BX
+	LEAQ (AX)(BX*4), BX
+	ADDQ DI, BX
+	MOVQ SI, AX
+	MOVQ R14, CX
+	VPXORD Z4, Z4, Z4
+
+pquant:
+	VMULPS (AX), Z6, Z0
+	VCVTPS2DQ Z0, Z0
+	VPADDD Z0, Z4, Z4
+	VPMOVSDB Z0, X1
+	VMOVD X1, (BX)
+	VPEXTRD $1, X1, 128(BX)
+	VPEXTRD $2, X1, 256(BX)
+	VPEXTRD $3, X1, 384(BX)
+	ADDQ $64, AX
+	ADDQ $512, BX
+	DECQ CX
+	JNZ  pquant
+	VEXTRACTI32X8 $1, Z4, Y5
+	VPADDD Y5, Y4, Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPADDD X5, X4, X4
+	VPSHUFD $0x4e, X4, X5
+	VPADDD X5, X4, X4
+	VPSHUFD $0xb1, X4, X5
+	VPADDD X5, X4, X4
+	VMOVD X4, (R13)
+	ADDQ R8, SI
+	INCQ R9
+	ADDQ $4, R11
+	ADDQ $4, R13
+	DECQ R10
+	JNZ  pcol
+	VZEROUPPER
+
+pdone:
+	RET

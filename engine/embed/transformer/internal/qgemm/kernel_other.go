@@ -20,3 +20,9 @@ func amaxCols(amax, w []float32, ks, rows int) { amaxColsGo(amax, w, ks, rows) }
 func pack4(dst []int8, x []float32, ks int, inv []float32, sums []int32) {
 	pack4Go(dst, x, ks, inv, sums)
 }
+
+func quantRows(q *Quant, a []float32, lda, m int) { quantRowsGo(q, a, lda, m) }
+
+func packColumns(p *Panels, col int, w []float32, n, js int, amax []float32, sums []int32) {
+	packColumnsGo(p, col, w, n, js, amax, sums)
+}

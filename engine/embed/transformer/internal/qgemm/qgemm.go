@@ -81,28 +81,40 @@ func PackInto(p *Panels, col int, w []float32, n, ks, js int, mult float32) {
 // packContiguousColumns packs columns whose K values are contiguous (column
 // j at w[j*js:]).
 func packContiguousColumns(p *Panels, col int, w []float32, n, js int, mult float32) {
+	if n == 0 {
+		return
+	}
+	amax, sums := make([]float32, n), make([]int32, n)
+	packColumns(p, col, w, n, js, amax, sums)
+	for j := range amax {
+		c := col + j
+		p.Scale[c] = amax[j] / 127 * mult
+		p.CSum[c] = p.Scale[c] * float32(sums[j])
+	}
+}
+
+func packColumnsGo(p *Panels, col int, w []float32, n, js int, amax []float32, sums []int32) {
 	k := p.K
 	tmp := make([]int8, p.Kp)
 	for j := 0; j < n; j++ {
 		x := w[j*js : j*js+k]
 		lo, hi := minMax(x)
-		amax := max(-lo, hi)
-		c := col + j
+		amax[j] = max(-lo, hi)
 		inv := float32(0)
-		if amax > 0 {
-			inv = 127 / amax
+		if amax[j] > 0 {
+			inv = 127 / amax[j]
 		}
 		quantSym(tmp[:k], x, inv)
 		sum := 0
 		for _, q := range tmp[:k] {
 			sum += int(q)
 		}
+		c := col + j
 		base := (c/Width)*p.Kp*Width + (c%Width)*group
 		for g := 0; g < p.Kp/group; g++ {
 			copy(p.Data[base+g*Width*group:base+g*Width*group+group], tmp[g*group:g*group+group])
 		}
-		p.Scale[c] = amax / 127 * mult
-		p.CSum[c] = p.Scale[c] * float32(sum)
+		sums[j] = int32(sum)
 	}
 }
 
@@ -203,6 +215,13 @@ func (q *Quant) Reset(m, k int) {
 // Quantize quantizes m rows of k floats, row i at a[i*lda:], into q.
 func Quantize(q *Quant, a []float32, lda, m, k int) {
 	q.Reset(m, k)
+	if m > 0 {
+		quantRows(q, a, lda, m)
+	}
+}
+
+func quantRowsGo(q *Quant, a []float32, lda, m int) {
+	k := q.K
 	for i := 0; i < m; i++ {
 		row := a[i*lda : i*lda+k]
 		lo, hi := minMax(row)

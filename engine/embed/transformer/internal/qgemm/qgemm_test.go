@@ -233,3 +233,51 @@ func TestPackRowsMatchesPortable(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkMatchesPortable holds Quantize and the packing of contiguous
+// columns (keys, torch weights), which run whole matrices in assembly, to
+// the portable code.
+func TestBulkMatchesPortable(t *testing.T) {
+	if !useAsm {
+		t.Skip("this CPU has no AVX-512 VNNI; the portable code is the one that runs")
+	}
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, s := range []struct{ m, k, lda int }{{1, 16, 16}, {13, 32, 96}, {40, 384, 400}, {5, 20, 20}} {
+		a := random(r, s.m*s.lda, -3, 2)
+		a[0] = 7 // a row of one value: scale 0
+		for j := 0; j < s.k && s.m > 1; j++ {
+			a[s.lda+j] = 0.25
+		}
+		var got, want Quant
+		Quantize(&got, a, s.lda, s.m, s.k)
+		useAsm = false
+		Quantize(&want, a, s.lda, s.m, s.k)
+		useAsm = true
+		for i := range want.Data {
+			if got.Data[i] != want.Data[i] {
+				t.Fatalf("Quantize %+v: byte %d = %d, portable %d", s, i, got.Data[i], want.Data[i])
+			}
+		}
+		for i := range want.Scale {
+			if got.Scale[i] != want.Scale[i] || got.Min[i] != want.Min[i] {
+				t.Fatalf("Quantize %+v: row %d: scale %g min %g, portable %g %g", s, i, got.Scale[i], got.Min[i], want.Scale[i], want.Min[i])
+			}
+		}
+		// The same matrix as s.m columns of a K-row matrix, at column 3.
+		pg, pw := NewPanels(s.k, 64), NewPanels(s.k, 64)
+		PackInto(pg, 3, a, s.m, 1, s.lda, 0.5)
+		useAsm = false
+		PackInto(pw, 3, a, s.m, 1, s.lda, 0.5)
+		useAsm = true
+		for i := range pw.Data {
+			if pg.Data[i] != pw.Data[i] {
+				t.Fatalf("PackInto %+v: byte %d = %d, portable %d", s, i, pg.Data[i], pw.Data[i])
+			}
+		}
+		for c := range pw.Scale {
+			if pg.Scale[c] != pw.Scale[c] || pg.CSum[c] != pw.CSum[c] {
+				t.Fatalf("PackInto %+v: column %d: %g %g, portable %g %g", s, c, pg.Scale[c], pg.CSum[c], pw.Scale[c], pw.CSum[c])
+			}
+		}
+	}
+}
