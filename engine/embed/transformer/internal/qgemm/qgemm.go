@@ -17,6 +17,7 @@ const group = 4
 
 // Panels is a K×N matrix B quantized per column and packed for MatMul:
 // N/Width panels, each Kp/4 groups of Width columns × 4 consecutive k.
+// Its rows past K are zero, always: MatMul relies on it.
 type Panels struct {
 	K, N, Kp int
 	Data     []int8
@@ -195,19 +196,25 @@ func abs(v float32) float32 {
 	return v
 }
 
-// Quant is A quantized per row: M rows (storage for M rounded up to Rows,
-// the rows past M zero), each Kp bytes.
+// Quant is A quantized per row: M rows of Kp bytes (storage for M rounded
+// up to Rows rows). The bytes past a row's K and the rows past M are left
+// as they were (see Reset).
 type Quant struct {
 	M, K, Kp   int
 	Data       []uint8
 	Scale, Min []float32 // A[i][k] ≈ Min[i] + Scale[i]·q[i][k]
 }
 
-// Reset makes q an m × k matrix of zeros.
+// Reset makes q an m × k matrix for its rows to be set. Its bytes are not
+// cleared: those past a row's K values meet B's rows past K, which are
+// zero, and the rows past M give tile rows MatMul discards.
 func (q *Quant) Reset(m, k int) {
 	q.M, q.K, q.Kp = m, k, roundUp(k, group)
 	mp := roundUp(m, Rows)
-	q.Data = growClear(q.Data, mp*q.Kp)
+	if cap(q.Data) < mp*q.Kp {
+		q.Data = make([]uint8, mp*q.Kp)
+	}
+	q.Data = q.Data[:mp*q.Kp]
 	q.Scale = growClear(q.Scale, mp)
 	q.Min = growClear(q.Min, mp)
 }

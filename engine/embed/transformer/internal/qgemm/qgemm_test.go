@@ -281,3 +281,52 @@ func TestBulkMatchesPortable(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedQuantIgnoresStaleBytes: a Quant reused after a larger matrix
+// (its bytes past K and rows past M not cleared) gives a fresh one's
+// product, K not a multiple of 4 included.
+func TestReusedQuantIgnoresStaleBytes(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	const m, k, n = 13, 5, 32
+	a, w, bias := random(r, m*k, -1, 1), random(r, n*k, -1, 1), random(r, n, -1, 1)
+	p := NewPanels(k, n)
+	PackInto(p, 0, w, n, 1, k, 1)
+	var used, fresh Quant
+	Quantize(&used, random(r, 40*64, 5, 9), 64, 40, 64)
+	for i := range used.Data {
+		used.Data[i] = 0xff
+	}
+	Quantize(&used, a, k, m, k)
+	Quantize(&fresh, a, k, m, k)
+	got, want := make([]float32, m*n), make([]float32, m*n)
+	MatMul(got, n, &used, p, bias)
+	MatMul(want, n, &fresh, p, bias)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("c[%d] = %g after reuse, %g fresh", i, got[i], want[i])
+		}
+	}
+}
+
+// BenchmarkPackHead packs one head's keys (per key) and values (per
+// dimension) at 512 tokens from a 3·384-wide query/key/value matrix, as
+// the int8 attention does for every head of every layer.
+func BenchmarkPackHead(b *testing.B) {
+	const L, h, d = 512, 384, 32
+	r := rand.New(rand.NewPCG(21, 22))
+	qkv := random(r, L*3*h, -2, 2)
+	b.Run("keys", func(b *testing.B) {
+		var keys Panels
+		for b.Loop() {
+			keys.Reset(d, L)
+			PackInto(&keys, 0, qkv[h:], L, 1, 3*h, 0.17)
+		}
+	})
+	b.Run("values", func(b *testing.B) {
+		var vals Panels
+		for b.Loop() {
+			vals.Reset(L, d)
+			PackInto(&vals, 0, qkv[2*h:], d, 3*h, 1, 1)
+		}
+	})
+}
