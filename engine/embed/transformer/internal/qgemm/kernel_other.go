@@ -2,8 +2,11 @@
 
 package qgemm
 
+// useAsm is false: there is no assembly kernel here.
+var useAsm = false
+
 // Available reports whether this CPU runs the int8 kernel: never here.
-func Available() bool { return false }
+func Available() bool { return useAsm }
 
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	blockGo(a, i, panel, b, col, bias, c, ldc)
