@@ -24,14 +24,13 @@ DATA z512c<>+72(SB)/4, $0x3f87dc22 // a5
 DATA z512c<>+76(SB)/4, $0x80000000 // sign
 DATA z512c<>+80(SB)/4, $0x7fffffff // abs
 DATA z512c<>+84(SB)/4, $0x3f000000 // half
-DATA z512c<>+88(SB)/4, $0x437f0000 // c255
-DATA z512c<>+92(SB)/4, $0xff800000 // ninf
-DATA z512c<>+96(SB)/4, $0x437f0000 // s0: 255·ln2^0/0!
-DATA z512c<>+100(SB)/4, $0x4330c0a6 // s1: 255·ln2^1/1!
-DATA z512c<>+104(SB)/4, $0x427507f2 // s2: 255·ln2^2/2!
-DATA z512c<>+108(SB)/4, $0x416274ee // s3: 255·ln2^3/3!
-DATA z512c<>+112(SB)/4, $0x401cf7c6 // s4: 255·ln2^4/4!
-GLOBL z512c<>(SB), RODATA|NOPTR, $116
+DATA z512c<>+88(SB)/4, $0xff800000 // ninf
+DATA z512c<>+92(SB)/4, $0x437f0000 // s0: 255·ln2^0/0!
+DATA z512c<>+96(SB)/4, $0x4330c0a6 // s1: 255·ln2^1/1!
+DATA z512c<>+100(SB)/4, $0x427507f2 // s2: 255·ln2^2/2!
+DATA z512c<>+104(SB)/4, $0x416274ee // s3: 255·ln2^3/3!
+DATA z512c<>+108(SB)/4, $0x401cf7c6 // s4: 255·ln2^4/4!
+GLOBL z512c<>(SB), RODATA|NOPTR, $112
 
 // func softmaxBytes16(dst *uint8, x *float32, n int) (sum int)
 //
@@ -52,7 +51,7 @@ TEXT ·softmaxBytes16(SB), NOSPLIT, $0-32
 	DECL AX
 	KMOVW AX, K1 // lanes of the partial vector
 	MOVQ CX, R9
-	VPBROADCASTD z512c<>+92(SB), Z28 // -inf
+	VPBROADCASTD z512c<>+88(SB), Z28 // -inf
 	MOVQ SI, R10
 	MOVQ R8, R11
 	TESTQ R11, R11
@@ -67,7 +66,7 @@ maxloop:
 maxtail:
 	TESTQ R9, R9
 	JZ   maxdone
-	VPBROADCASTD z512c<>+92(SB), Z0
+	VPBROADCASTD z512c<>+88(SB), Z0
 	VMOVUPS (R10), K1, Z0
 	VMAXPS Z0, Z28, Z28
 
@@ -85,11 +84,11 @@ maxdone:
 	VPXORD Z31, Z31, Z31 // sum of the bytes
 	VPBROADCASTD z512c<>+0(SB), Z16 // log2(e)
 	VMULPS Z16, Z29, Z29 // max·log2(e)
-	VPBROADCASTD z512c<>+96(SB), Z20 // s0
-	VPBROADCASTD z512c<>+100(SB), Z21 // s1
-	VPBROADCASTD z512c<>+104(SB), Z22 // s2
-	VPBROADCASTD z512c<>+108(SB), Z23 // s3
-	VPBROADCASTD z512c<>+112(SB), Z24 // s4
+	VPBROADCASTD z512c<>+92(SB), Z20 // s0
+	VPBROADCASTD z512c<>+96(SB), Z21 // s1
+	VPBROADCASTD z512c<>+100(SB), Z22 // s2
+	VPBROADCASTD z512c<>+104(SB), Z23 // s3
+	VPBROADCASTD z512c<>+108(SB), Z24 // s4
 	TESTQ R8, R8
 	JZ   exptail
 
