@@ -187,3 +187,30 @@ func TestInt8MatchesFloat(t *testing.T) {
 		})
 	}
 }
+
+// TestInt8OddLengths runs the int8 products at lengths that leave partial
+// tiles, panels and vectors everywhere (1 token up to one past a block of
+// attention rows) and holds them to the float32 products.
+func TestInt8OddLengths(t *testing.T) {
+	if !qgemm.Available() {
+		t.Skip("this CPU has no AVX-512 VNNI: the float32 path is the only one it runs")
+	}
+	var seqs [][]int32
+	for _, n := range []int{1, 2, 13, 33, attnRows + 1} {
+		seqs = append(seqs, syntheticIDs(max(n, 2), n)[:n])
+	}
+	var vs [2][][]float32
+	for i, int8 := range []bool{false, true} {
+		var err error
+		if vs[i], err = loadWith(t, "bge-small-en-v1.5-q", 512, PoolCLS, int8).Run(context.Background(), seqs, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range seqs {
+		cs := cosine(vs[0][i], vs[1][i])
+		if cs < 0.995 {
+			t.Errorf("%d tokens: int8 products at cosine %.6f from float32, want ≥ 0.995", len(s), cs)
+		}
+		t.Logf("%d tokens: cosine %.6f", len(s), cs)
+	}
+}
