@@ -6,18 +6,29 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
 )
+
+// arithmeticNames names the arithmetics this CPU runs, as sub-benchmarks.
+func arithmeticNames() []string {
+	if qgemm.Available() {
+		return []string{"float32", "int8"}
+	}
+	return []string{"float32"}
+}
 
 // BenchmarkEmbed measures throughput at the model's maximum sequence
 // length (a 2,400-character chunk is longer than every model's window, so
-// this is the length refresh embeds at), as chunks/s over every core.
+// this is the length refresh embeds at), as chunks/s over every core, with
+// float32 products and (on CPUs with AVX-512 VNNI) int8 ones.
 func BenchmarkEmbed(b *testing.B) {
 	for _, c := range []struct {
 		name   string
 		maxLen int
 	}{{"all-minilm-l6-v2-q", 256}, {"bge-small-en-v1.5-q", 512}} {
-		b.Run(c.name, func(b *testing.B) {
-			m := benchModel(b, c.name, c.maxLen)
+		benchArithmetics(b, c.name, func(b *testing.B, int8 bool) {
+			m := benchModel(b, c.name, c.maxLen, int8)
 			seqs := make([][]int32, 8)
 			for i := range seqs {
 				seqs[i] = syntheticIDs(c.maxLen, i)
@@ -37,12 +48,20 @@ func BenchmarkEmbed(b *testing.B) {
 	}
 }
 
+// benchArithmetics runs f as name/float32 and, when this CPU has the int8
+// kernel, name/int8.
+func benchArithmetics(b *testing.B, name string, f func(b *testing.B, int8 bool)) {
+	for _, a := range arithmeticNames() {
+		b.Run(name+"/"+a, func(b *testing.B) { f(b, a == "int8") })
+	}
+}
+
 // BenchmarkQuery measures one query of 12 tokens (the length of a typical
 // question with its special tokens).
 func BenchmarkQuery(b *testing.B) {
 	for _, name := range []string{"all-minilm-l6-v2-q", "bge-small-en-v1.5-q"} {
-		b.Run(name, func(b *testing.B) {
-			m := benchModel(b, name, 512)
+		benchArithmetics(b, name, func(b *testing.B, int8 bool) {
+			m := benchModel(b, name, 512, int8)
 			seqs := [][]int32{syntheticIDs(12, 0)}
 			cpu0 := cpuTime()
 			for b.Loop() {
@@ -64,8 +83,11 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func benchModel(b *testing.B, name string, maxLen int) *Model {
+func benchModel(b *testing.B, name string, maxLen int, int8 bool) *Model {
 	b.Helper()
+	saved := int8Products
+	int8Products = int8
+	defer func() { int8Products = saved }()
 	path := weightFileB(b, name)
 	m, err := LoadFile(path, Shape{Heads: 12, MaxLen: maxLen}, PoolMean)
 	if err != nil {
@@ -97,7 +119,10 @@ func weightFileB(b *testing.B, name string) string {
 // weights (what the first embedding of a process pays).
 func BenchmarkLoad(b *testing.B) {
 	for _, name := range []string{"all-minilm-l6-v2-q", "all-minilm-l6-v2", "bge-small-en-v1.5-q"} {
-		b.Run(name, func(b *testing.B) {
+		benchArithmetics(b, name, func(b *testing.B, int8 bool) {
+			saved := int8Products
+			int8Products = int8
+			defer func() { int8Products = saved }()
 			path := weightFileB(b, name)
 			cpu0 := cpuTime()
 			for b.Loop() {

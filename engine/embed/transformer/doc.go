@@ -18,17 +18,25 @@
 //
 // Weights come from ONNX files (the int8 files onnxruntime's
 // quantize_dynamic writes, as the langchain4j packages and the Xenova hub
-// repositories ship them) or safetensors (package weights). Int8 weights
-// are dequantized once on load and every product runs in float32: the
-// activations are not quantized, which keeps the vectors closer to the
-// float32 model than onnxruntime's own int8 run is (onnxruntime also
-// quantizes activations per tensor at run time). testdata/reference.json,
-// written by testdata/reference.py, holds onnxruntime's vectors on the same
-// weights; TestReference requires cosine ≥ 0.999 to them.
+// repositories ship them) or safetensors (package weights), and are read
+// into float32. How the products run depends on the CPU:
 //
-// Matrix products use an AVX2/FMA kernel (internal/gemm) and softmax and
-// GELU an eight-lane exponential (internal/fastmath), with portable Go
-// versions for other machines.
+//   - With AVX-512 VNNI (package qgemm): int8 products. Weights are
+//     quantized per output column (int8 files come back exactly), the
+//     activations per row at run time (finer than onnxruntime's per-tensor
+//     dynamic quantization), and attention's two products too: keys per
+//     key, values per dimension, queries per row, the softmax's
+//     probabilities as bytes. TestInt8MatchesFloat holds these vectors to
+//     the float32 path's at cosine ≥ 0.995 on the reference sentences.
+//   - Otherwise: every product in float32 through an AVX2/FMA kernel
+//     (package gemm), the activations not quantized, which keeps the
+//     vectors at the float32 model's: testdata/reference.json, written by
+//     testdata/reference.py, holds onnxruntime's vectors on the same
+//     weights, and TestReference requires cosine ≥ 0.999 to them.
+//
+// Softmax, GELU (and the int8 path's quantization) use vector kernels
+// (internal/fastmath, sixteen lanes with AVX-512, eight with AVX2), with
+// portable Go versions for other machines.
 //
 // # Batching
 //
@@ -40,8 +48,9 @@
 // # Identity
 //
 // Identity puts the model name, hub revision, the weights' sha256, pooling,
-// maximum length and prefixes into the embedder's model string: any of
-// them changing re-embeds through the cache.
+// maximum length, prefixes and the arithmetic (float32 or int8 products)
+// into the embedder's model string: any of them changing re-embeds through
+// the cache.
 //
 // It must never import the engine, the CLI or package models: it is given
 // file paths and settings (Config).

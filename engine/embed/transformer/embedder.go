@@ -61,22 +61,36 @@ func New(cfg Config) (*Embedder, error) {
 	return &Embedder{cfg: cfg, id: Identity(cfg)}, nil
 }
 
-// Arithmetic versions the forward pass. The vectors of a model are the
-// model's (TestReference holds them to onnxruntime's at cosine ≥ 0.999), so
-// a faster kernel or a better exponential leaves it alone; a change that
-// moves vectors beyond rounding (another pooling rule, activations
-// quantized) bumps it, which re-embeds every index built with this
-// embedder.
-const Arithmetic = 1
+// Arithmetic versions of the forward pass. The float32 products' vectors
+// are the model's (TestReference holds them to onnxruntime's at cosine ≥
+// 0.999), so a faster kernel or a better exponential leaves the version
+// alone; a change that moves vectors beyond rounding (another pooling
+// rule, activations quantized) takes a new one, which re-embeds every index
+// built with this embedder. The int8 products (activations quantized per
+// row, CPUs with AVX-512 VNNI) are such a change: cosine ≥ 0.995 to the
+// float32 vectors, not equal to them.
+const (
+	ArithmeticFloat32 = 1
+	ArithmeticInt8    = 2
+)
+
+// arithmetic is the version this process computes with.
+func arithmetic() int {
+	if int8Products {
+		return ArithmeticInt8
+	}
+	return ArithmeticFloat32
+}
 
 // Identity names the vector space: the model, its revision, the weights'
-// sha256, pooling, maximum length and prefixes all shape the vectors.
+// sha256, pooling, maximum length, prefixes and the arithmetic (float32 or
+// int8 products: it depends on the CPU) all shape the vectors.
 func Identity(cfg Config) embed.Identity {
 	sum := cfg.WeightsSHA256
 	if len(sum) > 16 {
 		sum = sum[:16]
 	}
-	model := fmt.Sprintf("%s@%s+sha256:%s+%s+%d+v%d", cfg.Name, cfg.Revision, sum, cfg.Pooling, cfg.MaxLen, Arithmetic)
+	model := fmt.Sprintf("%s@%s+sha256:%s+%s+%d+v%d", cfg.Name, cfg.Revision, sum, cfg.Pooling, cfg.MaxLen, arithmetic())
 	if cfg.QueryPrefix != "" || cfg.DocPrefix != "" {
 		model += fmt.Sprintf("+prefix:%q/%q", cfg.QueryPrefix, cfg.DocPrefix)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/autorag/autorag/engine/embed/transformer/internal/gemm"
+	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/weights"
 )
 
@@ -14,10 +15,20 @@ type Shape struct {
 	MaxLen int     // longest sequence, special tokens included
 }
 
-// linear is one dense layer: packed weight (in × out) and bias.
+// linear is one dense layer: its weight (in × out) packed for one of the
+// two kernels (w for float32 products, q for int8 ones) and its bias.
 type linear struct {
 	w *gemm.Panels
+	q *qgemm.Panels
 	b []float32
+}
+
+// outputs is the layer's output size.
+func (l *linear) outputs() int {
+	if l.q != nil {
+		return l.q.N
+	}
+	return l.w.N
 }
 
 type norm struct{ g, b []float32 }
@@ -34,6 +45,7 @@ type layer struct {
 // encoder is a loaded BERT encoder: immutable, shared by every worker.
 type encoder struct {
 	shape          Shape
+	int8           bool // products in int8 (package qgemm), not float32
 	hidden, inter  int
 	vocab          int
 	word, pos, typ []float32 // typ: the row of token type 0
@@ -42,7 +54,7 @@ type encoder struct {
 }
 
 // newEncoder checks and packs the tensors of a BERT checkpoint.
-func newEncoder(s weights.Set, sh Shape) (*encoder, error) {
+func newEncoder(s weights.Set, sh Shape, int8 bool) (*encoder, error) {
 	word, err := s.Get("embeddings.word_embeddings.weight")
 	if err != nil {
 		return nil, err
@@ -50,9 +62,10 @@ func newEncoder(s weights.Set, sh Shape) (*encoder, error) {
 	if len(word.Shape) != 2 {
 		return nil, fmt.Errorf("word embeddings of shape %v", word.Shape)
 	}
-	e := &encoder{shape: sh, vocab: word.Shape[0], hidden: word.Shape[1], word: word.Data}
+	e := &encoder{shape: sh, int8: int8, vocab: word.Shape[0], hidden: word.Shape[1], word: word.Data}
 	h := e.hidden
-	if sh.Heads <= 0 || h%sh.Heads != 0 || (h/sh.Heads)%gemm.Width != 0 || h%gemm.Width != 0 {
+	if sh.Heads <= 0 || h%sh.Heads != 0 || (h/sh.Heads)%gemm.Width != 0 || h%qgemm.Width != 0 ||
+		(int8 && (h/sh.Heads)%qgemm.Width != 0) {
 		return nil, fmt.Errorf("hidden size %d with %d heads is not supported", h, sh.Heads)
 	}
 	pos, err := s.Get("embeddings.position_embeddings.weight")
@@ -79,12 +92,12 @@ func newEncoder(s weights.Set, sh Shape) (*encoder, error) {
 		if _, ok := s[p+"attention.self.query.weight"]; !ok {
 			break
 		}
-		l, err := getLayer(s, p, h)
+		l, err := getLayer(s, p, h, int8)
 		if err != nil {
 			return nil, fmt.Errorf("layer %d: %w", i, err)
 		}
 		e.layers = append(e.layers, l)
-		e.inter = l.ffnIn.w.N
+		e.inter = l.ffnIn.outputs()
 	}
 	if len(e.layers) == 0 {
 		return nil, fmt.Errorf("no encoder layers in the weights")
@@ -92,22 +105,22 @@ func newEncoder(s weights.Set, sh Shape) (*encoder, error) {
 	return e, nil
 }
 
-func getLayer(s weights.Set, p string, h int) (layer, error) {
+func getLayer(s weights.Set, p string, h int, int8 bool) (layer, error) {
 	var l layer
 	var err error
-	if l.qkv, err = getLinear(s, h, 0, p+"attention.self.query", p+"attention.self.key", p+"attention.self.value"); err != nil {
+	if l.qkv, err = getLinear(s, int8, h, 0, p+"attention.self.query", p+"attention.self.key", p+"attention.self.value"); err != nil {
 		return l, err
 	}
-	if l.attnOut, err = getLinear(s, h, h, p+"attention.output.dense"); err != nil {
+	if l.attnOut, err = getLinear(s, int8, h, h, p+"attention.output.dense"); err != nil {
 		return l, err
 	}
 	if l.ln1, err = getNorm(s, p+"attention.output.LayerNorm", h); err != nil {
 		return l, err
 	}
-	if l.ffnIn, err = getLinear(s, h, 0, p+"intermediate.dense"); err != nil {
+	if l.ffnIn, err = getLinear(s, int8, h, 0, p+"intermediate.dense"); err != nil {
 		return l, err
 	}
-	if l.ffnOut, err = getLinear(s, l.ffnIn.w.N, h, p+"output.dense"); err != nil {
+	if l.ffnOut, err = getLinear(s, int8, l.ffnIn.outputs(), h, p+"output.dense"); err != nil {
 		return l, err
 	}
 	l.ln2, err = getNorm(s, p+"output.LayerNorm", h)
@@ -115,9 +128,9 @@ func getLayer(s weights.Set, p string, h int) (layer, error) {
 }
 
 // getLinear packs the named dense layers of input size in side by side
-// (their outputs concatenated); out, when not 0, is the total output size
-// required.
-func getLinear(s weights.Set, in, out int, names ...string) (linear, error) {
+// (their outputs concatenated), for the int8 kernel when int8; out, when
+// not 0, is the total output size required.
+func getLinear(s weights.Set, int8 bool, in, out int, names ...string) (linear, error) {
 	type part struct {
 		w    *weights.Tensor
 		b    []float32
@@ -144,18 +157,28 @@ func getLinear(s weights.Set, in, out int, names ...string) (linear, error) {
 		parts = append(parts, part{w, b.Data, outs})
 		total += outs
 	}
-	if (out != 0 && total != out) || total%gemm.Width != 0 {
+	if (out != 0 && total != out) || total%qgemm.Width != 0 {
 		return linear{}, fmt.Errorf("%v: output size %d, want %d", names, total, out)
 	}
-	l := linear{w: gemm.NewPanels(in, total), b: make([]float32, 0, total)}
+	l := linear{b: make([]float32, 0, total)}
+	if int8 {
+		l.q = qgemm.NewPanels(in, total)
+	} else {
+		l.w = gemm.NewPanels(in, total)
+	}
 	col := 0
 	for _, p := range parts {
 		if p.outs%gemm.Width != 0 {
 			return linear{}, fmt.Errorf("%v: output size %d is not a multiple of %d", names, p.outs, gemm.Width)
 		}
-		if p.w.InOut {
+		switch {
+		case int8 && p.w.InOut:
+			qgemm.PackInto(l.q, col, p.w.Data, p.outs, p.outs, 1, 1)
+		case int8:
+			qgemm.PackInto(l.q, col, p.w.Data, p.outs, 1, in, 1)
+		case p.w.InOut:
 			gemm.PackColsInto(l.w, col, p.w.Data, in, p.outs)
-		} else {
+		default:
 			gemm.PackRowsInto(l.w, col, p.w.Data, p.outs, in)
 		}
 		l.b = append(l.b, p.b...)

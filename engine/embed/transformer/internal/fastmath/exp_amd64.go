@@ -4,7 +4,26 @@ import "golang.org/x/sys/cpu"
 
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// useAVX512 selects the sixteen-lane kernels (avx512_amd64.s).
+var useAVX512 = cpu.X86.HasAVX512F
+
 // exp8 computes x[i] = e^x[i] for n floats, n a multiple of 8.
 //
 //go:noescape
 func exp8(x *float32, n int)
+
+// softmaxBytes16 is SoftmaxBytes for n ≥ 1 floats.
+//
+//go:noescape
+func softmaxBytes16(dst *uint8, x *float32, n int) (sum int)
+
+// gelu16 is GELU for n floats, n a multiple of 16.
+//
+//go:noescape
+func gelu16(x *float32, n int)
+
+// layerNorm16 is LayerNorm for n floats, n a positive multiple of 16;
+// res may be nil.
+//
+//go:noescape
+func layerNorm16(x, res *float32, n int, gamma, beta *float32, eps float32)

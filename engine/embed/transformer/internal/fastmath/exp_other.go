@@ -2,6 +2,14 @@
 
 package fastmath
 
-var useAsm = false
+var useAsm, useAVX512 = false, false
 
 func exp8(x *float32, n int) { panic("fastmath: no vector kernel") }
+
+func softmaxBytes16(dst *uint8, x *float32, n int) int { panic("fastmath: no vector kernel") }
+
+func gelu16(x *float32, n int) { panic("fastmath: no vector kernel") }
+
+func layerNorm16(x, res *float32, n int, gamma, beta *float32, eps float32) {
+	panic("fastmath: no vector kernel")
+}

@@ -47,6 +47,11 @@ func GELU(x []float32) {
 		a4 = -1.453152027
 		a5 = 1.061405429
 	)
+	if useAVX512 && len(x) >= 16 {
+		n := len(x) &^ 15
+		gelu16(&x[0], n)
+		x = x[n:]
+	}
 	var e [256]float32
 	for len(x) > 0 {
 		chunk := x[:min(len(x), len(e))]
@@ -69,4 +74,34 @@ func GELU(x []float32) {
 		}
 		x = x[len(chunk):]
 	}
+}
+
+// SoftmaxBytes writes round(255·e^(v - max)) for every v of x into dst
+// (len(x) bytes) and returns the sum of those bytes: a softmax whose
+// probabilities are dst[j]/sum, as the int8 attention multiplies them. The
+// maximum's byte is 255, so the sum is at least 255. x is left as it was
+// with AVX-512 and holds e^(v - max) otherwise.
+func SoftmaxBytes(dst []uint8, x []float32) int {
+	if len(x) == 0 {
+		return 0
+	}
+	_ = dst[len(x)-1]
+	if useAVX512 {
+		return softmaxBytes16(&dst[0], &x[0], len(x))
+	}
+	m := x[0]
+	for _, v := range x {
+		m = max(m, v)
+	}
+	for j := range x {
+		x[j] -= m
+	}
+	Exp(x)
+	sum := 0
+	for j, v := range x {
+		q := int(math.RoundToEven(float64(v * 255)))
+		dst[j] = uint8(q)
+		sum += q
+	}
+	return sum
 }

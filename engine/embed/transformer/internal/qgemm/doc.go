@@ -1,0 +1,21 @@
+// Package qgemm multiplies matrices in 8-bit integers for the transformer
+// embedder, with the AVX-512 VNNI instruction VPDPBUSD (four unsigned ×
+// signed byte products summed into each 32-bit lane).
+//
+// C = A·B + bias, where B (weights, or attention's keys and values) is
+// quantized once per column to signed bytes (symmetric: B[k][n] ≈
+// Scale[n]·q, q in −127…127) and packed into panels of 32 columns, and A
+// (activations) is quantized per row at run time to unsigned bytes
+// (asymmetric: A[i][k] ≈ Min[i] + Scale[i]·q, q in 0…255), as onnxruntime
+// quantizes activations dynamically but per row instead of per tensor. The
+// integer sums are exact; the kernel turns them back into float32 with
+// C[i][n] = Scale_B[n]·(Scale_A[i]·Σq_a·q_b + Min[i]·Σ_k q_b[k][n]) + bias[n].
+//
+// The kernel (kernel_amd64.s) computes 12 rows × 32 columns at a time; a
+// portable Go kernel computes the same integer sums elsewhere (and is the
+// tests' oracle). Available reports whether the assembly can run: callers
+// keep their float32 path (package gemm) for CPUs without AVX-512 VNNI.
+// Like package gemm it is single-threaded unless asked (MatMulParallel).
+//
+// It must never import anything of autorag: it is arithmetic only.
+package qgemm
