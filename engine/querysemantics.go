@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-3ab7dbfb1617302f0814375613424a9f"
+const QuerySemantics = "q-316758050f46276b43060c01e3ce35c4"
