@@ -65,8 +65,18 @@ func TopK(terms []Term, k int) ([]Hit, bool, error) {
 // cursor is a term's postings in the search, with its place in the query.
 type cursor struct {
 	term *Term
-	at   int // index in the query's terms
+	at   int    // index in the query's terms
+	doc  uint64 // the current document, unless done
 	done bool
+}
+
+// moved records the outcome of a step of c's postings.
+func (c *cursor) moved(ok bool, err error) error {
+	c.done = !ok || err != nil
+	if !c.done {
+		c.doc = c.term.Postings.Doc()
+	}
+	return err
 }
 
 // search is the state of one TopK.
@@ -86,11 +96,9 @@ func newSearch(terms []Term, k int) (*search, error) {
 	}
 	for i := range terms {
 		c := &cursor{term: &terms[i], at: i}
-		ok, err := c.term.Postings.Next()
-		if err != nil {
+		if err := c.moved(c.term.Postings.Next()); err != nil {
 			return nil, err
 		}
-		c.done = !ok
 		s.byBound = append(s.byBound, c)
 	}
 	slices.SortStableFunc(s.byBound, func(a, b *cursor) int {
@@ -138,8 +146,8 @@ func (s *search) nextCandidate(ne int) (uint64, bool) {
 	var doc uint64
 	found := false
 	for _, c := range s.byBound[ne:] {
-		if !c.done && (!found || c.term.Postings.Doc() < doc) {
-			doc, found = c.term.Postings.Doc(), true
+		if !c.done && (!found || c.doc < doc) {
+			doc, found = c.doc, true
 		}
 	}
 	return doc, found
@@ -151,35 +159,25 @@ func (s *search) nextCandidate(ne int) (uint64, bool) {
 func (s *search) score(doc uint64, ne int) error {
 	partial := 0.0
 	for _, c := range s.byBound[ne:] {
-		if c.done || c.term.Postings.Doc() != doc {
+		if c.done || c.doc != doc {
 			continue
 		}
 		partial += s.take(c, doc)
-		ok, err := c.term.Postings.Next()
-		if err != nil {
+		if err := c.moved(c.term.Postings.Next()); err != nil {
 			return err
 		}
-		c.done = !ok
 	}
 	for i := ne - 1; i >= 0; i-- {
 		if s.below(partial + s.cum[i+1]) {
 			return nil
 		}
 		c := s.byBound[i]
-		if c.done {
-			continue
-		}
-		p := c.term.Postings
-		if p.Doc() < doc {
-			ok, err := p.Advance(doc)
-			if err != nil {
+		if !c.done && c.doc < doc {
+			if err := c.moved(c.term.Postings.Advance(doc)); err != nil {
 				return err
 			}
-			if c.done = !ok; c.done {
-				continue
-			}
 		}
-		if p.Doc() == doc {
+		if !c.done && c.doc == doc {
 			partial += s.take(c, doc)
 		}
 	}

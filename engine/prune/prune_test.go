@@ -63,13 +63,18 @@ func randomCorpus(r *rand.Rand, docs, vocab int) corpus {
 	return c
 }
 
-// weightFunc is BM25 with this idf over c.
+// weightFunc is BM25 (k1 1.2, b 0.75) with this idf over c.
 func (c corpus) weightFunc(df int) func(uint64, int) float64 {
 	n := float64(len(c.lens))
 	idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+	total := 0
+	for _, l := range c.lens {
+		total += l
+	}
+	avgdl := float64(total) / n
 	return func(tf uint64, dl int) float64 {
 		f := float64(tf)
-		return idf * f * 2.2 / (f + 1.2*(0.25+0.75*float64(dl)/4.5))
+		return idf * f * 2.2 / (f + 1.2*(0.25+0.75*float64(dl)/avgdl))
 	}
 }
 
