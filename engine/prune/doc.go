@@ -1,10 +1,10 @@
 // Package prune finds the top k documents of a BM25 disjunction without
-// scoring every posting: MaxScore dynamic pruning (Turtle & Flood 1995, as
-// Lucene's MaxScoreBulkScorer uses it). Terms whose upper bounds together
-// cannot reach the k-th best score found so far become non-essential:
-// documents are enumerated from the other terms' postings only, and a
-// non-essential term's postings are advanced to a candidate only while the
-// candidate can still compete.
+// scoring every posting: MaxScore dynamic pruning (Turtle & Flood 1995),
+// document at a time. Terms whose upper bounds together cannot reach the
+// k-th best score found so far become non-essential: documents are
+// enumerated from the other terms' postings only, and a non-essential
+// term's postings are advanced to a candidate only while the candidate
+// can still compete.
 //
 // The answer is exact: every document whose score is at least the k-th
 // best score (ties included), each with the score the exhaustive scorer
