@@ -1,6 +1,7 @@
 package local
 
-// Exact BM25 over bleve's postings: the local backend's lexical list.
+// Exact BM25 over bleve's postings: the local backend's lexical list, from
+// the pruned scorer (bm25prune.go) or by scoring every posting.
 
 import (
 	"cmp"
@@ -33,6 +34,8 @@ type searcher struct {
 	ids      map[uint64]string // external IDs resolved so far
 	langs    *genLangs         // the generation's analysis languages (querylang.go)
 	postings []posting         // scoreTermIn's buffer
+	// exhaustive scores every posting instead of pruning (exhaustiveBM25).
+	exhaustive bool
 }
 
 // externalID returns the chunk ID of internal document n.
@@ -68,17 +71,29 @@ func openReader(idx bleve.Index) (index.IndexReader, error) {
 // takes to fill k files with perFile chunks each. Only a prefix of the
 // ranking is ordered (and has its external IDs resolved); it doubles when
 // the filter or the per-file limit use it up.
+//
+// The prefix comes from the pruned scorer (bm25prune.go) while that is
+// cheaper than scoring everything, else from the exhaustive one: both
+// order the same ranking, and the output depends on its order alone.
 func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *backend.PathFilter, mode string, want, k, perFile int) ([]rank.Hit, error) {
+	m := max(want, 4*k*perFile)
+	if !s.exhaustive {
+		out, done, next, err := s.prunedList(ctx, terms, filter, mode, want, k, perFile, m)
+		if err != nil || done {
+			return out, err
+		}
+		m = next
+	}
 	hits, err := s.bm25(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
-	for m := max(want, 4*k*perFile); ; m *= 2 {
+	for ; ; m *= 2 {
 		ranked, err := s.topHits(hits, m)
 		if err != nil {
 			return nil, err
 		}
-		out, enough, err := s.collect(ranked, filter, mode, want, k, perFile)
+		out, enough, _, err := s.collect(ranked, filter, mode, want, k, perFile)
 		if err != nil || enough || len(ranked) == len(hits) {
 			return out, err
 		}
@@ -86,18 +101,19 @@ func (s *searcher) bm25List(ctx context.Context, terms []queryTerm, filter *back
 }
 
 // collect walks an ordered prefix of the ranking and reports whether it
-// held enough chunks.
-func (s *searcher) collect(ranked []hit, filter *backend.PathFilter, mode string, want, k, perFile int) ([]rank.Hit, bool, error) {
+// held enough chunks, and how many of the wanted ones it found (files in
+// bm25 mode, chunks in hybrid mode).
+func (s *searcher) collect(ranked []hit, filter *backend.PathFilter, mode string, want, k, perFile int) ([]rank.Hit, bool, int, error) {
 	var out []rank.Hit
 	files := map[string]int{}
 	accepted := 0 // results the per-file limit would keep
 	for _, h := range ranked {
 		if mode == rank.ModeBM25 && accepted >= k || mode != rank.ModeBM25 && len(out) >= want {
-			return out, true, nil
+			return out, true, 0, nil
 		}
 		id, err := s.externalID(h.num)
 		if err != nil {
-			return nil, false, err
+			return nil, false, 0, err
 		}
 		if !filter.Match(id) {
 			continue
@@ -108,8 +124,10 @@ func (s *searcher) collect(ranked []hit, filter *backend.PathFilter, mode string
 			accepted++
 		}
 	}
-	enough := mode == rank.ModeBM25 && accepted >= k || mode != rank.ModeBM25 && len(out) >= want
-	return out, enough, nil
+	if mode != rank.ModeBM25 {
+		return out, len(out) >= want, len(out), nil
+	}
+	return out, accepted >= k, accepted, nil
 }
 
 // bm25 scores every chunk that holds a query term, unordered. Scores

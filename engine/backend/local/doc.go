@@ -4,7 +4,8 @@
 //
 // It owns the bleve mapping and chunk documents (bleve.go), the segment
 // files, hard-linked clones and merge policy (bleve_files.go), the exact
-// BM25 scorer over bleve's postings (bm25.go, bm25list.go, postings.go),
+// BM25 scorer over bleve's postings (bm25.go, bm25list.go, postings.go;
+// bm25prune.go prunes it with package prune, same ranking),
 // per-language term scoping (querylang.go), filter terms (facets.go), the
 // stored fields of results (load.go), the writer and reader of a
 // generation (storage.go, search.go), the vector build (storage.go:

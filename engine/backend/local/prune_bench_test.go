@@ -1,0 +1,91 @@
+package local
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/layout"
+	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/fingerprint"
+)
+
+// BenchmarkBroadBM25 times the lexical list of the whole-process harness's
+// broad query ("water people system", bm25 mode, k 10: the best 50
+// chunks) on the committed generation of each folder in
+// AUTORAG_BENCH_TREES (a comma list of trees indexed by `autorag refresh`,
+// e.g. the harness's generated corpora), with the exhaustive and the
+// pruned scorer, after checking that both give the same list. It reports
+// the process's CPU time per query beside the wall clock, which on a
+// shared machine varies far more. Skipped without the variable.
+func BenchmarkBroadBM25(b *testing.B) {
+	env := os.Getenv("AUTORAG_BENCH_TREES")
+	if env == "" {
+		b.Skip("AUTORAG_BENCH_TREES not set")
+	}
+	for _, dir := range strings.Split(env, ",") {
+		b.Run(filepath.Base(dir), func(b *testing.B) { benchBroad(b, dir) })
+	}
+}
+
+func benchBroad(b *testing.B, dir string) {
+	lay, err := layout.New(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := fingerprint.ReadSidecar(lay.SidecarPath())
+	if err != nil {
+		b.Fatal(err)
+	}
+	state, err := Storage{Dir: lay.Dir, GenDir: lay.GenDir}.Open(sc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer state.Close()
+	ctx := context.Background()
+	q := backend.Query{Text: "water people system", Mode: rank.ModeBM25, K: 10, PerFile: 1, Want: 50, K1: 0.9, B: 0.4}
+	lexical := func(exhaustive bool) []rank.Hit {
+		exhaustiveBM25 = exhaustive
+		defer func() { exhaustiveBM25 = false }()
+		l, err := state.Query(ctx, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer l.Close()
+		hits, _, err := l.Lexical(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return hits
+	}
+	if ex, pr := lexical(true), lexical(false); len(ex) == 0 || !reflect.DeepEqual(ex, pr) {
+		b.Fatalf("scorers differ:\n%v\n%v", ex, pr)
+	}
+	for _, sc := range []struct {
+		name       string
+		exhaustive bool
+	}{{"exhaustive", true}, {"pruned", false}} {
+		b.Run(sc.name, func(b *testing.B) {
+			cpu := cpuTime()
+			for i := 0; i < b.N; i++ {
+				lexical(sc.exhaustive)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the user and system time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
