@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-1273fd19e9b2aa859fc52e1af60889aa"
+const QuerySemantics = "q-6971671b1d0f5c60771c3fe0b73f3db4"
