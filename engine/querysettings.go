@@ -31,8 +31,9 @@ func (s Settings) embedderID() string {
 
 // DefaultFusion is the fusion measured best for an embedder. With the
 // built-in static embedder (potion-base-8M) BM25 leads and the dense list
-// adjusts it: adaptive fusion (α = 0.7, the dense weight quartered for
-// queries not in English, vector-only hits below 0.15 dropped, 0.25 for a
+// adjusts it: adaptive fusion (α = 0.7, no dense weight for queries in
+// another language or alphabet, where a quarter put XQuAD hi and vi below
+// BM25, vector-only hits below 0.15 dropped, 0.25 for a
 // query the embedder knows no word of, and the query vector turned by
 // BM25's best 5 chunks: rank/feedback.go) was chosen on the dev splits
 // (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
@@ -55,7 +56,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0.25, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 )
 

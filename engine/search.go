@@ -202,7 +202,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Foreign: l != "" && l != analyze.English, IsCode: isCode, MayAttach: backend.MayAttach}
+	return rank.Query{Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query

@@ -158,12 +158,18 @@ func (g *gate) Write(b []byte) (int, error) {
 	return g.w.Write(b)
 }
 
-// describe is what follows the bar: "index 120/3243 files · 40 files/s ·
-// 1m17s left · embedding: request 3/16 done, 4 in flight", cut so that
-// the line stays one line (the bar and its times take about 40 columns).
+// describe is what follows the bar: "index 120/3243 · 40 files/s · 1m17s
+// left · embedding: request 3/16 done, 4 in flight", cut so that the line
+// stays one line: the percentage and the bar take barColumns, and on an
+// 80-column terminal a count in the ten thousands, the rate and the time
+// left still fit ("embed 1500/12000 · 21 chunks/s · 8m20s left"); the
+// detail is what is cut.
 func (p *progressLine) describe(elapsed time.Duration) string {
 	d := p.phase
-	if p.total >= 0 {
+	switch {
+	case p.total > 0 && p.done > 0 && elapsed > 0:
+		d += fmt.Sprintf(" %d/%d", p.done, p.total) // the rate names the unit
+	case p.total >= 0:
 		d += fmt.Sprintf(" %d/%d %s", p.done, p.total, p.unit)
 	}
 	if p.total > 0 && p.done > 0 && elapsed > 0 {
@@ -177,8 +183,13 @@ func (p *progressLine) describe(elapsed time.Duration) string {
 	if p.detail != "" {
 		d += " · " + p.detail
 	}
-	return clip(d, max(p.width-42, 20))
+	return clip(d, max(p.width-barColumns-1, 20)) // clip adds "…"
 }
+
+// barColumns is what the line takes besides the description: "  25% |",
+// the bar of 20, "|  ", a space after the description and the last column
+// (left free, so that the terminal does not wrap).
+const barColumns = 7 + 20 + 3 + 2
 
 func fmtRate(r float64) string {
 	if r >= 10 {

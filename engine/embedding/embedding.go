@@ -54,6 +54,14 @@ type Builder struct {
 	Hits, Misses, Embedded int
 }
 
+// Group is how many chunk texts a model run in process or a provider gets
+// in one Embed call: what it returns goes into the embedding cache before
+// the next call, so that Ctrl-C (or a failure) loses at most the group in
+// flight, not the whole batch a build hands Vectors. 256 keeps a
+// provider's default 4 requests of 64 in flight; the built-in embedder
+// (microseconds a chunk) takes the batch in one call.
+const Group = 256
+
 // Vectors returns the vectors of docs, in order; nil without an embedder.
 func (v *Builder) Vectors(ctx context.Context, docs []*backend.Chunk) ([][]float32, error) {
 	if v == nil || len(docs) == 0 {
@@ -85,9 +93,15 @@ func (v *Builder) Vectors(ctx context.Context, docs []*backend.Chunk) ([][]float
 		byHash[h] = n
 		todo = append(todo, n)
 	}
-	if len(todo) > 0 {
-		texts := make([]string, len(todo))
-		for i, n := range todo {
+	group := len(todo)
+	if v.Remote() {
+		group = Group
+	}
+	for len(todo) > 0 {
+		part := todo[:min(group, len(todo))]
+		todo = todo[len(part):]
+		texts := make([]string, len(part))
+		for i, n := range part {
 			texts[i] = n.text
 		}
 		v.progress.Detail(fmt.Sprintf("embedding %d chunks", len(texts)))
@@ -99,7 +113,7 @@ func (v *Builder) Vectors(ctx context.Context, docs []*backend.Chunk) ([][]float
 		v.Watch.End()
 		v.progress.Detail("")
 		v.Embedded += len(texts)
-		for i, n := range todo {
+		for i, n := range part {
 			if err := v.cache.Put(n.hash, out[i]); err != nil {
 				return nil, fmt.Errorf("embedding cache: %w", err)
 			}

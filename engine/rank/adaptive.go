@@ -41,12 +41,16 @@ func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query)
 }
 
 // QueryWeight is w of scoreAdaptive for a query: f.Foreign when the query
-// is in another language than English, else 1.
+// is in another language than English, or written mostly in an alphabet
+// the built-in vocabulary spells out letter by letter (ScriptOther: the
+// detector does not name every such query), else 1. Han, kana and Hangul
+// have rows of their own, and a Chinese query keeps the dense list's
+// weight (XQuAD zh dev, vector-only 0.78).
 func QueryWeight(f Fusion, q Query) float64 {
 	if f.Method != FusionAdaptive {
 		return 1
 	}
-	if q.Foreign {
+	if q.Foreign || q.Script == ScriptOther {
 		return f.Foreign
 	}
 	return 1

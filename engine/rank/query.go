@@ -7,6 +7,8 @@ type Query struct {
 	// Foreign: the query is in another language than English
 	// (analyze.DetectQuery).
 	Foreign bool
+	// Script is the script of most of the query's words (ScriptOf).
+	Script Script
 	// IsCode reports a chunk (by ID) of a file parsed as code.
 	IsCode func(id string) bool
 	// MayAttach reports a path whose chunks may come from attachments (an

@@ -89,6 +89,8 @@ func TestTurn(t *testing.T) {
 		{"one chunk", Fusion{Feedback: 1}, Query{}, []float32{float32(1 / math.Sqrt2), float32(1 / math.Sqrt2)}, 1},
 		{"off", Fusion{}, Query{}, []float32{1, 0}, 0},
 		{"not english", Fusion{Feedback: 5}, Query{Foreign: true}, []float32{1, 0}, 0},
+		{"chinese", Fusion{Feedback: 5}, Query{Script: ScriptCJK}, []float32{1, 0}, 0},
+		{"another alphabet", Fusion{Feedback: 5}, Query{Script: ScriptOther}, []float32{1, 0}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := []float32{1, 0}
@@ -185,6 +187,8 @@ func TestFuseAdaptiveWeights(t *testing.T) {
 		{"prose query", Query{}, 0.5},
 		{"code chunk", Query{IsCode: isGo}, 0.25},
 		{"foreign query, code chunk", Query{Foreign: true, IsCode: isGo}, 0.05},
+		{"query in another alphabet", Query{Script: ScriptOther}, 0.1},
+		{"Chinese query", Query{Script: ScriptCJK}, 0.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Fuse(f, tc.q, nil, de)

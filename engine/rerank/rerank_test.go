@@ -26,7 +26,7 @@ func score(q, text string) float64 {
 
 // cohere speaks Cohere's (and Jina's) /v2/rerank: it checks the request
 // as the service does and answers best first, as it does.
-func cohere(t *testing.T) *httptest.Server {
+func cohere(t testing.TB) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v2/rerank" || r.Method != http.MethodPost {
 			http.NotFound(w, r)
@@ -61,7 +61,7 @@ func cohere(t *testing.T) *httptest.Server {
 }
 
 // tei speaks text-embeddings-inference's /rerank.
-func tei(t *testing.T) *httptest.Server {
+func tei(t testing.TB) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Query string   `json:"query"`
