@@ -16,6 +16,7 @@ import (
 
 	"github.com/autorag/autorag/internal/amplify"
 	"github.com/autorag/autorag/mirror/parse"
+	"github.com/autorag/autorag/mirror/parse/pdf"
 )
 
 // amplifyText is the text cap of the amplification cases: small, so that
@@ -35,7 +36,7 @@ const amplifyEnv = "AUTORAG_AMPLIFY_CASE"
 // just under the cap.
 var amplifiers = func() map[string]amplify.Input {
 	m := map[string]amplify.Input{}
-	for _, in := range amplify.Inputs(400, 3) {
+	for _, in := range append(amplify.Inputs(400, 3), amplify.PDFInputs(768, 64)...) {
 		m[in.Name] = in
 	}
 	return m
@@ -80,6 +81,11 @@ func amplifyChild(t *testing.T, name string) {
 	data, err := in.Data()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".pdf") { // the PDF engine's start is not the parse's
+		if err := (pdf.Parser{}).Warm(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	runtime.GC()
 	before := resetPeak(t)
