@@ -16,7 +16,7 @@ func BenchmarkImportPath(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("AUTORAG_BENCH_CHUNKS")); err == nil && v > 0 {
 		n = v
 	}
-	rest, g := testCluster(b), grpcClient(b)
+	rest, g := restClient(b), grpcClient(b)
 	objs := corpus(n, 1)
 	for _, p := range []struct {
 		name string

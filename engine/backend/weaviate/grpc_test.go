@@ -22,6 +22,17 @@ func grpcAddr(t testing.TB) string {
 	return a
 }
 
+// restClient is a client of the test cluster that imports over REST.
+func restClient(t testing.TB) *Client {
+	t.Helper()
+	c := testCluster(t)
+	r, err := New(Config{URL: c.base, APIKey: c.key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // grpcClient is a client of the test cluster that imports over gRPC.
 func grpcClient(t testing.TB) *Client {
 	t.Helper()
@@ -37,7 +48,7 @@ func grpcClient(t testing.TB) *Client {
 // TestGRPCImportStoresWhatRESTDoes: the same objects imported over gRPC and
 // over REST read back identical (properties, facets, empty facets, vectors).
 func TestGRPCImportStoresWhatRESTDoes(t *testing.T) {
-	rest, g := testCluster(t), grpcClient(t)
+	rest, g := restClient(t), grpcClient(t)
 	ctx, s := testContext(t), testSettings(t, rest)
 	objs := corpus(300, 7)
 	for i := range objs {
