@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -18,8 +19,9 @@ import (
 // key AUTORAG_WEAVIATE_AUTH_KEY): each user gets a database user and the
 // role of docs/WEAVIATE.md on their namespace, and refreshes a root with
 // their key and AUTORAG_WEAVIATE_NAMESPACE. Each answers from its own
-// documents; alice's index reset --orphans --yes cannot drop bob's index,
-// which still answers afterwards.
+// documents; alice's index reset --orphans --yes, with her namespace
+// (bob's index is not hers to list) and without it (it is listed, and its
+// drop is refused), leaves bob's index answering.
 func (h *harness) weaviateScoped() outcome {
 	o := outcome{Scenario: "weaviate × two users on one cluster, API keys scoped to their namespace by RBAC"}
 	base, rootKey := os.Getenv("AUTORAG_WEAVIATE_AUTH_URL"), os.Getenv("AUTORAG_WEAVIATE_AUTH_KEY")
@@ -66,6 +68,13 @@ func (h *harness) weaviateScoped() outcome {
 	r := h.cli.run(envs["alice"], "--root", roots["alice"], "index", "reset", "--orphans", "--yes")
 	o.note("alice's index reset --orphans --yes: exit %d", r.code)
 	step("bob's index survives alice's reset --orphans --yes", finds("bob", "bobword"))
+	// Without her namespace alice's reset lists every index, bob's too,
+	// and tries to drop it: Weaviate must refuse.
+	noNS := slices.DeleteFunc(slices.Clone(envs["alice"]), func(v string) bool { return strings.HasPrefix(v, "AUTORAG_WEAVIATE_NAMESPACE=") })
+	r = h.cli.run(noNS, "--root", roots["alice"], "index", "reset", "--orphans", "--yes")
+	o.note("without the namespace: exit %d %.120s", r.code, strings.TrimSpace(r.stderr))
+	step("alice's reset --orphans --yes without her namespace tries bob's index and fails", r.code != 0)
+	step("bob's index survives it", finds("bob", "bobword"))
 	return o
 }
 
