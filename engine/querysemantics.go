@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-6b4eeeb8e9b4093dfe1ac37d5933cf2c"
+const QuerySemantics = "q-4ee177784f5106db20859189c0516630"
