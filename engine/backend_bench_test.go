@@ -62,7 +62,7 @@ func benchWeaviateBackend(b *testing.B) Backend {
 	if url == "" {
 		b.Skip("AUTORAG_WEAVIATE_URL not set")
 	}
-	be := Backend{Name: BackendWeaviate, URL: url, Shards: 1, Replicas: 1}
+	be := Backend{Name: BackendWeaviate, URL: url, Shards: 1, Replicas: 1, GRPC: os.Getenv("AUTORAG_WEAVIATE_GRPC")}
 	if c, err := weaviate.New(weaviate.Config{URL: url}); err == nil {
 		if nodes, err := c.Nodes(context.Background()); err == nil && len(nodes) >= 3 {
 			be.Shards, be.Replicas = 3, 2

@@ -17,7 +17,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 10
+const IndexSemanticsVersion = 11
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -144,6 +144,13 @@ type Backend struct {
 	APIKey string
 	// Shards and Replicas shape a Weaviate collection; 0 means 1.
 	Shards, Replicas int
+	// GRPC, when set, is the host:port of the node's gRPC API: imports
+	// then use Weaviate's gRPC batch API.
+	GRPC string
+	// Namespace, when set, starts the names of this index's alias and
+	// collections (Autorag_<namespace>_<id>), so that an administrator can
+	// scope a user's API key to them (docs/WEAVIATE.md).
+	Namespace string
 }
 
 func (b Backend) name() string {

@@ -75,7 +75,7 @@ func backendOf(sc *fingerprint.Sidecar) string { return backend.NameOf(sc) }
 func (e *Engine) weaviateEnv() weaviate.Env {
 	b := e.Settings.Backend
 	return weaviate.Env{Dir: e.Layout.Dir, GenDir: e.Layout.GenDir, Sidecar: e.Layout.SidecarPath(),
-		URL: b.URL, APIKey: b.APIKey, Shards: b.Shards, Replicas: b.Replicas}
+		URL: b.URL, APIKey: b.APIKey, Shards: b.Shards, Replicas: b.Replicas, GRPC: b.GRPC, Namespace: b.Namespace}
 }
 
 // weaviateAlias is the alias of this root's Weaviate index
@@ -233,7 +233,7 @@ func (e *Engine) commitCompacted(ctx context.Context, sc *fingerprint.Sidecar, r
 // returns the segment count after the merge.
 func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, error) {
 	from, dir := e.Layout.GenDir(base), e.Layout.GenDir(gen)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := fingerprint.MkdirAll(dir); err != nil { // never the root, if it was deleted
 		return 0, fmt.Errorf("create generation: %w", err)
 	}
 	ls := e.localStorage()

@@ -195,8 +195,43 @@ func writeFile(path string, data []byte, perm os.FileMode, durable bool) error {
 	return a.Commit(path)
 }
 
-// MkdirAll creates dir and its missing parents with DirPerm.
-func MkdirAll(dir string) error { return os.MkdirAll(dir, DirPerm) }
+// IndexDirName is the directory of an index inside its root. MkdirAll
+// never creates the directory that holds it.
+const IndexDirName = ".autorag"
+
+// ErrRootGone reports that MkdirAll was asked to create a directory under
+// an index root (a directory holding IndexDirName) that does not exist: the
+// user deleted it, and creating it again would bring back an empty root.
+var ErrRootGone = errors.New("the index root is gone")
+
+// MkdirAll creates dir and its missing parents with DirPerm, one level at a
+// time, except an index root: a path with an IndexDirName component is
+// created only below a root that exists. Each level is one mkdir whose
+// parent must exist, so a root deleted while a refresh runs stays deleted
+// whatever the refresh is doing (os.MkdirAll would create it again).
+func MkdirAll(dir string) error {
+	dir = filepath.Clean(dir)
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir && filepath.Base(dir) != IndexDirName {
+		if err := MkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	err := os.Mkdir(dir, DirPerm)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+			return nil
+		}
+	case errors.Is(err, fs.ErrNotExist) && filepath.Base(dir) == IndexDirName:
+		return fmt.Errorf("%w: %s: %w", ErrRootGone, filepath.Dir(dir), err)
+	}
+	return err
+}
 
 // SyncDir fsyncs the directory dir so that renames and creations inside it
 // survive a crash. It is a no-op on Windows, where directories cannot be

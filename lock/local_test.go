@@ -220,3 +220,17 @@ func TestBusyErrorMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestAcquireOnDeletedRootFails: the lock's directory is created alone, so
+// a lock taken on a root that was deleted fails and leaves it deleted.
+func TestAcquireOnDeletedRootFails(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	l, err := Acquire(context.Background(), filepath.Join(root, ".autorag", "refresh.lock"), 0, "test")
+	if err == nil {
+		l.Release()
+		t.Fatal("acquired a lock under a deleted root")
+	}
+	if _, err := os.Lstat(root); !os.IsNotExist(err) {
+		t.Fatalf("the deleted root exists again: %v", err)
+	}
+}

@@ -140,8 +140,11 @@ func Acquire(ctx context.Context, path string, wait time.Duration, command strin
 }
 
 // prepare creates the lock's directory and refuses a non-regular lock path.
+// It creates that directory alone (its parent, an index root, must exist):
+// a lock taken on a root the user deleted fails instead of creating the
+// root again.
 func prepare(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create lock directory: %w", err)
 	}
 	_, err := lstatLock(path)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/autorag/autorag/internal/amplify"
 	"github.com/autorag/autorag/mirror/parse"
+	"github.com/autorag/autorag/mirror/parse/pdf"
 )
 
 // amplifyText is the text cap of the amplification cases: small, so that
@@ -27,15 +28,19 @@ const amplifyText = 4 << 20
 // dies of it instead of taking the machine's memory.
 const amplifyCap = 3 << 30
 
+// amplifyPDFUnpacked is the PDF cases' inflate budget (Limits.MaxUnpacked).
+const amplifyPDFUnpacked = 32 << 20
+
 // amplifyEnv names the case a re-executed test binary parses.
 const amplifyEnv = "AUTORAG_AMPLIFY_CASE"
 
 // amplifiers are internal/amplify's inputs by name, the mail case sized
 // for amplifyText: 400 attachments, each a workbook that expands to 3 MiB,
-// just under the cap.
+// just under the cap; the PDF cases an object stream inflating to 40 MiB
+// and a page content to 24 MiB (past 4x the cap).
 var amplifiers = func() map[string]amplify.Input {
 	m := map[string]amplify.Input{}
-	for _, in := range amplify.Inputs(400, 3) {
+	for _, in := range append(amplify.Inputs(400, 3), amplify.PDFInputs(40, 24)...) {
 		m[in.Name] = in
 	}
 	return m
@@ -81,9 +86,21 @@ func amplifyChild(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if strings.HasSuffix(path, ".pdf") { // the PDF engine's start is not the parse's
+		if err := (pdf.Parser{}).Warm(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	runtime.GC()
 	before := resetPeak(t)
-	d, err := ParseContext(context.Background(), path, data, parse.Limits{MaxText: amplifyText})
+	lim := parse.Limits{MaxText: amplifyText}
+	if strings.HasSuffix(path, ".pdf") {
+		// PDF streams inflate past a 32 MiB budget here (40 MiB object
+		// stream), not the default 128 MiB: the inputs stay quick to make
+		// under the race detector.
+		lim.MaxUnpacked = amplifyPDFUnpacked
+	}
+	d, err := ParseContext(context.Background(), path, data, lim)
 	peak := procStatus(t, "VmHWM")
 	n := 0
 	if d != nil {

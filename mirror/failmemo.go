@@ -43,7 +43,7 @@ func (m *FailMemo) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := fingerprint.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
 	return fingerprint.WriteFileAtomic(path, b, 0o644)

@@ -5,6 +5,7 @@
 #   scripts/weaviate-cluster.sh up [3|1]   start 3 nodes (default) or 1 node
 #   scripts/weaviate-cluster.sh down       stop the nodes this script started
 #   scripts/weaviate-cluster.sh status     print each node's pid and readiness
+#   scripts/weaviate-cluster.sh grpc       print node 1's gRPC address
 #   scripts/weaviate-cluster.sh kill N     kill -9 node N (fault tests)
 #   scripts/weaviate-cluster.sh start N    restart node N with its data
 #
@@ -46,6 +47,32 @@ server_bin() {
 NET="${WEAVIATE_NET:-127.0.0.1}"
 addr() { echo "$NET$1"; }
 
+# WEAVIATE_ROOT_KEY, when set, turns on API-key authentication and RBAC:
+# that key is the root user's, anonymous access is off, and database users
+# (made through the API, each with its own key) are on. The Weaviate tests
+# of API-key scoping run against such a cluster (AUTORAG_WEAVIATE_AUTH_URL).
+ROOT_KEY="${WEAVIATE_ROOT_KEY:-}"
+auth_env() {
+	if [ -z "$ROOT_KEY" ]; then
+		echo AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true
+		return
+	fi
+	echo AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=false
+	echo AUTHENTICATION_APIKEY_ENABLED=true
+	echo "AUTHENTICATION_APIKEY_ALLOWED_KEYS=$ROOT_KEY"
+	echo AUTHENTICATION_APIKEY_USERS=root
+	echo AUTHENTICATION_DB_USERS_ENABLED=true
+	echo AUTHORIZATION_RBAC_ENABLED=true
+	echo AUTHORIZATION_RBAC_ROOT_USERS=root
+}
+curl_auth() {
+	if [ -n "$ROOT_KEY" ]; then
+		curl -H "Authorization: Bearer $ROOT_KEY" "$@"
+	else
+		curl "$@"
+	fi
+}
+
 # start_node N NODES: starts node N of a NODES-node cluster in the background.
 start_node() {
 	local n=$1 nodes=$2 bin a join="" peers="node1:$RAFT_PORT" expect=1
@@ -57,9 +84,10 @@ start_node() {
 		[ "$n" -ne 1 ] && join="$(addr 1):$GOSSIP_PORT"
 	fi
 	mkdir -p "$DIR/node$n"
+	# shellcheck disable=SC2046 # one VAR=value word per line
 	env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
 		PERSISTENCE_DATA_PATH="$DIR/node$n/data" \
-		AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+		$(auth_env) \
 		DEFAULT_VECTORIZER_MODULE=none \
 		ENABLE_MODULES= \
 		DISABLE_TELEMETRY=true \
@@ -113,7 +141,7 @@ wait_whole() {
 	while :; do
 		for n in $(seq 1 "$nodes"); do
 			alive "$n" || continue
-			got="$(curl -fsS --max-time 5 "http://$(addr "$n"):$REST_PORT/v1/nodes" 2>/dev/null |
+			got="$(curl_auth -fsS --max-time 5 "http://$(addr "$n"):$REST_PORT/v1/nodes" 2>/dev/null |
 				grep -o '"status":"HEALTHY"' | wc -l)" || got=0
 			[ "$got" -eq "$nodes" ] && return 0
 			break
@@ -142,8 +170,12 @@ up() {
 	done
 	for n in $(seq 1 "$nodes"); do wait_ready "$n"; done
 	wait_whole "$nodes"
+	echo "grpc: $(grpc_addr)" >&2
 	echo "http://$(addr 1):$REST_PORT"
 }
+
+# grpc_addr is node 1's gRPC address (export it as AUTORAG_WEAVIATE_GRPC).
+grpc_addr() { echo "$(addr 1):$((15050 + OFF + 10))"; }
 
 stop_node() {
 	local n=$1 pid i
@@ -164,6 +196,7 @@ down() {
 case "${1:-}" in
 up) up "${2:-3}" ;;
 down) down "${2:-}" ;;
+grpc) grpc_addr ;;
 status)
 	for n in $(seq 1 "$(node_count)"); do
 		if alive "$n"; then s=alive; else s=stopped; fi
@@ -181,7 +214,7 @@ start)
 	wait_whole "$(node_count)"
 	;;
 *)
-	echo "usage: $0 up [3|1] | down [--wipe] | status | kill N | start N" >&2
+	echo "usage: $0 up [3|1] | down [--wipe] | status | grpc | kill N | start N" >&2
 	exit 2
 	;;
 esac

@@ -32,6 +32,7 @@ type config struct {
 	hostileFiles int           // files in one directory
 	overflows    int           // watch overflow trials
 	trustOnly    bool          // run only the trust scenarios
+	row          string        // with trustOnly: run only this trust row (a try, not a report)
 }
 
 var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3}
@@ -44,8 +45,10 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, weaviate, scoped) and print the report")
 	flag.Parse()
 	cfg := fullRun
+	cfg.row = *row
 	cfg.randomTrials, cfg.randomFiles, cfg.contention = *trials, *files, *dur
 	cfg.trustOnly = *only == "trust"
 	if *only != "" && !cfg.trustOnly {
@@ -150,9 +153,16 @@ func (h *harness) all(cfg config) []outcome {
 func (h *harness) trust(cfg config) []outcome {
 	var rows []outcome
 	url := os.Getenv("AUTORAG_WEAVIATE_URL")
-	for _, f := range []func() outcome{h.pathEntries, h.amplification, h.serverAbuse,
-		func() outcome { return h.watchOverflow(cfg.overflows) }, func() outcome { return h.weaviateOwn(url) }} {
-		o := f()
+	for _, s := range []struct {
+		name string
+		f    func() outcome
+	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
+		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
+		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped}} {
+		if cfg.row != "" && cfg.row != s.name {
+			continue
+		}
+		o := s.f()
 		h.logf("%s: %d trials, %d failures %s %v", o.Scenario, o.Trials, o.Failures, o.Skipped, o.Notes)
 		rows = append(rows, o)
 	}

@@ -100,10 +100,17 @@ func mkSpecial(root string) error {
 // has a deadline; a hang is a failure).
 func (h *harness) pathEntries() outcome {
 	o := outcome{Scenario: "path entries (walk, --paths, watch events, read over HTTP) × traps (symlinked parent, symlinked leaf, ignored ancestor, .GIT/.Autorag case variants, FIFO, socket, device)"}
-	root, err := os.MkdirTemp(h.work, "traps-")
+	h.trapRun(&o, h.work)
+	return o
+}
+
+// trapRun plants the traps in a new root under base and tries every path
+// entry against them.
+func (h *harness) trapRun(o *outcome, base string) {
+	root, err := os.MkdirTemp(base, "traps-")
 	if err != nil {
 		o.fail("setup: %v", err)
-		return o
+		return
 	}
 	defer os.RemoveAll(root)
 	outside := root + "-outside"
@@ -111,14 +118,14 @@ func (h *harness) pathEntries() outcome {
 	traps, err := plantTraps(root, outside)
 	if err != nil {
 		o.fail("setup: %v", err)
-		return o
+		return
 	}
 	entry := func(name string, run func() result) {
 		r := run()
 		if r.code != 0 {
 			o.fail("%s: %s", name, r)
 		}
-		h.checkTraps(&o, root, name, traps)
+		h.checkTraps(o, root, name, traps)
 	}
 	entry("walk", func() result { return h.cli.run(nil, "--root", root, "refresh", "--json") })
 	args := []string{"--root", root, "refresh", "--json"}
@@ -127,8 +134,7 @@ func (h *harness) pathEntries() outcome {
 	}
 	entry("refresh --paths", func() result { return h.cli.run(nil, args...) })
 	entry("watch events", func() result { return h.watchTraps(root, outside) })
-	h.readTraps(&o, root, traps)
-	return o
+	h.readTraps(o, root, traps)
 }
 
 // checkTraps queries every trap's secret: none may be found.

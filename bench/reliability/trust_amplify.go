@@ -27,8 +27,10 @@ func (h *harness) amplification() outcome {
 	}
 	o.note("baseline refresh %d MiB", base>>10)
 	// The mail case: 300 attachments, each expanding to 30 MiB of text,
-	// just under the text cap.
-	for _, a := range amplify.Inputs(300, 30) {
+	// just under the text cap. The PDF cases: an object stream inflating
+	// to 768 MiB, a page content to 256 MiB (past 4 x the text cap), one
+	// 4 MiB content drawn by 2,000 pages.
+	for _, a := range append(amplify.Inputs(300, 30), amplify.PDFInputs(768, 256)...) {
 		o.Trials++
 		data, err := a.Data()
 		if err != nil {

@@ -34,13 +34,17 @@ func (env Env) idPath() string { return filepath.Join(env.Dir, IDFile) }
 // about to make the index (only a writer gets here: a reader with no
 // committed sidecar stops at ErrNoIndex first).
 func IndexAlias(env Env, sc *fingerprint.Sidecar) (string, error) {
+	prefix, err := env.prefix()
+	if err != nil {
+		return "", err
+	}
 	b, err := os.ReadFile(env.idPath())
 	if err == nil {
 		id := strings.TrimSpace(string(b))
 		if !validID(id) {
 			return "", fmt.Errorf("%s holds %q, not an index id (remove it only together with the index: autorag index reset)", env.idPath(), id)
 		}
-		return aliasPrefix + id, nil
+		return prefix + id, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("read the weaviate index id: %w", err)
@@ -55,13 +59,40 @@ func IndexAlias(env Env, sc *fingerprint.Sidecar) (string, error) {
 	if _, err := rand.Read(id); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(env.Dir, fingerprint.DirPerm); err != nil {
+	if err := fingerprint.MkdirAll(env.Dir); err != nil { // never the root, if it was deleted
 		return "", err
 	}
 	if err := fingerprint.WriteFileAtomic(env.idPath(), []byte(hex.EncodeToString(id)+"\n"), fingerprint.FilePerm); err != nil {
 		return "", fmt.Errorf("write the weaviate index id: %w", err)
 	}
-	return aliasPrefix + hex.EncodeToString(id), nil
+	return prefix + hex.EncodeToString(id), nil
+}
+
+// prefix starts every name of this index: Autorag_, or with a namespace
+// Autorag_<namespace>_ (a role scoped to that prefix confines a user's key
+// to their own indexes: docs/WEAVIATE.md).
+func (env Env) prefix() (string, error) {
+	if env.Namespace == "" {
+		return aliasPrefix, nil
+	}
+	if !validNamespace(env.Namespace) {
+		return "", backend.Usagef("weaviate namespace %q: want 1 to 32 letters and digits, not 16 hex digits", env.Namespace)
+	}
+	return aliasPrefix + env.Namespace + "_", nil
+}
+
+// validNamespace accepts 1 to 32 ASCII letters and digits that cannot be
+// read as an index id (so that a collection's name parses one way).
+func validNamespace(ns string) bool {
+	if len(ns) == 0 || len(ns) > 32 || validID(ns) {
+		return false
+	}
+	for _, c := range ns {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // validID accepts the hex ids IndexAlias makes and the path hashes of

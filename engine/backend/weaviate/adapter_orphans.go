@@ -26,9 +26,13 @@ func Orphans(ctx context.Context, env Env) (map[string][]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list collections: %w", err)
 	}
+	prefix, err := env.prefix()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]string{}
 	for _, n := range names {
-		if alias, ok := aliasOfCollection(n); ok && alias != own {
+		if alias, ok := aliasOfCollection(n); ok && alias != own && inScope(alias, prefix) {
 			out[alias] = append(out[alias], n)
 		}
 	}
@@ -44,9 +48,13 @@ func DropOrphans(ctx context.Context, env Env, aliases []string) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
+	prefix, err := env.prefix()
+	if err != nil {
+		return nil, err
+	}
 	var dropped []string
 	for _, a := range aliases {
-		if a == own || !strings.HasPrefix(a, aliasPrefix) {
+		if _, ok := aliasOfCollection(a); a == own || !ok || !inScope(a, prefix) {
 			continue
 		}
 		if err := NewPair(c, a, Settings{}).Drop(ctx); err != nil {
@@ -82,15 +90,30 @@ func orphanScope(env Env) (*Client, string, error) {
 }
 
 // aliasOfCollection is the alias a collection autorag made belongs to:
-// "Autorag_<id>" of "Autorag_<id>_<rest>".
+// "Autorag_<id>" of "Autorag_<id>_<rest>", "Autorag_<ns>_<id>" of
+// "Autorag_<ns>_<id>_<rest>" (a namespace is never an id).
 func aliasOfCollection(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, aliasPrefix)
 	if !ok {
 		return "", false
 	}
-	id, _, _ := strings.Cut(rest, "_")
-	if !validID(id) {
+	first, after, _ := strings.Cut(rest, "_")
+	if validID(first) {
+		return aliasPrefix + first, true
+	}
+	id, _, _ := strings.Cut(after, "_")
+	if !validNamespace(first) || !validID(id) {
 		return "", false
 	}
-	return aliasPrefix + id, true
+	return aliasPrefix + first + "_" + id, true
+}
+
+// inScope says whether alias is one this root's configuration may list
+// and drop: with a namespace, only that namespace's; without, any.
+func inScope(alias, prefix string) bool {
+	if prefix == aliasPrefix {
+		return true
+	}
+	rest, ok := strings.CutPrefix(alias, prefix)
+	return ok && validID(rest)
 }

@@ -54,6 +54,9 @@ type Env struct {
 	// collection (0 means 1).
 	URL, APIKey      string
 	Shards, Replicas int
+	// GRPC is the node's gRPC address for imports ("" = REST); Namespace
+	// starts every name the index makes (see IndexAlias).
+	GRPC, Namespace string
 }
 
 // OpenStorage opens the Weaviate backend of this root. Shards and
@@ -71,7 +74,7 @@ func openStorage(env Env, sc *fingerprint.Sidecar) (*weaviateStorage, error) {
 	if env.URL == "" {
 		return nil, backend.Usagef("the index is stored in weaviate: set AUTORAG_WEAVIATE_URL to the cluster's url")
 	}
-	c, err := New(Config{URL: env.URL, APIKey: env.APIKey})
+	c, err := New(Config{URL: env.URL, APIKey: env.APIKey, GRPC: env.GRPC})
 	if err != nil {
 		return nil, backend.Usagef("%v", err)
 	}

@@ -29,6 +29,9 @@ type Config struct {
 	APIKey string
 	// Timeout bounds each HTTP request; 0 means 60 seconds.
 	Timeout time.Duration
+	// GRPC, when set, is the host:port of the node's gRPC API (Weaviate's
+	// GRPC_PORT): imports then use the gRPC batch API (grpc.go).
+	GRPC string
 }
 
 // Client calls one Weaviate cluster. It is safe for concurrent use.
@@ -36,6 +39,7 @@ type Client struct {
 	base string
 	key  string
 	hc   *http.Client
+	grpc *grpcConn // nil: imports over REST
 }
 
 // New returns a client for cfg. It does not contact the cluster.
@@ -56,7 +60,14 @@ func New(cfg Config) (*Client, error) {
 	// new connection for most requests.
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
-	return &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout, Transport: tr}}, nil
+	c := &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout, Transport: tr}}
+	if cfg.GRPC != "" {
+		if err := checkGRPCAddr(cfg.GRPC); err != nil {
+			return nil, err
+		}
+		c.grpc = &grpcConn{addr: cfg.GRPC}
+	}
+	return c, nil
 }
 
 // do sends one request and decodes a JSON answer into out (when not nil).

@@ -29,7 +29,8 @@ func testCluster(t testing.TB) *Client {
 		}
 		t.Skip("AUTORAG_WEAVIATE_URL unset: run `make weaviate-up` and export the URL it prints")
 	}
-	c, err := New(Config{URL: u, APIKey: os.Getenv("AUTORAG_WEAVIATE_API_KEY")})
+	// With AUTORAG_WEAVIATE_GRPC every test imports over gRPC (.ci/run sets it).
+	c, err := New(Config{URL: u, APIKey: os.Getenv("AUTORAG_WEAVIATE_API_KEY"), GRPC: os.Getenv("AUTORAG_WEAVIATE_GRPC")})
 	if err != nil {
 		t.Fatal(err)
 	}

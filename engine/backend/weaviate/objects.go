@@ -92,6 +92,9 @@ func (c *Client) Import(ctx context.Context, collection string, objs []Object, s
 }
 
 func (c *Client) importBatch(ctx context.Context, collection string, batch []Object, level string) error {
+	if c.grpc != nil {
+		return c.importBatchGRPC(ctx, collection, batch, level)
+	}
 	wire := make([]map[string]any, len(batch))
 	for i, o := range batch {
 		wire[i] = o.wire(collection)

@@ -91,16 +91,8 @@ func (p *Pair) Build(ctx context.Context, epoch string, objs []Object) (Report, 
 	if err := p.writable(ctx, "build"); err != nil {
 		return Report{}, err
 	}
-	for _, name := range []string{a, b} {
-		if err := p.c.DropCollection(ctx, name); err != nil {
-			return Report{}, err
-		}
-		if err := p.c.CreateCollection(ctx, name, p.s); err != nil {
-			return Report{}, err
-		}
-		if err := p.c.Import(ctx, name, objs, p.s); err != nil {
-			return Report{}, fmt.Errorf("build %s: %w", name, err)
-		}
+	if err := p.buildBoth(ctx, [2]string{a, b}, objs); err != nil {
+		return Report{}, err
 	}
 	if err := p.ensureJournal(ctx); err != nil {
 		return Report{}, err

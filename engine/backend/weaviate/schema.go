@@ -31,6 +31,10 @@ type Settings struct {
 	// Retries is how many times a failed batch is retried when the failure
 	// may pass (unreachable, degraded); 0 means 4.
 	Retries int
+	// VectorIndex is the vector index of a new collection: "flat" (an
+	// exact scan, as the local backend's) or "hnsw"; "" means hnsw.
+	// Pair.Build picks it by the collection's size (vectorIndexFor).
+	VectorIndex string
 }
 
 func (s Settings) withDefaults() Settings {
@@ -49,6 +53,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.Read == "" {
 		s.Read = "ONE"
+	}
+	if s.VectorIndex == "" {
+		s.VectorIndex = "hnsw"
 	}
 	return s
 }
@@ -89,8 +96,9 @@ func textArray(p map[string]any) map[string]any {
 // tokens only, with the local backend's parameters and no stop words.
 func classDef(name string, s Settings) map[string]any {
 	return map[string]any{
-		"class":      name,
-		"vectorizer": "none",
+		"class":           name,
+		"vectorizer":      "none",
+		"vectorIndexType": s.VectorIndex,
 		"properties": []any{
 			property(propChunkID, "field", true, false),
 			property(propPath, "field", true, false),

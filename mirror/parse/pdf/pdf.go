@@ -44,6 +44,9 @@ const warmNotice = "preparing the PDF engine (once per machine)"
 
 // Parse extracts the text of every page.
 func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
+	if err := inflateBudget(in.Data, in.Limits); err != nil {
+		return nil, err
+	}
 	inst, err := instance(ctx)
 	if err != nil {
 		return nil, err

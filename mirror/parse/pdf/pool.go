@@ -16,9 +16,12 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// memoryPages bounds each instance's linear memory: 8,192 pages of 64 KiB
-// (512 MiB). A PDF that needs more fails to parse.
-const memoryPages = 8192
+// memoryPages bounds each instance's linear memory: 4,096 pages of 64 KiB
+// (256 MiB). A PDF that needs more fails to parse. wazero grows the memory
+// as a Go slice, so a grow to the limit briefly holds 1.5 times it: at 512
+// MiB a PDF that PDFium expands (nested forms) took a refresh past 1 GiB
+// and, under an address-space cap, killed the process.
+const memoryPages = 4096
 
 type instanceAPI = pdfium.Pdfium
 
