@@ -118,7 +118,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if err != nil {
 		return nil, err
 	}
-	res.Manifest = &Manifest{Entries: mergeEntries(prev.Entries, fresh, cov)}
+	res.Manifest = &Manifest{Entries: mergeEntries(prev.Entries, fresh, cov), origin: prev.origin}
 	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
 	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
 	res.Changed = !slices.Equal(prev.Entries, res.Manifest.Entries)
