@@ -146,9 +146,14 @@ func (m *Manifest) loadLog(path string, base []byte, baseMtime int64) {
 }
 
 // applyChanges merges changes (sorted by path, nil Entry for a removal)
-// into entries (sorted) in one pass.
+// into entries (sorted), which it may modify. When every change replaces
+// an entry in place (the usual edit), only those entries are written;
+// otherwise entries are merged into a new slice in one pass.
 func applyChanges(entries []Entry, changes []change) []Entry {
 	if len(changes) == 0 {
+		return entries
+	}
+	if replaceInPlace(entries, changes) {
 		return entries
 	}
 	out := make([]Entry, 0, len(entries)+len(changes))
@@ -166,6 +171,23 @@ func applyChanges(entries []Entry, changes []change) []Entry {
 		}
 	}
 	return append(out, entries[j:]...)
+}
+
+// replaceInPlace applies changes that all replace existing entries, and
+// reports false, having changed nothing, when one adds or removes a path.
+func replaceInPlace(entries []Entry, changes []change) bool {
+	at := make([]int, len(changes))
+	for k, c := range changes {
+		i, ok := slices.BinarySearchFunc(entries, c.path, func(e Entry, p string) int { return strings.Compare(e.Path, p) })
+		if !ok || c.entry == nil {
+			return false
+		}
+		at[k] = i
+	}
+	for k, c := range changes {
+		entries[at[k]] = *c.entry
+	}
+	return true
 }
 
 // change is one path's last state in the log: an entry, or nil when the

@@ -220,3 +220,18 @@ func TestManifestLogInPlaceEdit(t *testing.T) {
 	want.Entries[7].Size += 100
 	checkEntries(t, p, want)
 }
+
+// TestManifestLogChangesOnly saves changes that only replace entries (the
+// in-place path of applyChanges) and then one that also removes and adds.
+func TestManifestLogChangesOnly(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "manifest.bin")
+	save(t, sampleManifest(300), p)
+	m := load(t, p)
+	e := slices.Clone(m.Entries)
+	e[0].Size, e[150].MtimeNS, e[299].Parser = 1, 2, "code@9"
+	m = &Manifest{Entries: e, origin: m.origin}
+	save(t, m, p)
+	m = edit(checkEntries(t, p, m), 5, 6, 1)
+	save(t, m, p)
+	checkEntries(t, p, m)
+}
