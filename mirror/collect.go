@@ -29,6 +29,27 @@ type CollectStats struct {
 	BytesReclaimed int64 // bytes of removed files less those of a new pack (old-layout directories not counted)
 }
 
+// CollectDue reports whether Collect has more to do than count objects:
+// more than maxPacks packs (one-file refreshes add one each), objects Put
+// since the last Sync, or files that only Collect removes (temporary
+// files, damaged packs, the old layout's directories) in the directory as
+// listed. A caller that keeps the cost of a refresh in proportion to its
+// change collects only then: the dead objects that wait meanwhile cost
+// space, never correctness, and the pack limit bounds them.
+func (s *Store) CollectDue() bool {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.sess != nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		s.loadLocked()
+	}
+	return s.untidy || s.loadErr != nil || len(s.packs) > maxPacks
+}
+
 // Collect removes what the store holds beyond the objects in keep. It first
 // publishes the session's pack, then:
 //
@@ -57,6 +78,9 @@ func (s *Store) Collect(keep map[Hash]bool) (CollectStats, error) {
 		s.loadLocked()
 	}
 	err := s.collectLocked(keep, &st)
+	if err == nil {
+		s.untidy = false
+	}
 	st.PacksAfter = len(s.packs)
 	for _, p := range s.packs {
 		st.Objects += len(p.entries)

@@ -215,3 +215,63 @@ func TestStoreCollectSweep(t *testing.T) {
 	}
 	checkDocs(t, dir, []Hash{h}, []*Doc{d})
 }
+
+// TestStoreCollectDue: a store of a few intact packs has nothing for
+// Collect to do but count; more packs than maxPacks, a temporary file, a
+// damaged pack or an unpublished Put make it due, and a Collect that
+// removed the leftovers makes it not due again.
+func TestStoreCollectDue(t *testing.T) {
+	dir := t.TempDir()
+	for i := range maxPacks {
+		makePack(t, dir, testDoc(i, 300))
+	}
+	due := func(want bool, what string) {
+		t.Helper()
+		s := OpenStore(dir)
+		defer s.Close()
+		if got := s.CollectDue(); got != want {
+			t.Errorf("%s: CollectDue = %v, want %v", what, got, want)
+		}
+	}
+	due(false, "maxPacks intact packs")
+	makePack(t, dir, testDoc(100, 300))
+	due(true, "maxPacks+1 packs")
+	s := OpenStore(dir)
+	if _, err := s.Collect(nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	due(false, "after Collect")
+	tmp := filepath.Join(dir, tempPrefix+"pack-x")
+	if err := os.WriteFile(tmp, []byte("torn"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	due(true, "a temporary file")
+	s = OpenStore(dir)
+	if !s.CollectDue() {
+		t.Fatal("temporary file not seen")
+	}
+	if _, err := s.Collect(nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	due(false, "temporary file collected")
+	if err := os.WriteFile(filepath.Join(dir, packPrefix+strings.Repeat("f", 16)+packSuffix), []byte("not a pack"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if names := packNames(t, dir); len(names) == 0 {
+		t.Fatal("damaged pack not named as a pack; fix the test's name")
+	}
+	due(true, "a damaged pack")
+	s = OpenStore(dir)
+	defer s.Close()
+	if _, err := s.Collect(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(testDoc(200, 300)); err != nil {
+		t.Fatal(err)
+	}
+	if !s.CollectDue() {
+		t.Error("an unpublished Put: CollectDue = false, want true")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/fingerprint"
@@ -40,6 +41,7 @@ type Store struct {
 	loaded  bool
 	packs   []*pack
 	loadErr error // why the store directory could not be listed
+	untidy  bool  // the listing found what only Collect removes (CollectDue)
 }
 
 // OpenStore returns the store rooted at dir. Nothing is read until the first
@@ -238,11 +240,17 @@ func (s *Store) loadLocked() {
 		return
 	}
 	for _, e := range ents {
-		if !isPackName(e.Name()) || !e.Type().IsRegular() {
+		name := e.Name()
+		if strings.HasPrefix(name, tempPrefix) || isFanout(name) {
+			s.untidy = true
+		}
+		if !isPackName(name) || !e.Type().IsRegular() {
 			continue
 		}
-		if p, err := openPack(filepath.Join(s.dir, e.Name()), e.Name()); err == nil {
+		if p, err := openPack(filepath.Join(s.dir, name), name); err == nil {
 			s.packs = append(s.packs, p)
+		} else {
+			s.untidy = true
 		}
 	}
 }
