@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-104796e832e7e0fd56e796a80f620310"
+const QuerySemantics = "q-6c3054ed4be7e34c4f11d2f78b692fe1"
