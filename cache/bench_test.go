@@ -142,3 +142,25 @@ func BenchmarkLRUGet(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkEmbeddingsOpenPut is an incremental refresh's use of the cache:
+// open it, Put the vectors of one edited file's three chunks, close it
+// (Flush fsyncs). The cache holds the chunks of 100,000 documents.
+func BenchmarkEmbeddingsOpenPut(b *testing.B) {
+	dir := writeEmbeddings(b, 300_000, 100)
+	v := make([]float32, 100)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		c := openEmb(b, dir, "bench")
+		for range 3 {
+			i++
+			if err := c.Put(testHash(-i), v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := c.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -63,8 +63,10 @@
 // interleaved appends. Any number of processes may open and Get: they read
 // a prefix that only grows, and a rewritten log is renamed into place, so
 // readers holding the old file keep reading it. The writer reloads the log
-// when it starts writing, so opening before taking the refresh lock loses
-// nothing. Query processes never write here: a query's own vector goes to
+// when it starts writing unless neither the log nor the index changed since
+// Open (same file, size and modification time), so opening before taking
+// the refresh lock loses nothing and an incremental refresh reads the index
+// once. Query processes never write here: a query's own vector goes to
 // a Queries cache keyed by the embedder identity (the engine's qvec/).
 //
 // Bounds. Collect(live, cap) does nothing while the embeddings directory

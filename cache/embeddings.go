@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/gofrs/flock"
@@ -47,6 +45,11 @@ type Embeddings struct {
 	index  entryIndex
 	closed bool
 
+	// opened is what Open loaded and the files it loaded it from, so
+	// that startWriter need not load both again when no writer has
+	// touched them since; nil when there was no log.
+	opened *openedState
+
 	// Writer state, set up by the first write (startWriter).
 	writing  bool
 	lock     *flock.Flock
@@ -85,12 +88,14 @@ func OpenEmbeddings(dir, identity string) (*Embeddings, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open embedding cache: %w", err)
 	}
+	opened := &openedState{log: statOf(f), idx: statPath(filepath.Join(c.dir, idxName))}
 	st, err := loadLog(f, c.dir, identity)
 	if err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("load embedding cache %s: %w", c.dir, err)
 	}
-	c.f, c.index = f, st.index
+	opened.st = st
+	c.f, c.index, c.opened = f, st.index, opened
 	return c, nil
 }
 
@@ -262,97 +267,6 @@ func (c *Embeddings) Close() error {
 	return err
 }
 
-// startWriter makes c the writer: it takes the writer lock, reopens the log
-// for appending, reloads it (another writer may have appended since Open),
-// cuts off a torn tail, and rewrites the index if it does not exactly cover
-// the log. c.mu must be held.
-func (c *Embeddings) startWriter() (err error) {
-	switch {
-	case c.closed:
-		return errClosed
-	case c.werr != nil:
-		return c.werr
-	case c.writing:
-		return nil
-	}
-	if err := fingerprint.MkdirAll(c.dir); err != nil {
-		return fmt.Errorf("embedding cache: %w", err)
-	}
-	lk := flock.New(filepath.Join(c.dir, writerLockName), flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(fingerprint.FilePerm))
-	ok, err := lk.TryLock()
-	if err != nil {
-		return fmt.Errorf("embedding cache: lock: %w", err)
-	}
-	if !ok {
-		return ErrWriterBusy
-	}
-	var f, idx *os.File
-	defer func() {
-		if err != nil {
-			for _, x := range []*os.File{f, idx} {
-				if x != nil {
-					_ = x.Close()
-				}
-			}
-			_ = lk.Unlock()
-			err = fmt.Errorf("embedding cache: start writing %s: %w", c.dir, err)
-		}
-	}()
-	removeTemps(c.dir)
-	f, err = os.OpenFile(filepath.Join(c.dir, logName), os.O_RDWR|os.O_CREATE|os.O_APPEND, fingerprint.FilePerm)
-	if err != nil {
-		return err
-	}
-	st, err := c.repair(f)
-	if err != nil {
-		return err
-	}
-	idx, err = os.OpenFile(filepath.Join(c.dir, idxName), os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	if c.f != nil {
-		_ = c.f.Close()
-	}
-	c.f, c.idx, c.lock, c.index, c.nonce, c.tailN = f, idx, lk, st.index, st.nonce, st.tailN
-	c.end, c.bufStart, c.writing, c.newFiles, c.dirty = st.validEnd, st.validEnd, true, true, true
-	return nil
-}
-
-// repair loads the log open as f (read-write) and brings it and its index
-// to a state a writer can append to.
-func (c *Embeddings) repair(f *os.File) (*logState, error) {
-	st, err := loadLog(f, c.dir, c.identity)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !st.headerOK:
-		nonce := rand.Uint64()
-		hdr := logHeader(c.identity, nonce)
-		if err := f.Truncate(0); err != nil {
-			return nil, err
-		}
-		if _, err := f.Write(hdr); err != nil {
-			return nil, err
-		}
-		n := int64(len(hdr))
-		st = &logState{headerOK: true, nonce: nonce, hdrLen: n, size: n, validEnd: n, index: newEntryIndex(nil, 0)}
-	case st.size > st.validEnd:
-		if err := f.Truncate(st.validEnd); err != nil {
-			return nil, err
-		}
-	}
-	if !st.idxClean {
-		data := fullIndex(st.nonce, st.validEnd, st.index.all())
-		if err := fingerprint.WriteFileAtomic(filepath.Join(c.dir, idxName), data, fingerprint.FilePerm); err != nil {
-			return nil, err
-		}
-		st.index, st.tailN = newEntryIndex(data[idxHeaderLen:], 0), 0
-	}
-	return st, nil
-}
-
 // compactIndex rewrites the index with every entry in its sorted region,
 // once enough have been appended to its tail (which every opening process
 // loads into a map). Log data must be durable first.
@@ -370,18 +284,4 @@ func (c *Embeddings) compactIndex() error {
 	_ = c.idx.Close()
 	c.idx, c.index, c.tailN = idx, newEntryIndex(data[idxHeaderLen:], 0), 0
 	return nil
-}
-
-// removeTemps removes temporary files a crashed writer left in dir. Only
-// the writer (holding the writer lock) creates them, so none is in use.
-func removeTemps(dir string) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), fingerprint.TempPrefix) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }

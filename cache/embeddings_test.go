@@ -287,3 +287,65 @@ func TestEmbeddingsBadHeaderStartsOver(t *testing.T) {
 	}
 	checkRange(t, c, 5, 8, dims)
 }
+
+// TestEmbeddingsStaleOpenReloads opens two caches over a log that has
+// records; one writes and closes, then the other, whose Open loaded the
+// log before those records, writes: it must load the log again instead of
+// appending after what its Open saw, and every record must survive.
+func TestEmbeddingsStaleOpenReloads(t *testing.T) {
+	dir := t.TempDir()
+	c := openEmb(t, dir, "x")
+	putRange(t, c, 0, 3, 4)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, b := openEmb(t, dir, "x"), openEmb(t, dir, "x")
+	putRange(t, a, 3, 5, 4)
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	putRange(t, b, 5, 7, 4)
+	checkRange(t, b, 0, 7, 4)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := openEmb(t, dir, "x")
+	defer r.Close()
+	if r.Len() != 7 {
+		t.Fatalf("Len = %d after reopening, want 7", r.Len())
+	}
+	checkRange(t, r, 0, 7, 4)
+}
+
+// TestEmbeddingsWriterKeepsForgotten checks the state Open loaded and a
+// writer reuses: a record Get found corrupt stays forgotten, is embedded
+// again by a Put, and is served from the new record after reopening.
+func TestEmbeddingsWriterKeepsForgotten(t *testing.T) {
+	dir := t.TempDir()
+	c := openEmb(t, dir, "x")
+	putRange(t, c, 0, 3, 4)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(identityDir(dir, "x"), logName)
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-2] ^= 0xff // last record's payload
+	if err := os.WriteFile(log, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := openEmb(t, dir, "x")
+	if _, ok := w.Get(testHash(2)); ok {
+		t.Fatal("corrupt record served")
+	}
+	putRange(t, w, 2, 4, 4)
+	checkRange(t, w, 0, 4, 4)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := openEmb(t, dir, "x")
+	defer r.Close()
+	checkRange(t, r, 0, 4, 4)
+}

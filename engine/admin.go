@@ -208,6 +208,23 @@ func (e *Engine) damage(sc *fingerprint.Sidecar) error {
 	return fmt.Errorf("%w (generation %s: %s)", ErrDamaged, sc.Generation, strings.Join(parts, "; "))
 }
 
+// unchangedCandidate reports whether a refresh may report the committed
+// state unchanged: not a rebuild, the same fingerprint, and every artifact
+// there at its recorded size (fingerprint.Check). probe is false when,
+// moreover, the local generation is settled (fingerprint.Settled: none of
+// its files written since the commit), so that it need not be opened to
+// know it can be served; a Weaviate generation is always probed.
+func (e *Engine) unchangedCandidate(sc *fingerprint.Sidecar, fp string, o RefreshOptions) (ok, probe bool) {
+	if o.Rebuild || sc == nil || sc.Fingerprint != fp {
+		return false, false
+	}
+	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	if err != nil {
+		return false, false
+	}
+	return true, !settled || backendOf(sc) != BackendLocal
+}
+
 // probeCommitted checks, when a refresh is about to report the committed
 // state unchanged, that it can still be served: the local generation is
 // opened as a query would (one whose files kept their sizes but not their

@@ -188,8 +188,10 @@ func (e *Engine) afterCommit(ctx context.Context, st backend.Storage, sc *finger
 	if err := st.Collect(ctx, sc); err != nil {
 		warn(fmt.Errorf("collect old states: %w", err))
 	}
-	if err := collectMirror(store, scan.Manifest); err != nil {
-		warn(fmt.Errorf("mirror gc: %w", err))
+	if store.CollectDue() { // else it would only count: no live set of every file
+		if err := collectMirror(store, scan.Manifest); err != nil {
+			warn(fmt.Errorf("mirror gc: %w", err))
+		}
 	}
 	if warn(failpoint.Hit("after-mirror-gc")) {
 		return

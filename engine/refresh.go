@@ -177,8 +177,11 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
-	if !o.Rebuild && sc != nil && sc.Fingerprint == fp && fingerprint.Check(e.Layout.Dir, sc.Artifacts) == nil {
-		err := e.probeCommitted(ctx, sc)
+	if ok, probe := e.unchangedCandidate(sc, fp, o); ok {
+		var err error
+		if probe {
+			err = e.probeCommitted(ctx, sc)
+		}
 		if err == nil {
 			return e.finishUnchanged(res, sc, scan, clock)
 		}

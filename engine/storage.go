@@ -243,7 +243,7 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 	if err := os.Link(filepath.Join(from, filetable.File), filepath.Join(dir, filetable.File)); err != nil {
 		return 0, fmt.Errorf("carry file table: %w", err)
 	}
-	if err := syncTree(dir); err != nil {
+	if err := fingerprint.SyncTree(dir); err != nil {
 		return 0, err
 	}
 	if err := fingerprint.SyncDir(e.Layout.IndexDir()); err != nil {

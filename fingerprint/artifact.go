@@ -45,18 +45,52 @@ func HashFile(path string) (string, int64, error) {
 // or the first I/O failure.
 func Check(base string, arts []Artifact) error {
 	for _, a := range arts {
-		if err := a.validate(); err != nil {
-			return fmt.Errorf("check artifacts: %w", err)
-		}
-		reason, err := statProblem(base, a)
-		if err != nil {
-			return fmt.Errorf("check artifact: %w", err)
-		}
-		if reason != "" {
-			return fmt.Errorf("artifact %s: %s: %w", a.Path, reason, ErrMismatch)
+		if _, err := checkOne(base, a); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkOne is Check of one artifact; it returns the file's FileInfo.
+func checkOne(base string, a Artifact) (fs.FileInfo, error) {
+	if err := a.validate(); err != nil {
+		return nil, fmt.Errorf("check artifacts: %w", err)
+	}
+	fi, reason, err := statProblem(base, a)
+	if err != nil {
+		return nil, fmt.Errorf("check artifact: %w", err)
+	}
+	if reason != "" {
+		return nil, fmt.Errorf("artifact %s: %s: %w", a.Path, reason, ErrMismatch)
+	}
+	return fi, nil
+}
+
+// Settled is the test that lets a no-op refresh trust the committed
+// generation without opening it: Check's, and moreover every artifact has
+// the modification time Describe recorded, older than the sidecar's at
+// sidecarPath. Content rewritten after the commit has a newer mtime,
+// whatever the timestamp granularity, since the sidecar was written in a
+// later tick than any artifact; an artifact as new as the sidecar, or
+// recorded without an mtime, is not settled. It returns Check's error, and
+// settled only when that is nil.
+func Settled(base string, arts []Artifact, sidecarPath string) (settled bool, err error) {
+	var before int64
+	if sc, err := os.Lstat(sidecarPath); err == nil {
+		before = sc.ModTime().UnixNano()
+	}
+	settled = before != 0
+	for _, a := range arts {
+		fi, err := checkOne(base, a)
+		if err != nil {
+			return false, err
+		}
+		if a.MtimeNS == 0 || fi.ModTime().UnixNano() != a.MtimeNS || a.MtimeNS >= before {
+			settled = false
+		}
+	}
+	return settled, nil
 }
 
 // Problem is one artifact that failed verification.
@@ -89,7 +123,7 @@ func Verify(base string, arts []Artifact) ([]Problem, error) {
 
 // verifyOne returns why a is bad, or "" when it matches.
 func verifyOne(base string, a Artifact) (string, error) {
-	reason, err := statProblem(base, a)
+	_, reason, err := statProblem(base, a)
 	if reason != "" || err != nil {
 		return reason, err
 	}
@@ -109,19 +143,19 @@ func verifyOne(base string, a Artifact) (string, error) {
 
 // statProblem returns why a's file under base does not have a's recorded
 // shape (missing, not regular, other size), or "" when it does.
-func statProblem(base string, a Artifact) (string, error) {
+func statProblem(base string, a Artifact) (fs.FileInfo, string, error) {
 	fi, err := os.Lstat(filepath.Join(base, filepath.FromSlash(a.Path)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "missing", nil
+		return nil, "missing", nil
 	case err != nil:
-		return "", err
+		return nil, "", err
 	case !fi.Mode().IsRegular():
-		return fmt.Sprintf("not a regular file (%s)", fi.Mode().Type()), nil
+		return nil, fmt.Sprintf("not a regular file (%s)", fi.Mode().Type()), nil
 	case fi.Size() != a.Size:
-		return fmt.Sprintf("size %d, want %d", fi.Size(), a.Size), nil
+		return nil, fmt.Sprintf("size %d, want %d", fi.Size(), a.Size), nil
 	}
-	return "", nil
+	return fi, "", nil
 }
 
 // Reuse lets Describe skip hashing files carried over from the previous
@@ -211,14 +245,29 @@ func (d *describer) visit(p string, e fs.DirEntry, err error) error {
 // inRel below the described directory.
 func (d *describer) describe(p, inRel string) (Artifact, error) {
 	name := path.Join(d.rel, inRel)
-	if digest, size, ok := d.reused(p, inRel); ok {
-		return Artifact{Path: name, Size: size, BLAKE3: digest}, nil
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return Artifact{}, err
+	}
+	if digest, size, ok := d.reused(p, inRel, fi); ok {
+		return Artifact{Path: name, Size: size, BLAKE3: digest, MtimeNS: fi.ModTime().UnixNano()}, nil
 	}
 	sum, n, err := HashFile(p)
 	if err != nil {
 		return Artifact{}, err
 	}
-	return Artifact{Path: name, Size: n, BLAKE3: sum}, nil
+	a := Artifact{Path: name, Size: n, BLAKE3: sum}
+	// The mtime vouches for the content only if the file was not written
+	// while it was hashed.
+	if after, err := os.Lstat(p); err == nil && n == fi.Size() && sameVersion(fi, after) {
+		a.MtimeNS = fi.ModTime().UnixNano()
+	}
+	return a, nil
+}
+
+// sameVersion reports the same file with the same size and mtime.
+func sameVersion(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // reused returns the previous digest and the size of the file at full path
@@ -226,7 +275,7 @@ func (d *describer) describe(p, inRel string) (Artifact, error) {
 // generation holds the same inode at the same relative path with the same
 // recorded size. p is stat'ed only when the previous artifacts list that
 // relative path.
-func (d *describer) reused(p, inRel string) (string, int64, bool) {
+func (d *describer) reused(p, inRel string, fi fs.FileInfo) (string, int64, bool) {
 	if d.prev == nil {
 		return "", 0, false
 	}
@@ -235,8 +284,7 @@ func (d *describer) reused(p, inRel string) (string, int64, bool) {
 	if !ok || !isDigest(prev.BLAKE3) {
 		return "", 0, false
 	}
-	fi, err := os.Stat(p)
-	if err != nil || fi.Size() != prev.Size {
+	if fi.Size() != prev.Size {
 		return "", 0, false
 	}
 	prevFi, err := os.Lstat(filepath.Join(d.base, filepath.FromSlash(prevPath)))

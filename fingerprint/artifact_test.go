@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/zeebo/blake3"
 )
 
@@ -170,6 +171,8 @@ func TestCheckRefusesEscapingPaths(t *testing.T) {
 	}
 }
 
+var ignoreMtime = cmpopts.IgnoreFields(Artifact{}, "MtimeNS")
+
 func TestDescribe(t *testing.T) {
 	base := t.TempDir()
 	writeTree(t, base, map[string]string{
@@ -188,8 +191,13 @@ func TestDescribe(t *testing.T) {
 		{Path: "index/2/a/x.zap", Size: 5, BLAKE3: hexSum("zap x")},
 		{Path: "index/2/b.txt", Size: 3, BLAKE3: hexSum("bee")},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, ignoreMtime); diff != "" {
 		t.Errorf("Describe (-want +got):\n%s", diff)
+	}
+	for _, a := range got {
+		if a.MtimeNS == 0 {
+			t.Errorf("%s: no mtime recorded", a.Path)
+		}
 	}
 	if err := Check(base, got); err != nil {
 		t.Errorf("Check of described artifacts: %v", err)
@@ -240,7 +248,7 @@ func TestDescribeReuse(t *testing.T) {
 		{Path: "index/2/same.zap", Size: 4, BLAKE3: hexSum("BBBB")},
 		{Path: "index/2/seg.zap", Size: 17, BLAKE3: planted},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, got, ignoreMtime); diff != "" {
 		t.Errorf("Describe with reuse (-want +got):\n%s", diff)
 	}
 }

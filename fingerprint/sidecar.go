@@ -32,6 +32,9 @@ type Artifact struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
 	BLAKE3 string `json:"blake3"` // lowercase hex
+	// MtimeNS is the file's modification time when Describe saw it (0:
+	// not recorded, as in sidecars written before it was); see Settled.
+	MtimeNS int64 `json:"mtime_ns,omitempty"`
 }
 
 // Counts describes the committed index.

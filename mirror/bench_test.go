@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -119,6 +120,33 @@ func BenchmarkParseFormats(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			for b.Loop() {
 				if _, err := Parse(name, raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkManifestSaveOneEdit is a one-file refresh's manifest work
+// after its scan: load the manifest, change one entry, save it.
+func BenchmarkManifestSaveOneEdit(b *testing.B) {
+	for _, n := range []int{16000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			p := filepath.Join(b.TempDir(), "manifest.bin")
+			if err := sampleManifest(n).Save(p); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				m, err := LoadManifest(p)
+				if err != nil || len(m.Entries) != n {
+					b.Fatal(err)
+				}
+				i++
+				m.Entries = slices.Clone(m.Entries)
+				m.Entries[i%n].Size++
+				if err := m.Save(p); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -55,6 +55,8 @@ type Manifest struct {
 	// one that was never saved): entries whose mtime is not older than it
 	// are racy (see doc.go) and are hashed even when size and mtime match.
 	WrittenNS int64
+
+	origin *origin // the files it was loaded from; nil: Save writes it whole
 }
 
 // racyWindow bounds how far past the manifest's write an entry's mtime
@@ -72,9 +74,12 @@ func (m *Manifest) Racy(e *Entry) bool {
 	return m.WrittenNS != 0 && e.MtimeNS >= m.WrittenNS && e.MtimeNS < m.WrittenNS+racyWindow
 }
 
-// LoadManifest reads the manifest at path. A missing file is an empty
+// LoadManifest reads the manifest at path and applies the log of changes
+// saved beside it since (manifestlog.go). A missing file is an empty
 // manifest; a truncated, damaged or wrong-version file is an error wrapping
-// ErrCorrupt.
+// ErrCorrupt. A damaged log only loses its records from the damage on: the
+// manifest is then older than the last save, which costs the next scan
+// some hashing and nothing else.
 func LoadManifest(path string) (*Manifest, error) {
 	b, written, err := readWithMtime(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -88,6 +93,7 @@ func LoadManifest(path string) (*Manifest, error) {
 		return nil, fmt.Errorf("load manifest %s: %w", path, err)
 	}
 	m.WrittenNS = written
+	m.loadLog(path, b, written)
 	return m, nil
 }
 
@@ -106,9 +112,14 @@ func readWithMtime(path string) ([]byte, int64, error) {
 	return b, fi.ModTime().UnixNano(), err
 }
 
-// Save writes the manifest atomically (temp file, fsync, rename, fsync of
-// the directory), creating the directory if needed. Entries must be sorted
-// by Path without duplicates.
+// Save writes the manifest durably, creating the directory if needed. A
+// manifest loaded from path (or derived from one by Scan) is saved as one
+// record appended to the log beside it: what changed since the load, so
+// that a refresh that changed one file writes one entry, not all of them.
+// Otherwise, or once the log would pass an eighth of the base's size, it is
+// written whole and atomically (temp file, fsync, rename, fsync of the
+// directory), and the log, which names the old base, is removed. Entries
+// must be sorted by Path without duplicates.
 func (m *Manifest) Save(path string) error {
 	if err := m.checkSorted(); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
@@ -116,9 +127,26 @@ func (m *Manifest) Save(path string) error {
 	if err := fingerprint.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
-	if err := fingerprint.WriteFileAtomic(path, m.encode(), fingerprint.FilePerm); err != nil {
+	return m.save(path)
+}
+
+// saveWhole writes the base file and removes the log it supersedes (a log
+// left behind names the old base's checksum and is ignored).
+func (m *Manifest) saveWhole(path string) error {
+	b := m.encode()
+	if err := fingerprint.WriteFileAtomic(path, b, fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("save manifest: %w", err)
 	}
+	if err := os.Remove(logPath(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("save manifest: remove superseded log: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		m.origin = nil
+		return nil
+	}
+	m.origin = &origin{sum: Hash(b[len(b)-len(Hash{}):]), base: seen(fi), baseSize: int64(len(b)), entries: m.Entries}
+	m.WrittenNS = fi.ModTime().UnixNano()
 	return nil
 }
 

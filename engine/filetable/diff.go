@@ -17,7 +17,7 @@ type ChangeSet struct {
 // A path present on both sides with a different text hash is modified; a
 // deleted path whose text hash reappears under an added path is a rename.
 func Diff(prev Table, man *mirror.Manifest) ChangeSet {
-	var cs ChangeSet
+	cs := ChangeSet{Keep: make([]Record, 0, len(prev))}
 	gone := map[mirror.Hash]int{} // text hashes of the deleted paths
 	var added []mirror.Hash       // text hashes of the added paths, in order
 	i := 0

@@ -55,6 +55,7 @@ var Points = []string{
 	"after-rename-fingerprint.json",   // sidecar renamed, directory not synced
 	"after-sidecar",                   // commit done
 	"after-rename-manifest.bin",       // manifest renamed after the commit
+	"after-append-manifest.log",       // manifest change appended to its log after the commit
 	"after-manifest",                  // manifest saved
 	"during-gc",                       // first garbage generation removed
 	"after-gc",                        // generations collected, mirror not yet
