@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embedding"
@@ -81,71 +80,50 @@ type applying struct {
 }
 
 // index sends the change set to the storage in parts of about batchChunks
-// chunks, each embedded, then applied while the next is chunked and
-// embedded. The first part carries all the deletes and is applied alone;
-// a writer that takes concurrent parts (backend.ConcurrentWriter) then gets
-// up to one per core at once, the final part (which merges) after all.
+// chunks: the first part carries all the deletes. Each part is embedded,
+// then applied while the next part is chunked and embedded.
 func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetable.Record, error) {
 	records := make([]filetable.Record, 0, len(cs.Index))
 	var pending []*backend.Chunk
 	deletes := cs.Deletes
 	reported := 0 // files counted as done: every chunk of theirs applied
-	var inflight []*applying
-	depth := 1
-	if cw, ok := b.w.(backend.ConcurrentWriter); ok && cw.ConcurrentApply() {
-		depth = max(1, runtime.GOMAXPROCS(0))
-	}
-	// waitTo waits, in order, until at most n parts are in flight.
-	waitTo := func(n int) (err error) {
-		for len(inflight) > n {
-			part := inflight[0]
-			inflight = inflight[1:]
-			perr := <-part.done
-			if perr == nil {
-				perr = failpoint.Hit("mid-generation")
-			}
-			for _, c := range part.docs {
-				records[c.FileIdx].Tokens += int64(c.Tokens)
-			}
-			b.filesIndexed(part.files - reported)
-			reported = part.files
-			if err == nil {
-				err = perr
-			}
+	var inflight *applying
+	wait := func() error {
+		if inflight == nil {
+			return nil
 		}
+		err := <-inflight.done
+		if err == nil {
+			err = failpoint.Hit("mid-generation")
+		}
+		for _, c := range inflight.docs {
+			records[c.FileIdx].Tokens += int64(c.Tokens)
+		}
+		b.filesIndexed(inflight.files - reported)
+		reported, inflight = inflight.files, nil
 		return err
 	}
 	flush := func(final bool) error {
 		vecs, err := b.vb.Vectors(ctx, pending)
-		room := depth - 1 // parts that may stay in flight beside this one
-		if final || err != nil {
-			room = 0 // the final part merges after its batch: all others first
-		}
-		if werr := waitTo(room); err == nil {
+		if werr := wait(); err == nil {
 			err = werr
 		}
 		if err != nil {
-			return errors.Join(err, waitTo(0))
+			return err
 		}
 		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
 		ch := backend.Change{Deletes: deletes, Upserts: pending, Vecs: vecs, Final: final}
 		go func() { part.done <- b.w.Apply(ctx, ch) }()
-		// A part with deletes is applied alone: a later part may add a
-		// chunk ID it deletes (an edited file's), so it must be in first.
-		alone := len(deletes) > 0
-		inflight, pending, deletes = append(inflight, part), nil, nil
-		if alone {
-			return waitTo(0)
-		}
+		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
 	for _, en := range cs.Index {
 		if err := ctx.Err(); err != nil {
-			return nil, errors.Join(err, waitTo(0))
+			return nil, errors.Join(err, wait())
 		}
 		docs, err := b.chunkFile(en)
 		if err != nil {
-			return nil, errors.Join(err, waitTo(0))
+			return nil, errors.Join(err, wait())
 		}
 		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		for _, d := range docs {
@@ -161,7 +139,7 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 	if err := flush(true); err != nil {
 		return nil, err
 	}
-	return records, waitTo(0)
+	return records, wait()
 }
 
 // chunkFile reads a file's normalized text from the mirror (or, if the

@@ -60,15 +60,6 @@ type Writer interface {
 	Close() error
 }
 
-// ConcurrentWriter is a Writer that may run Apply for several parts at
-// once (parts without deletes, holding distinct chunks): the builder then
-// applies up to one part per core at a time. Finish still follows every
-// Apply, and the final part is applied after all the others.
-type ConcurrentWriter interface {
-	Writer
-	ConcurrentApply() bool
-}
-
 // State is a committed state opened for reading.
 type State interface {
 	// Query starts one query on the state: its lists and the stored

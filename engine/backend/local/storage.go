@@ -1,11 +1,9 @@
 package local
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
@@ -94,21 +92,12 @@ type writer struct {
 	dir, gen string
 	baseDir  string // the base generation's directory; "" for a fresh build
 	idx      bleve.Index
-	dims     int        // vector size; 0 without an embedder
-	mu       sync.Mutex // guards deletes and parts: parts are applied concurrently
+	dims     int // vector size; 0 without an embedder
 	deletes  []string
-	parts    []addPart
+	adds     []vector.Entry
 }
 
-// addPart is the vectors of one applied part and the file index of its
-// first chunk, by which Finish puts concurrently applied parts back in the
-// builder's order.
-type addPart struct {
-	first int
-	adds  []vector.Entry
-}
-
-var _ backend.ConcurrentWriter = (*writer)(nil)
+var _ backend.Writer = (*writer)(nil)
 
 // Apply sends the part to bleve in one batch that also stamps the
 // generation (the last one is followed by a forced merge) and keeps its
@@ -120,33 +109,11 @@ func (w *writer) Apply(ctx context.Context, ch backend.Change) error {
 	if w.dims == 0 {
 		return nil
 	}
-	adds := make([]vector.Entry, len(ch.Upserts))
-	for i, d := range ch.Upserts {
-		adds[i] = vector.Entry{ID: record.ChunkID(d.Path, d.Ord), Vec: ch.Vecs[i]}
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.deletes = append(w.deletes, ch.Deletes...)
-	if len(adds) > 0 {
-		w.parts = append(w.parts, addPart{first: ch.Upserts[0].FileIdx, adds: adds})
+	for i, d := range ch.Upserts {
+		w.adds = append(w.adds, vector.Entry{ID: record.ChunkID(d.Path, d.Ord), Vec: ch.Vecs[i]})
 	}
 	return nil
-}
-
-// ConcurrentApply is true: bleve takes concurrent batches, and the
-// vectors are kept per part.
-func (w *writer) ConcurrentApply() bool { return true }
-
-// orderedAdds returns the vectors of every part in the builder's order,
-// whatever order the parts were applied in, so that the vector segment is
-// the same as a serial build's.
-func (w *writer) orderedAdds() []vector.Entry {
-	slices.SortFunc(w.parts, func(a, b addPart) int { return cmp.Compare(a.first, b.first) })
-	var out []vector.Entry
-	for _, p := range w.parts {
-		out = append(out, p.adds...)
-	}
-	return out
 }
 
 // Finish closes the bleve index and writes the vector index from the
@@ -166,7 +133,7 @@ func (w *writer) Finish(context.Context) error {
 		if w.baseDir != "" {
 			base = filepath.Join(w.baseDir, vectorDir)
 		}
-		if _, err := vector.Build(filepath.Join(w.dir, vectorDir), base, w.dims, w.deletes, w.orderedAdds()); err != nil {
+		if _, err := vector.Build(filepath.Join(w.dir, vectorDir), base, w.dims, w.deletes, w.adds); err != nil {
 			return fmt.Errorf("build vectors: %w", err)
 		}
 	}
