@@ -22,7 +22,7 @@ import (
 
 const (
 	segMagic   = "ARAGVSEG"
-	segVersion = 1
+	segVersion = 2
 	headerSize = 64 // also the payload offset: mmap is page-aligned, so the payload is 64-byte aligned
 	maxIDBytes = math.MaxUint32
 )
@@ -47,6 +47,7 @@ type header struct {
 	idsLen     uint64
 	payloadCRC uint32
 	flags      uint32
+	codesOff   uint64
 	metaCRC    uint32
 }
 
@@ -61,6 +62,7 @@ func (h *header) encode() []byte {
 	le.PutUint64(b[32:], h.idsLen)
 	le.PutUint32(b[40:], h.payloadCRC)
 	le.PutUint32(b[44:], h.flags)
+	le.PutUint64(b[48:], h.codesOff)
 	le.PutUint32(b[60:], h.metaCRC)
 	return b
 }
@@ -80,11 +82,29 @@ func decodeHeader(b []byte) (header, error) {
 		idsLen:     le.Uint64(b[32:]),
 		payloadCRC: le.Uint32(b[40:]),
 		flags:      le.Uint32(b[44:]),
+		codesOff:   le.Uint64(b[48:]),
 		metaCRC:    le.Uint32(b[60:]),
 	}, nil
 }
 
 func align8(n uint64) uint64 { return (n + 7) &^ 7 }
+
+func align64(n uint64) uint64 { return (n + 63) &^ 63 }
+
+// layout is where the sections of a segment of count rows of dims lie:
+// the float32 payload at headerSize, the int8 codes (count rows of
+// codeStride(dims) bytes, 64-byte aligned), the per-row scales, the IDs.
+type layout struct {
+	codesOff, scalesOff, idsOff uint64
+}
+
+func segLayout(count uint64, dims int) layout {
+	var l layout
+	l.codesOff = align64(headerSize + count*uint64(dims)*4)
+	l.scalesOff = l.codesOff + count*uint64(codeStride(dims))
+	l.idsOff = align8(l.scalesOff + 4*count)
+	return l
+}
 
 // row is one vector to be written: its ID and its components.
 type row struct {
@@ -125,36 +145,40 @@ func writeSegmentFile(f *os.File, seq uint64, dims int, rows []row) (segMeta, er
 	if ids == nil {
 		return segMeta{}, fmt.Errorf("segment: IDs exceed %d bytes", uint64(maxIDBytes))
 	}
-	payloadLen := uint64(len(rows)) * uint64(dims) * 4
+	l := segLayout(uint64(len(rows)), dims)
 	h := header{
-		dims:   uint32(dims),
-		count:  uint64(len(rows)),
-		idsOff: align8(headerSize + payloadLen),
-		idsLen: uint64(len(ids)),
+		dims:     uint32(dims),
+		count:    uint64(len(rows)),
+		codesOff: l.codesOff,
+		idsOff:   l.idsOff,
+		idsLen:   uint64(len(ids)),
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if _, err := bw.Write(make([]byte, headerSize)); err != nil {
+	pw := &payloadWriter{w: bufio.NewWriterSize(f, 1<<20), off: headerSize}
+	if _, err := pw.w.Write(make([]byte, headerSize)); err != nil {
 		return segMeta{}, fmt.Errorf("write segment: %w", err)
 	}
-	crc := uint32(0)
 	for _, r := range rows {
-		b := floatBytes(r.vec)
-		crc = crc32.Update(crc, crcTable(), b)
-		if _, err := bw.Write(b); err != nil {
-			return segMeta{}, fmt.Errorf("write segment: %w", err)
-		}
+		pw.write(floatBytes(r.vec))
 	}
-	pad := h.idsOff - headerSize - payloadLen
-	if _, err := bw.Write(make([]byte, pad)); err != nil {
-		return segMeta{}, fmt.Errorf("write segment: %w", err)
+	pw.padTo(l.codesOff)
+	scales := make([]float32, len(rows))
+	code := make([]byte, codeStride(dims))
+	for i, r := range rows {
+		scales[i] = quantizeRow(r, code)
+		pw.write(code)
 	}
-	if _, err := bw.Write(ids); err != nil {
-		return segMeta{}, fmt.Errorf("write segment: %w", err)
+	pw.write(floatBytes(scales))
+	pw.padTo(l.idsOff)
+	if pw.err == nil {
+		_, pw.err = pw.w.Write(ids)
 	}
-	if err := bw.Flush(); err != nil {
-		return segMeta{}, fmt.Errorf("write segment: %w", err)
+	if pw.err == nil {
+		pw.err = pw.w.Flush()
 	}
-	h.payloadCRC = crc
+	if pw.err != nil {
+		return segMeta{}, fmt.Errorf("write segment: %w", pw.err)
+	}
+	h.payloadCRC = pw.crc
 	hb := h.encode()
 	h.metaCRC = metaChecksum(hb, ids)
 	if _, err := f.WriteAt(h.encode(), 0); err != nil {
@@ -165,6 +189,31 @@ func writeSegmentFile(f *os.File, seq uint64, dims int, rows []row) (segMeta, er
 	}
 	return segMeta{seq: seq, count: h.count, size: h.idsOff + h.idsLen, metaCRC: h.metaCRC}, nil
 }
+
+// quantizeRow returns a row's int8 codes in code and its scale: the codes
+// of a merged segment's rows are computed again from their float32
+// vectors, so they depend on the vector alone.
+func quantizeRow(r row, code []byte) float32 { return quantize(r.vec, code) }
+
+// payloadWriter writes the bytes between the header and the IDs, keeping
+// their checksum and offset and the first error.
+type payloadWriter struct {
+	w   *bufio.Writer
+	crc uint32
+	off uint64
+	err error
+}
+
+func (p *payloadWriter) write(b []byte) {
+	if p.err != nil {
+		return
+	}
+	p.crc = crc32.Update(p.crc, crcTable(), b)
+	p.off += uint64(len(b))
+	_, p.err = p.w.Write(b)
+}
+
+func (p *payloadWriter) padTo(off uint64) { p.write(make([]byte, off-p.off)) }
 
 // metaChecksum covers the header (without its own checksum field) and the ID section.
 func metaChecksum(hdr, ids []byte) uint32 {
@@ -221,15 +270,17 @@ func hostLittleEndian() bool {
 
 // segment is an open, memory-mapped segment file.
 type segment struct {
-	meta  segMeta
-	data  []byte // the whole mapping
-	dims  int
-	count int
-	vecs  []float32 // count*dims, aliases data
-	offs  []byte    // (count+1) uint32
-	perm  []byte    // count uint32
-	strs  []byte
-	hdr   header
+	meta   segMeta
+	data   []byte // the whole mapping
+	dims   int
+	count  int
+	vecs   []float32 // count*dims, aliases data
+	codes  []byte    // count*codeStride(dims) quantized rows, aliases data
+	scales []float32 // count, aliases data
+	offs   []byte    // (count+1) uint32
+	perm   []byte    // count uint32
+	strs   []byte
+	hdr    header
 }
 
 // openSegment maps the segment described by m and checks its header and metadata checksum.
@@ -272,9 +323,12 @@ func parseSegment(data []byte, m segMeta, dims int) (*segment, error) {
 	if h.count != m.count || h.metaCRC != m.metaCRC {
 		return nil, fmt.Errorf("header disagrees with manifest: %w", errCorrupt)
 	}
-	payloadLen := h.count * uint64(dims) * 4
 	n := h.count
-	if h.count > math.MaxInt32 || h.idsOff != align8(headerSize+payloadLen) ||
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("bad layout: %w", errCorrupt)
+	}
+	l := segLayout(n, dims)
+	if h.codesOff != l.codesOff || h.idsOff != l.idsOff ||
 		h.idsOff+h.idsLen != uint64(len(data)) || h.idsLen < (2*n+1)*4 {
 		return nil, fmt.Errorf("bad layout: %w", errCorrupt)
 	}
@@ -291,6 +345,8 @@ func parseSegment(data []byte, m segMeta, dims int) (*segment, error) {
 	}
 	if n > 0 {
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&data[headerSize])), int(n)*dims)
+		s.codes = data[l.codesOff:l.scalesOff]
+		s.scales = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.scalesOff])), int(n))
 	}
 	for _, t := range m.tombs {
 		if uint64(t) >= n {
@@ -305,7 +361,7 @@ func (s *segment) close() error {
 		return nil
 	}
 	err := unix.Munmap(s.data)
-	s.data, s.vecs, s.offs, s.perm, s.strs = nil, nil, nil, nil, nil
+	s.data, s.vecs, s.codes, s.scales, s.offs, s.perm, s.strs = nil, nil, nil, nil, nil, nil, nil
 	return err
 }
 
@@ -349,7 +405,7 @@ func (s *segment) lookup(id string) (int, bool) {
 
 // verifyPayload recomputes the payload checksum.
 func (s *segment) verifyPayload() error {
-	if crc32.Checksum(floatBytes(s.vecs), crcTable()) != s.hdr.payloadCRC {
+	if crc32.Checksum(s.data[headerSize:s.hdr.idsOff], crcTable()) != s.hdr.payloadCRC {
 		return fmt.Errorf("segment %s: payload checksum mismatch: %w", segName(s.meta.seq), errCorrupt)
 	}
 	return nil

@@ -1,0 +1,114 @@
+package vector
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// BenchmarkScan compares the exact float32 scan with the int8 scan and its
+// rescoring at 384 dims, k = 50 (the depth a hybrid query asks of the dense
+// list), with no filter and with a path filter that admits a tenth of the
+// chunks. Vectors are random (latency does not depend on their shape; recall
+// does: BenchmarkRecall). rss-MB is the process's resident set after the
+// runs: the mapped pages the scan touched plus the test's own heap.
+func BenchmarkScan(b *testing.B) {
+	const dims, k = 384, 50
+	for _, n := range []int{5_000, 20_000, 50_000, 300_000, 1_000_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ix, err := Open(benchIndex(b, n, dims), dims)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ix.Close()
+			qs := make([][]float32, 16)
+			rng := rand.New(rand.NewPCG(1, 1))
+			for i := range qs {
+				qs[i] = randUnit(rng, dims)
+			}
+			tenth := func(id string) bool {
+				return bytes.HasPrefix([]byte(id), []byte("src/pkg1")) && len(id) > 8 && id[8] == '/'
+			}
+			for _, c := range []struct {
+				name   string
+				exact  bool
+				accept func(string) bool
+			}{{"exact", true, nil}, {"int8", false, nil}, {"exact/filter", true, tenth}, {"int8/filter", false, tenth}} {
+				if !c.exact && n < quantMinLive {
+					continue
+				}
+				b.Run("scan="+c.name, func(b *testing.B) {
+					for _, q := range qs { // fault the mapping in
+						ix.SearchQuery(Query{Vec: q, K: k, Exact: c.exact, Accept: c.accept})
+					}
+					i := 0
+					for b.Loop() {
+						ix.SearchQuery(Query{Vec: qs[i%len(qs)], K: k, Exact: c.exact, Accept: c.accept})
+						i++
+					}
+					b.ReportMetric(rssMB(), "rss-MB")
+				})
+			}
+		})
+	}
+}
+
+// rssMB reads the resident set size of this process from /proc.
+func rssMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if f := bytes.Fields(line); len(f) >= 2 && string(f[0]) == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(string(f[1]), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkBuildFresh measures writing one segment of n 384-d vectors:
+// floats, codes and IDs, fsynced.
+func BenchmarkBuildFresh(b *testing.B) {
+	const dims = 384
+	for _, n := range []int{100_000, 300_000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(5, 5))
+			adds := make([]Entry, n)
+			for i := range adds {
+				adds[i] = Entry{ID: chunkID(fmt.Sprintf("src/pkg%d/file%d.go", i%100, i%5000), i), Vec: randUnit(rng, dims)}
+			}
+			root := b.TempDir()
+			b.SetBytes(int64(n * dims * 4))
+			i := 0
+			for b.Loop() {
+				i++
+				dir := fmt.Sprintf("%s/%d", root, i)
+				if _, err := Build(dir, "", dims, nil, adds); err != nil {
+					b.Fatal(err)
+				}
+				os.RemoveAll(dir)
+			}
+		})
+	}
+}
+
+// BenchmarkRecall reports recall@10 and @50 of the int8 scan against the
+// exact scan per candidate count on clustered 384-d vectors (clustered).
+func BenchmarkRecall(b *testing.B) {
+	const dims = 384
+	data, queries := clustered(2, 100_000, 200, dims)
+	ix := buildClustered(b, data, dims, 1)
+	for _, n := range []int{10, 20, 50, 100, 200} {
+		b.Run(fmt.Sprintf("candidates=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				b.ReportMetric(recallAt(ix, queries, 10, n), "recall@10")
+				b.ReportMetric(recallAt(ix, queries, 50, max(n, 50)), "recall@50")
+			}
+		})
+	}
+}
