@@ -34,19 +34,19 @@ func BenchmarkScan(b *testing.B) {
 			}
 			for _, c := range []struct {
 				name   string
-				exact  bool
+				scan   Scan
 				accept func(string) bool
-			}{{"exact", true, nil}, {"int8", false, nil}, {"exact/filter", true, tenth}, {"int8/filter", false, tenth}} {
-				if !c.exact && n < quantMinLive {
-					continue
-				}
+			}{
+				{"exact", ScanExact, nil}, {"int8", ScanInt8, nil}, {"bits", ScanBits, nil},
+				{"exact/filter", ScanExact, tenth}, {"int8/filter", ScanInt8, tenth}, {"bits/filter", ScanBits, tenth},
+			} {
 				b.Run("scan="+c.name, func(b *testing.B) {
 					for _, q := range qs { // fault the mapping in
-						ix.SearchQuery(Query{Vec: q, K: k, Exact: c.exact, Accept: c.accept})
+						ix.SearchQuery(Query{Vec: q, K: k, Scan: c.scan, Accept: c.accept})
 					}
 					i := 0
 					for b.Loop() {
-						ix.SearchQuery(Query{Vec: qs[i%len(qs)], K: k, Exact: c.exact, Accept: c.accept})
+						ix.SearchQuery(Query{Vec: qs[i%len(qs)], K: k, Scan: c.scan, Accept: c.accept})
 						i++
 					}
 					b.ReportMetric(rssMB(), "rss-MB")
@@ -101,14 +101,24 @@ func BenchmarkBuildFresh(b *testing.B) {
 // exact scan per candidate count on clustered 384-d vectors (clustered).
 func BenchmarkRecall(b *testing.B) {
 	const dims = 384
-	data, queries := clustered(2, 100_000, 200, dims)
+	data, queries := clustered(2, 100_000, 100, dims)
 	ix := buildClustered(b, data, dims, 1)
-	for _, n := range []int{10, 20, 50, 100, 200} {
-		b.Run(fmt.Sprintf("candidates=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				b.ReportMetric(recallAt(ix, queries, 10, n), "recall@10")
-				b.ReportMetric(recallAt(ix, queries, 50, max(n, 50)), "recall@50")
-			}
-		})
+	exact := exactLists(ix, queries, 50)
+	for _, c := range []struct {
+		scan Scan
+		name string
+		n    []int
+	}{
+		{ScanInt8, "int8", []int{10, 20, 50, 100, 200}},
+		{ScanBits, "bits", []int{100, 200, 500, 1000, 2000, 4000}},
+	} {
+		for _, n := range c.n {
+			b.Run(fmt.Sprintf("scan=%s/candidates=%d", c.name, n), func(b *testing.B) {
+				for b.Loop() {
+					b.ReportMetric(recallAt(ix, queries, exact, c.scan, 10, n), "recall@10")
+					b.ReportMetric(recallAt(ix, queries, exact, c.scan, 50, max(n, 50)), "recall@50")
+				}
+			})
+		}
 	}
 }

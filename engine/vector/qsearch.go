@@ -8,20 +8,34 @@ import (
 )
 
 const (
-	// quantMinLive is the live row count from which Search scans the int8
-	// codes instead of the float32 payload (docs/BENCHMARKS.md, "Vectors
-	// at a million chunks": below it the exact scan is as fast).
+	// quantMinLive is the live row count from which ScanAuto scans the int8
+	// codes instead of the float32 payload, and bitsMinLive the one from
+	// which it scans the sign bits (docs/BENCHMARKS.md, "Vectors at a
+	// million chunks": below them the cheaper-looking scan is not faster).
 	quantMinLive = 20_000
-	// oversample: the quantized scan keeps oversample×k candidates (at
-	// least minCandidates) and rescores them exactly; chosen by measured
-	// recall on clustered vectors (TestQuantizedRecall).
-	oversample    = 4
-	minCandidates = 100
-	// quantParallelMinBytes is the code bytes above which the quantized
-	// scan splits across goroutines.
+	bitsMinLive  = 200_000
+	// The int8 scan keeps max(oversample×k, minCandidates) candidates, the
+	// sign-bit scan max(bitsOversample×k, bitsMinCandidates), and both
+	// rescore them exactly; chosen by measured recall (BenchmarkRecall).
+	oversample        = 4
+	minCandidates     = 100
+	bitsOversample    = 40
+	bitsMinCandidates = 2000
+	// quantParallelMinBytes is the code bytes above which a quantized scan
+	// splits across goroutines.
 	quantParallelMinBytes = 8 << 20
 	// block is the rows one kernel call scores.
 	block = 256
+)
+
+// Scan chooses how a search reads the vectors.
+type Scan int
+
+const (
+	ScanAuto  Scan = iota // by the index's size: exact, then int8, then sign bits
+	ScanExact             // every float32 vector
+	ScanInt8              // the int8 codes, then the candidates' floats
+	ScanBits              // the sign bits, then the candidates' floats
 )
 
 // Query is a search: the query vector, how many hits, and optionally a
@@ -33,14 +47,14 @@ type Query struct {
 	// returned. It is called for the rows that would enter the best list,
 	// with an ID that aliases the mapping and is valid during the call only.
 	Accept func(id string) bool
-	// Exact forces the exact float32 scan; otherwise indexes of at least
-	// quantMinLive live rows scan their int8 codes and rescore the best
-	// candidates exactly.
-	Exact bool
+	Scan   Scan
+	// Candidates is how many rows a quantized scan rescores exactly (at
+	// least K); 0 takes the scan's default.
+	Candidates int
 }
 
 // SearchQuery runs q: the top q.K accepted live vectors by dot product
-// with q.Vec, best first, ties by ID ascending, exact float32 scores. The
+// with q.Vec, best first, ties by ID ascending, exact float32 scores. A
 // quantized scan may miss a vector the exact scan would return (recall is
 // measured in docs/BENCHMARKS.md); the scores of what it returns are exact.
 // It returns nil when K <= 0, when len(Vec) != Dims(), when Vec has a NaN
@@ -55,10 +69,26 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 		return nil
 	}
 	k := min(q.K, ix.live)
-	if q.Exact || ix.live < quantMinLive {
+	scan := q.Scan
+	if scan == ScanAuto {
+		scan = ix.autoScan()
+	}
+	var cands []cand
+	switch scan {
+	case ScanInt8:
+		n := candidates(q.Candidates, k, oversample, minCandidates)
+		cands = ix.candidates(n, func(h *candHeap, si int32, s *segment, lo, hi int) {
+			h.scanCodes(quantizeQuery(q.Vec), si, s, q.Accept, lo, hi)
+		})
+	case ScanBits:
+		n := candidates(q.Candidates, k, bitsOversample, bitsMinCandidates)
+		bq := prepareBits(q.Vec)
+		cands = ix.candidates(n, func(h *candHeap, si int32, s *segment, lo, hi int) {
+			h.scanBits(&bq, si, s, q.Accept, lo, hi)
+		})
+	default:
 		return ix.hits(ix.scan(q.Vec, k, q.Accept))
 	}
-	cands := ix.qscan(quantizeQuery(q.Vec), max(oversample*k, minCandidates), q.Accept)
 	t := newTopK(ix, k)
 	for _, c := range cands {
 		c.score = dot(q.Vec, ix.segs[c.seg].vec(int(c.row)))
@@ -67,10 +97,29 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 	return ix.hits(t)
 }
 
-// qscan returns the n best rows by approximate score, split across
-// workers when the codes are large. The candidate order (score, then
-// segment and row) is total, so the set does not depend on the split.
-func (ix *Index) qscan(q qquery, n int, accept func(string) bool) []cand {
+func (ix *Index) autoScan() Scan {
+	switch {
+	case ix.live >= bitsMinLive && ix.dims <= maxBitDims:
+		return ScanBits
+	case ix.live >= quantMinLive:
+		return ScanInt8
+	}
+	return ScanExact
+}
+
+// candidates is how many rows a quantized scan rescores for k hits.
+func candidates(asked, k, factor, floor int) int {
+	if asked > 0 {
+		return max(asked, k)
+	}
+	return max(factor*k, floor)
+}
+
+// candidates returns the n best rows by the approximate score scanSeg
+// gives, split across workers when the index is large. The candidate order
+// (score, then segment and row) is total, so the set does not depend on
+// the split.
+func (ix *Index) candidates(n int, scanSeg func(h *candHeap, si int32, s *segment, lo, hi int)) []cand {
 	stride := codeStride(ix.dims)
 	total := 0
 	for _, s := range ix.segs {
@@ -85,7 +134,16 @@ func (ix *Index) qscan(q qquery, n int, accept func(string) bool) []cand {
 	for i := range w {
 		heaps[i] = candHeap{n: n, h: make([]cand, 0, n)}
 		lo, hi := total*i/w, total*(i+1)/w
-		run := func() { ix.qscanRange(q, &heaps[i], accept, lo, hi) }
+		run := func() {
+			base := 0
+			for si, s := range ix.segs {
+				a, b := max(lo-base, 0), min(hi-base, s.count)
+				base += s.count
+				if a < b {
+					scanSeg(&heaps[i], int32(si), s, a, b)
+				}
+			}
+		}
 		if w == 1 {
 			run()
 		} else {
@@ -101,23 +159,12 @@ func (ix *Index) qscan(q qquery, n int, accept func(string) bool) []cand {
 	return heaps[0].h
 }
 
-// qscanRange scores the rows [lo, hi) of the concatenation of all segments.
-func (ix *Index) qscanRange(q qquery, h *candHeap, accept func(string) bool, lo, hi int) {
-	out := make([]int32, block)
-	base := 0
-	for si, s := range ix.segs {
-		a, b := max(lo-base, 0), min(hi-base, s.count)
-		base += s.count
-		if a < b {
-			h.scanSegment(q, int32(si), s, accept, out, a, b)
-		}
-	}
-}
-
-func (h *candHeap) scanSegment(q qquery, si int32, s *segment, accept func(string) bool, out []int32, lo, hi int) {
+// scanCodes scores rows [lo, hi) of s by their int8 codes.
+func (h *candHeap) scanCodes(q qquery, si int32, s *segment, accept func(string) bool, lo, hi int) {
 	stride := len(q.codes)
 	tombs := s.meta.tombs
 	ti, _ := slices.BinarySearch(tombs, uint32(lo))
+	var out [block]int32
 	for b0 := lo; b0 < hi; b0 += block {
 		b1 := min(b0+block, hi)
 		o := out[:b1-b0]
@@ -128,16 +175,39 @@ func (h *candHeap) scanSegment(q qquery, si int32, s *segment, accept func(strin
 				ti++
 				continue
 			}
-			c := cand{score: float32(d-q.bias) * s.scales[r], seg: si, row: int32(r)}
-			if !h.better(c) {
-				continue
-			}
-			if accept != nil && !acceptRow(accept, s, r) {
-				continue
-			}
-			h.push(c)
+			h.offer(cand{score: float32(d-q.bias) * s.scales[r], seg: si, row: int32(r)}, accept, s)
 		}
 	}
+}
+
+// scanBits scores rows [lo, hi) of s by their sign bits.
+func (h *candHeap) scanBits(q *bquery, si int32, s *segment, accept func(string) bool, lo, hi int) {
+	words := bitWords(s.dims)
+	qmu := dot(q.q, s.mean)
+	tombs := s.meta.tombs
+	ti, _ := slices.BinarySearch(tombs, uint32(lo))
+	var out [block]uint32
+	for b0 := lo; b0 < hi; b0 += block {
+		b1 := min(b0+block, hi)
+		o := out[:b1-b0]
+		bitDots(s.bits[b0*words:b1*words], words, &q.planes, o)
+		for i, v := range o {
+			r := b0 + i
+			if ti < len(tombs) && int(tombs[ti]) == r {
+				ti++
+				continue
+			}
+			h.offer(cand{score: q.estimate(v, qmu, s.factors[r]), seg: si, row: int32(r)}, accept, s)
+		}
+	}
+}
+
+// offer pushes c if it would enter the heap and its ID is accepted.
+func (h *candHeap) offer(c cand, accept func(string) bool, s *segment) {
+	if !h.better(c) || accept != nil && !acceptRow(accept, s, int(c.row)) {
+		return
+	}
+	h.push(c)
 }
 
 // acceptRow asks accept about row r's ID, aliased in the mapping.

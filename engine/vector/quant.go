@@ -84,3 +84,50 @@ func dotsGo(codes []byte, q []int8, stride int, out []int32) {
 		out[i] = s0 + s1 + s2 + s3
 	}
 }
+
+//semguard:begin vector-bits
+
+// bitWords is the uint64 words of one row's sign bits.
+func bitWords(dims int) int { return (dims + 63) / 64 }
+
+// segmentMean is the mean of a segment's vectors, the center its sign bits
+// are taken around (sign bits of raw embeddings waste many dimensions on
+// the direction every vector shares).
+func segmentMean(dims int, vecs [][]float32) []float32 {
+	sum := make([]float64, dims)
+	for _, v := range vecs {
+		for i, x := range v {
+			sum[i] += float64(x)
+		}
+	}
+	mean := make([]float32, dims)
+	if len(vecs) > 0 {
+		for i, s := range sum {
+			mean[i] = float32(s / float64(len(vecs)))
+		}
+	}
+	return mean
+}
+
+// binarize writes the sign bits of d = v - mean into bits (bit i%64 of
+// word i/64 set when d[i] > 0; padding bits clear) and returns the factor
+// ‖d‖²/‖d‖₁ with which q·d ≈ factor × Σ q[i]·sign(d[i]): the projection of
+// d on its sign vector, rescaled to d's length.
+func binarize(v, mean []float32, bits []uint64) float32 {
+	clear(bits)
+	var l1, l2 float64
+	for i, x := range v {
+		d := float64(x) - float64(mean[i])
+		if d > 0 {
+			bits[i/64] |= 1 << (i % 64)
+		}
+		l1 += max(d, -d)
+		l2 += d * d
+	}
+	if l1 == 0 {
+		return 0
+	}
+	return float32(l2 / l1)
+}
+
+//semguard:end vector-bits

@@ -23,12 +23,12 @@ func clustered(seed uint64, n, nq, dims int) (data, queries [][]float32) {
 		spread[rng.IntN(dims)] *= 5
 	}
 	mean := gauss(rng, dims, 1)
-	const topics, subtopics = 200, 8
+	const topics, subtopics = 500, 8
 	centers := make([][]float64, topics*subtopics)
 	for t := range topics {
 		tc := gauss(rng, dims, 1)
 		for s := range subtopics {
-			sc := gauss(rng, dims, 0.6)
+			sc := gauss(rng, dims, 0.8)
 			c := make([]float64, dims)
 			for i := range c {
 				c[i] = 0.8*mean[i] + tc[i] + sc[i]
@@ -41,7 +41,7 @@ func clustered(seed uint64, n, nq, dims int) (data, queries [][]float32) {
 		v := make([]float32, dims)
 		var norm float64
 		for i := range v {
-			x := (c[i] + 0.7*rng.NormFloat64()) * spread[i]
+			x := (c[i] + 1.4*rng.NormFloat64()) * spread[i]
 			v[i] = float32(x)
 			norm += x * x
 		}
@@ -95,27 +95,30 @@ func buildClustered(t testing.TB, data [][]float32, dims, segs int) *Index {
 	return ix
 }
 
-// recallAt is the share of the exact scan's top k that the quantized scan
+// exactLists is the exact scan's top k of every query.
+func exactLists(ix *Index, queries [][]float32, k int) [][]Hit {
+	out := make([][]Hit, len(queries))
+	for i, q := range queries {
+		out[i] = ix.SearchQuery(Query{Vec: q, K: k, Scan: ScanExact})
+	}
+	return out
+}
+
+// recallAt is the share of the exact top k (a prefix of exact) that scan
 // with n candidates returns in its top k.
-func recallAt(ix *Index, queries [][]float32, k, n int) float64 {
+func recallAt(ix *Index, queries [][]float32, exact [][]Hit, scan Scan, k, n int) float64 {
 	found, total := 0, 0
-	for _, q := range queries {
-		exact := ix.hits(ix.scan(q, k, nil))
-		t := newTopK(ix, k)
-		for _, c := range ix.qscan(quantizeQuery(q), n, nil) {
-			c.score = dot(q, ix.segs[c.seg].vec(int(c.row)))
-			t.push(c)
-		}
+	for i, q := range queries {
 		got := map[string]bool{}
-		for _, h := range ix.hits(t) {
+		for _, h := range ix.SearchQuery(Query{Vec: q, K: k, Scan: scan, Candidates: n}) {
 			got[h.ID] = true
 		}
-		for _, h := range exact {
+		for _, h := range exact[i][:min(k, len(exact[i]))] {
 			if got[h.ID] {
 				found++
 			}
 		}
-		total += len(exact)
+		total += min(k, len(exact[i]))
 	}
 	return float64(found) / float64(total)
 }
@@ -130,7 +133,7 @@ func TestQuantizedRecall(t *testing.T) {
 	for _, k := range []int{10, 50} {
 		found, total := 0, 0
 		for _, q := range queries {
-			exact := ix.SearchQuery(Query{Vec: q, K: k, Exact: true})
+			exact := ix.SearchQuery(Query{Vec: q, K: k, Scan: ScanExact})
 			got := map[string]float32{}
 			for _, h := range ix.SearchQuery(Query{Vec: q, K: k}) {
 				got[h.ID] = h.Score

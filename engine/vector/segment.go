@@ -1,7 +1,6 @@
 package vector
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -14,8 +13,6 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin vector-segment
@@ -89,23 +86,6 @@ func decodeHeader(b []byte) (header, error) {
 
 func align8(n uint64) uint64 { return (n + 7) &^ 7 }
 
-func align64(n uint64) uint64 { return (n + 63) &^ 63 }
-
-// layout is where the sections of a segment of count rows of dims lie:
-// the float32 payload at headerSize, the int8 codes (count rows of
-// codeStride(dims) bytes, 64-byte aligned), the per-row scales, the IDs.
-type layout struct {
-	codesOff, scalesOff, idsOff uint64
-}
-
-func segLayout(count uint64, dims int) layout {
-	var l layout
-	l.codesOff = align64(headerSize + count*uint64(dims)*4)
-	l.scalesOff = l.codesOff + count*uint64(codeStride(dims))
-	l.idsOff = align8(l.scalesOff + 4*count)
-	return l
-}
-
 // row is one vector to be written: its ID and its components.
 type row struct {
 	id  string
@@ -120,100 +100,6 @@ type segMeta struct {
 	metaCRC uint32
 	tombs   []uint32 // sorted rows that are deleted
 }
-
-// writeSegment writes rows as segment seq in dir and fsyncs it. IDs must be
-// unique among rows.
-func writeSegment(dir string, seq uint64, dims int, rows []row) (segMeta, error) {
-	path := dir + string(os.PathSeparator) + segName(seq)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fingerprint.FilePerm)
-	if err != nil {
-		return segMeta{}, fmt.Errorf("create segment: %w", err)
-	}
-	meta, err := writeSegmentFile(f, seq, dims, rows)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close segment: %w", cerr)
-	}
-	if err != nil {
-		os.Remove(path)
-		return segMeta{}, err
-	}
-	return meta, nil
-}
-
-func writeSegmentFile(f *os.File, seq uint64, dims int, rows []row) (segMeta, error) {
-	ids := idSection(rows)
-	if ids == nil {
-		return segMeta{}, fmt.Errorf("segment: IDs exceed %d bytes", uint64(maxIDBytes))
-	}
-	l := segLayout(uint64(len(rows)), dims)
-	h := header{
-		dims:     uint32(dims),
-		count:    uint64(len(rows)),
-		codesOff: l.codesOff,
-		idsOff:   l.idsOff,
-		idsLen:   uint64(len(ids)),
-	}
-	pw := &payloadWriter{w: bufio.NewWriterSize(f, 1<<20), off: headerSize}
-	if _, err := pw.w.Write(make([]byte, headerSize)); err != nil {
-		return segMeta{}, fmt.Errorf("write segment: %w", err)
-	}
-	for _, r := range rows {
-		pw.write(floatBytes(r.vec))
-	}
-	pw.padTo(l.codesOff)
-	scales := make([]float32, len(rows))
-	code := make([]byte, codeStride(dims))
-	for i, r := range rows {
-		scales[i] = quantizeRow(r, code)
-		pw.write(code)
-	}
-	pw.write(floatBytes(scales))
-	pw.padTo(l.idsOff)
-	if pw.err == nil {
-		_, pw.err = pw.w.Write(ids)
-	}
-	if pw.err == nil {
-		pw.err = pw.w.Flush()
-	}
-	if pw.err != nil {
-		return segMeta{}, fmt.Errorf("write segment: %w", pw.err)
-	}
-	h.payloadCRC = pw.crc
-	hb := h.encode()
-	h.metaCRC = metaChecksum(hb, ids)
-	if _, err := f.WriteAt(h.encode(), 0); err != nil {
-		return segMeta{}, fmt.Errorf("write segment header: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return segMeta{}, fmt.Errorf("sync segment: %w", err)
-	}
-	return segMeta{seq: seq, count: h.count, size: h.idsOff + h.idsLen, metaCRC: h.metaCRC}, nil
-}
-
-// quantizeRow returns a row's int8 codes in code and its scale: the codes
-// of a merged segment's rows are computed again from their float32
-// vectors, so they depend on the vector alone.
-func quantizeRow(r row, code []byte) float32 { return quantize(r.vec, code) }
-
-// payloadWriter writes the bytes between the header and the IDs, keeping
-// their checksum and offset and the first error.
-type payloadWriter struct {
-	w   *bufio.Writer
-	crc uint32
-	off uint64
-	err error
-}
-
-func (p *payloadWriter) write(b []byte) {
-	if p.err != nil {
-		return
-	}
-	p.crc = crc32.Update(p.crc, crcTable(), b)
-	p.off += uint64(len(b))
-	_, p.err = p.w.Write(b)
-}
-
-func (p *payloadWriter) padTo(off uint64) { p.write(make([]byte, off-p.off)) }
 
 // metaChecksum covers the header (without its own checksum field) and the ID section.
 func metaChecksum(hdr, ids []byte) uint32 {
@@ -270,17 +156,20 @@ func hostLittleEndian() bool {
 
 // segment is an open, memory-mapped segment file.
 type segment struct {
-	meta   segMeta
-	data   []byte // the whole mapping
-	dims   int
-	count  int
-	vecs   []float32 // count*dims, aliases data
-	codes  []byte    // count*codeStride(dims) quantized rows, aliases data
-	scales []float32 // count, aliases data
-	offs   []byte    // (count+1) uint32
-	perm   []byte    // count uint32
-	strs   []byte
-	hdr    header
+	meta    segMeta
+	data    []byte // the whole mapping
+	dims    int
+	count   int
+	vecs    []float32 // count*dims, aliases data
+	codes   []byte    // count*codeStride(dims) quantized rows, aliases data
+	scales  []float32 // count, aliases data
+	mean    []float32 // dims: the center of the sign bits
+	bits    []uint64  // count*bitWords(dims) sign bits
+	factors []float32 // count
+	offs    []byte    // (count+1) uint32
+	perm    []byte    // count uint32
+	strs    []byte
+	hdr     header
 }
 
 // openSegment maps the segment described by m and checks its header and metadata checksum.
@@ -343,10 +232,13 @@ func parseSegment(data []byte, m segMeta, dims int) (*segment, error) {
 	if uint64(binary.LittleEndian.Uint32(s.offs[4*n:])) != uint64(len(s.strs)) {
 		return nil, fmt.Errorf("bad ID table: %w", errCorrupt)
 	}
+	s.mean = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.meanOff])), dims)
 	if n > 0 {
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&data[headerSize])), int(n)*dims)
 		s.codes = data[l.codesOff:l.scalesOff]
 		s.scales = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.scalesOff])), int(n))
+		s.bits = unsafe.Slice((*uint64)(unsafe.Pointer(&data[l.bitsOff])), int(n)*bitWords(dims))
+		s.factors = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.factorsOff])), int(n))
 	}
 	for _, t := range m.tombs {
 		if uint64(t) >= n {
@@ -362,6 +254,7 @@ func (s *segment) close() error {
 	}
 	err := unix.Munmap(s.data)
 	s.data, s.vecs, s.codes, s.scales, s.offs, s.perm, s.strs = nil, nil, nil, nil, nil, nil, nil
+	s.mean, s.bits, s.factors = nil, nil, nil
 	return err
 }
 
