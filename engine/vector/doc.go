@@ -78,7 +78,7 @@
 //
 // # Search
 //
-// The exact scan (indexes below quantMinLive live rows, or Query.Exact)
+// The exact scan (indexes below quantMinLive live rows, or Query.Scan ScanExact)
 // scores every live row (tombstones are skipped with a cursor over the
 // sorted row list) with an AVX2/FMA dot product (viterin/vek) and keeps the
 // best k in a heap ordered by score, then ID ascending, so results are

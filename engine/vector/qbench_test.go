@@ -37,8 +37,8 @@ func BenchmarkScan(b *testing.B) {
 				scan   Scan
 				accept func(string) bool
 			}{
-				{"exact", ScanExact, nil}, {"int8", ScanInt8, nil}, {"bits", ScanBits, nil},
-				{"exact/filter", ScanExact, tenth}, {"int8/filter", ScanInt8, tenth}, {"bits/filter", ScanBits, tenth},
+				{"exact", ScanExact, nil}, {"int8", ScanInt8, nil},
+				{"exact/filter", ScanExact, tenth}, {"int8/filter", ScanInt8, tenth},
 			} {
 				b.Run("scan="+c.name, func(b *testing.B) {
 					for _, q := range qs { // fault the mapping in
@@ -104,21 +104,12 @@ func BenchmarkRecall(b *testing.B) {
 	data, queries := clustered(2, 100_000, 100, dims)
 	ix := buildClustered(b, data, dims, 1)
 	exact := exactLists(ix, queries, 50)
-	for _, c := range []struct {
-		scan Scan
-		name string
-		n    []int
-	}{
-		{ScanInt8, "int8", []int{10, 20, 50, 100, 200}},
-		{ScanBits, "bits", []int{100, 200, 500, 1000, 2000, 4000}},
-	} {
-		for _, n := range c.n {
-			b.Run(fmt.Sprintf("scan=%s/candidates=%d", c.name, n), func(b *testing.B) {
-				for b.Loop() {
-					b.ReportMetric(recallAt(ix, queries, exact, c.scan, 10, n), "recall@10")
-					b.ReportMetric(recallAt(ix, queries, exact, c.scan, 50, max(n, 50)), "recall@50")
-				}
-			})
-		}
+	for _, n := range []int{10, 20, 50, 100, 200} {
+		b.Run(fmt.Sprintf("scan=int8/candidates=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				b.ReportMetric(recallAt(ix, queries, exact, ScanInt8, 10, n), "recall@10")
+				b.ReportMetric(recallAt(ix, queries, exact, ScanInt8, 50, max(n, 50)), "recall@50")
+			}
+		})
 	}
 }

@@ -9,18 +9,13 @@ import (
 
 const (
 	// quantMinLive is the live row count from which ScanAuto scans the int8
-	// codes instead of the float32 payload, and bitsMinLive the one from
-	// which it scans the sign bits (docs/BENCHMARKS.md, "Vectors at a
-	// million chunks": below them the cheaper-looking scan is not faster).
+	// codes instead of the float32 payload (docs/BENCHMARKS.md, "Vectors at
+	// a million chunks": below it the exact scan is as fast).
 	quantMinLive = 20_000
-	bitsMinLive  = 200_000
-	// The int8 scan keeps max(oversample×k, minCandidates) candidates, the
-	// sign-bit scan max(bitsOversample×k, bitsMinCandidates), and both
-	// rescore them exactly; chosen by measured recall (BenchmarkRecall).
-	oversample        = 4
-	minCandidates     = 100
-	bitsOversample    = 40
-	bitsMinCandidates = 2000
+	// The int8 scan keeps max(oversample×k, minCandidates) candidates and
+	// rescores them exactly; chosen by measured recall (BenchmarkRecall).
+	oversample    = 4
+	minCandidates = 100
 	// quantParallelMinBytes is the code bytes above which a quantized scan
 	// splits across goroutines.
 	quantParallelMinBytes = 8 << 20
@@ -32,10 +27,9 @@ const (
 type Scan int
 
 const (
-	ScanAuto  Scan = iota // by the index's size: exact, then int8, then sign bits
+	ScanAuto  Scan = iota // by the index's size: exact below quantMinLive, else int8
 	ScanExact             // every float32 vector
 	ScanInt8              // the int8 codes, then the candidates' floats
-	ScanBits              // the sign bits, then the candidates' floats
 )
 
 // Query is a search: the query vector, how many hits, and optionally a
@@ -80,12 +74,6 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 		cands = ix.candidates(n, func(h *candHeap, si int32, s *segment, lo, hi int) {
 			h.scanCodes(quantizeQuery(q.Vec), si, s, q.Accept, lo, hi)
 		})
-	case ScanBits:
-		n := candidates(q.Candidates, k, bitsOversample, bitsMinCandidates)
-		bq := prepareBits(q.Vec)
-		cands = ix.candidates(n, func(h *candHeap, si int32, s *segment, lo, hi int) {
-			h.scanBits(&bq, si, s, q.Accept, lo, hi)
-		})
 	default:
 		return ix.hits(ix.scan(q.Vec, k, q.Accept))
 	}
@@ -98,10 +86,7 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 }
 
 func (ix *Index) autoScan() Scan {
-	switch {
-	case ix.live >= bitsMinLive && ix.dims <= maxBitDims:
-		return ScanBits
-	case ix.live >= quantMinLive:
+	if ix.live >= quantMinLive {
 		return ScanInt8
 	}
 	return ScanExact
@@ -176,28 +161,6 @@ func (h *candHeap) scanCodes(q qquery, si int32, s *segment, accept func(string)
 				continue
 			}
 			h.offer(cand{score: float32(d-q.bias) * s.scales[r], seg: si, row: int32(r)}, accept, s)
-		}
-	}
-}
-
-// scanBits scores rows [lo, hi) of s by their sign bits.
-func (h *candHeap) scanBits(q *bquery, si int32, s *segment, accept func(string) bool, lo, hi int) {
-	words := bitWords(s.dims)
-	qmu := dot(q.q, s.mean)
-	tombs := s.meta.tombs
-	ti, _ := slices.BinarySearch(tombs, uint32(lo))
-	var out [block]uint32
-	for b0 := lo; b0 < hi; b0 += block {
-		b1 := min(b0+block, hi)
-		o := out[:b1-b0]
-		bitDots(s.bits[b0*words:b1*words], words, &q.planes, o)
-		for i, v := range o {
-			r := b0 + i
-			if ti < len(tombs) && int(tombs[ti]) == r {
-				ti++
-				continue
-			}
-			h.offer(cand{score: q.estimate(v, qmu, s.factors[r]), seg: si, row: int32(r)}, accept, s)
 		}
 	}
 }

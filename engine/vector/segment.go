@@ -156,20 +156,17 @@ func hostLittleEndian() bool {
 
 // segment is an open, memory-mapped segment file.
 type segment struct {
-	meta    segMeta
-	data    []byte // the whole mapping
-	dims    int
-	count   int
-	vecs    []float32 // count*dims, aliases data
-	codes   []byte    // count*codeStride(dims) quantized rows, aliases data
-	scales  []float32 // count, aliases data
-	mean    []float32 // dims: the center of the sign bits
-	bits    []uint64  // count*bitWords(dims) sign bits
-	factors []float32 // count
-	offs    []byte    // (count+1) uint32
-	perm    []byte    // count uint32
-	strs    []byte
-	hdr     header
+	meta   segMeta
+	data   []byte // the whole mapping
+	dims   int
+	count  int
+	vecs   []float32 // count*dims, aliases data
+	codes  []byte    // count*codeStride(dims) quantized rows, aliases data
+	scales []float32 // count, aliases data
+	offs   []byte    // (count+1) uint32
+	perm   []byte    // count uint32
+	strs   []byte
+	hdr    header
 }
 
 // openSegment maps the segment described by m and checks its header and metadata checksum.
@@ -232,13 +229,10 @@ func parseSegment(data []byte, m segMeta, dims int) (*segment, error) {
 	if uint64(binary.LittleEndian.Uint32(s.offs[4*n:])) != uint64(len(s.strs)) {
 		return nil, fmt.Errorf("bad ID table: %w", errCorrupt)
 	}
-	s.mean = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.meanOff])), dims)
 	if n > 0 {
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&data[headerSize])), int(n)*dims)
 		s.codes = data[l.codesOff:l.scalesOff]
 		s.scales = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.scalesOff])), int(n))
-		s.bits = unsafe.Slice((*uint64)(unsafe.Pointer(&data[l.bitsOff])), int(n)*bitWords(dims))
-		s.factors = unsafe.Slice((*float32)(unsafe.Pointer(&data[l.factorsOff])), int(n))
 	}
 	for _, t := range m.tombs {
 		if uint64(t) >= n {
@@ -254,7 +248,6 @@ func (s *segment) close() error {
 	}
 	err := unix.Munmap(s.data)
 	s.data, s.vecs, s.codes, s.scales, s.offs, s.perm, s.strs = nil, nil, nil, nil, nil, nil, nil
-	s.mean, s.bits, s.factors = nil, nil, nil
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
-	"unsafe"
 
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -16,19 +15,16 @@ func align64(n uint64) uint64 { return (n + 63) &^ 63 }
 
 // layout is where the sections of a segment of count rows of dims lie
 // (doc.go, "Files"): the float32 payload at headerSize, the int8 codes and
-// their scales, the segment mean, the sign bits and their factors, the IDs.
+// their scales, the IDs.
 type layout struct {
-	codesOff, scalesOff, meanOff, bitsOff, factorsOff, idsOff uint64
+	codesOff, scalesOff, idsOff uint64
 }
 
 func segLayout(count uint64, dims int) layout {
 	var l layout
 	l.codesOff = align64(headerSize + count*uint64(dims)*4)
 	l.scalesOff = l.codesOff + count*uint64(codeStride(dims))
-	l.meanOff = align8(l.scalesOff + 4*count)
-	l.bitsOff = align64(l.meanOff + 4*uint64(dims))
-	l.factorsOff = l.bitsOff + count*8*uint64(bitWords(dims))
-	l.idsOff = align8(l.factorsOff + 4*count)
+	l.idsOff = align8(l.scalesOff + 4*count)
 	return l
 }
 
@@ -73,8 +69,6 @@ func writeSegmentFile(f *os.File, seq uint64, dims int, rows []row) (segMeta, er
 	}
 	pw.padTo(l.codesOff)
 	writeCodes(pw, dims, rows)
-	pw.padTo(l.meanOff)
-	writeBits(pw, l, dims, rows)
 	pw.padTo(l.idsOff)
 	if pw.err == nil {
 		_, pw.err = pw.w.Write(ids)
@@ -108,25 +102,6 @@ func writeCodes(pw *payloadWriter, dims int, rows []row) {
 		pw.write(code)
 	}
 	pw.write(floatBytes(scales))
-}
-
-// writeBits writes the segment mean, the sign bits of every row around it,
-// then their factors.
-func writeBits(pw *payloadWriter, l layout, dims int, rows []row) {
-	vecs := make([][]float32, len(rows))
-	for i, r := range rows {
-		vecs[i] = r.vec
-	}
-	mean := segmentMean(dims, vecs)
-	pw.write(floatBytes(mean))
-	pw.padTo(l.bitsOff)
-	factors := make([]float32, len(rows))
-	bits := make([]uint64, bitWords(dims))
-	for i, r := range rows {
-		factors[i] = binarize(r.vec, mean, bits)
-		pw.write(unsafe.Slice((*byte)(unsafe.Pointer(&bits[0])), 8*len(bits)))
-	}
-	pw.write(floatBytes(factors))
 }
 
 // payloadWriter writes the bytes between the header and the IDs, keeping
