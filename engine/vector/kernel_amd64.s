@@ -2,9 +2,12 @@
 
 // func dotsVNNI(codes *byte, q *int8, stride, n int, out *int32)
 //
-// For each of n rows of stride bytes (a multiple of 64): out[i] = Σ_j
-// uint8(row[j]) × int8(q[j]), with two accumulators per row over
-// alternating 64-byte blocks, reduced horizontally at the end of the row.
+// For each of n rows of stride bytes (a multiple of 32; 32 bytes per
+// 64-component block, component j in the low nibble of byte j, component
+// j+32 in the high one): unpack each block into 64 unsigned bytes in
+// component order and accumulate their products with the query block's
+// 64 signed bytes (VPDPBUSD); two accumulators over alternating blocks,
+// reduced horizontally at the end of the row into out[i].
 TEXT ·dotsVNNI(SB), NOSPLIT, $0-40
 	MOVQ codes+0(FP), SI
 	MOVQ q+8(FP), DI
@@ -13,32 +16,48 @@ TEXT ·dotsVNNI(SB), NOSPLIT, $0-40
 	MOVQ out+32(FP), R8
 	TESTQ DX, DX
 	JZ done
+	MOVL $0x0f0f0f0f, R9
+	VPBROADCASTD R9, Y15
+	MOVQ CX, R10
+	SUBQ $32, R10       // R10 = start of the last block
 
 row:
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
-	XORQ AX, AX
-	MOVQ CX, BX
-	SUBQ $64, BX        // BX = last block start
+	XORQ AX, AX         // code offset in the row
+	XORQ BX, BX         // query offset (2 × AX)
 
 pair:
-	CMPQ AX, BX
+	CMPQ AX, R10
 	JGE last
-	VMOVDQU8 (SI)(AX*1), Z2
-	VMOVDQU8 64(SI)(AX*1), Z3
-	VMOVDQU8 (DI)(AX*1), Z4
-	VMOVDQU8 64(DI)(AX*1), Z5
-	VPDPBUSD Z4, Z2, Z0
-	VPDPBUSD Z5, Z3, Z1
-	ADDQ $128, AX
+	VMOVDQU (SI)(AX*1), Y2
+	VMOVDQU 32(SI)(AX*1), Y4
+	VPSRLW $4, Y2, Y3
+	VPSRLW $4, Y4, Y5
+	VPAND Y15, Y2, Y2
+	VPAND Y15, Y3, Y3
+	VPAND Y15, Y4, Y4
+	VPAND Y15, Y5, Y5
+	VINSERTI64X4 $1, Y3, Z2, Z2
+	VINSERTI64X4 $1, Y5, Z4, Z4
+	VMOVDQU8 (DI)(BX*1), Z6
+	VMOVDQU8 64(DI)(BX*1), Z7
+	VPDPBUSD Z6, Z2, Z0
+	VPDPBUSD Z7, Z4, Z1
+	ADDQ $64, AX
+	ADDQ $128, BX
 	JMP pair
 
 last:
 	CMPQ AX, CX
 	JGE reduce
-	VMOVDQU8 (SI)(AX*1), Z2
-	VMOVDQU8 (DI)(AX*1), Z4
-	VPDPBUSD Z4, Z2, Z0
+	VMOVDQU (SI)(AX*1), Y2
+	VPSRLW $4, Y2, Y3
+	VPAND Y15, Y2, Y2
+	VPAND Y15, Y3, Y3
+	VINSERTI64X4 $1, Y3, Z2, Z2
+	VMOVDQU8 (DI)(BX*1), Z6
+	VPDPBUSD Z6, Z2, Z0
 
 reduce:
 	VPADDD Z1, Z0, Z0

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"testing"
 )
 
-// BenchmarkScan compares the exact float32 scan with the int8 scan and its
+// BenchmarkScan compares the exact float32 scan with the 4-bit scan and its
 // rescoring at 384 dims, k = 50 (the depth a hybrid query asks of the dense
 // list), with no filter and with a path filter that admits a tenth of the
 // chunks. Vectors are random (latency does not depend on their shape; recall
@@ -19,7 +20,10 @@ func BenchmarkScan(b *testing.B) {
 	const dims, k = 384, 50
 	for _, n := range []int{5_000, 20_000, 50_000, 300_000, 1_000_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			ix, err := Open(benchIndex(b, n, dims), dims)
+			dir := benchIndex(b, n, dims)
+			debug.FreeOSMemory()
+			rss0 := rssMB()
+			ix, err := Open(dir, dims)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -37,8 +41,8 @@ func BenchmarkScan(b *testing.B) {
 				scan   Scan
 				accept func(string) bool
 			}{
-				{"exact", ScanExact, nil}, {"int8", ScanInt8, nil},
-				{"exact/filter", ScanExact, tenth}, {"int8/filter", ScanInt8, tenth},
+				{"exact", ScanExact, nil}, {"int4", ScanInt4, nil},
+				{"exact/filter", ScanExact, tenth}, {"int4/filter", ScanInt4, tenth},
 			} {
 				b.Run("scan="+c.name, func(b *testing.B) {
 					for _, q := range qs { // fault the mapping in
@@ -49,7 +53,7 @@ func BenchmarkScan(b *testing.B) {
 						ix.SearchQuery(Query{Vec: qs[i%len(qs)], K: k, Scan: c.scan, Accept: c.accept})
 						i++
 					}
-					b.ReportMetric(rssMB(), "rss-MB")
+					b.ReportMetric(rssMB()-rss0, "rss-MB")
 				})
 			}
 		})
@@ -97,18 +101,18 @@ func BenchmarkBuildFresh(b *testing.B) {
 	}
 }
 
-// BenchmarkRecall reports recall@10 and @50 of the int8 scan against the
+// BenchmarkRecall reports recall@10 and @50 of the 4-bit scan against the
 // exact scan per candidate count on clustered 384-d vectors (clustered).
 func BenchmarkRecall(b *testing.B) {
 	const dims = 384
 	data, queries := clustered(2, 100_000, 100, dims)
 	ix := buildClustered(b, data, dims, 1)
 	exact := exactLists(ix, queries, 50)
-	for _, n := range []int{10, 20, 50, 100, 200} {
-		b.Run(fmt.Sprintf("scan=int8/candidates=%d", n), func(b *testing.B) {
+	for _, n := range []int{50, 100, 200, 500, 1000} {
+		b.Run(fmt.Sprintf("scan=int4/candidates=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				b.ReportMetric(recallAt(ix, queries, exact, ScanInt8, 10, n), "recall@10")
-				b.ReportMetric(recallAt(ix, queries, exact, ScanInt8, 50, max(n, 50)), "recall@50")
+				b.ReportMetric(recallAt(ix, queries, exact, ScanInt4, 10, n), "recall@10")
+				b.ReportMetric(recallAt(ix, queries, exact, ScanInt4, 50, max(n, 50)), "recall@50")
 			}
 		})
 	}

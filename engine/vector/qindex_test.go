@@ -13,13 +13,13 @@ import (
 // qdims exercises code padding (96 dims, a 128-byte stride).
 const qdims = 96
 
-// checkQuantized compares the int8 scan of ix with the exact model m: every
+// checkQuantized compares the 4-bit scan of ix with the exact model m: every
 // hit is live with its exact score, none passes a rejected ID, and at least
 // 99% of the model's top k are found.
 func checkQuantized(t *testing.T, ix *Index, m model, rng *rand.Rand, accept func(string) bool) {
 	t.Helper()
 	if ix.Len() < quantMinLive {
-		t.Fatalf("%d live vectors: the int8 scan is not used below %d", ix.Len(), quantMinLive)
+		t.Fatalf("%d live vectors: the 4-bit scan is not used below %d", ix.Len(), quantMinLive)
 	}
 	filtered := m
 	if accept != nil {
@@ -75,7 +75,7 @@ func cmpHit(a, b Hit) int {
 	return -strings.Compare(a.ID, b.ID)
 }
 
-// TestQuantizedIncremental runs the int8 scan over generations built
+// TestQuantizedIncremental runs the 4-bit scan over generations built
 // incrementally (adds, deletes, edits, tail merges) and then compacted.
 func TestQuantizedIncremental(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))

@@ -8,14 +8,14 @@ import (
 )
 
 const (
-	// quantMinLive is the live row count from which ScanAuto scans the int8
+	// quantMinLive is the live row count from which ScanAuto scans the 4-bit
 	// codes instead of the float32 payload (docs/BENCHMARKS.md, "Vectors at
 	// a million chunks": below it the exact scan is as fast).
 	quantMinLive = 20_000
-	// The int8 scan keeps max(oversample×k, minCandidates) candidates and
+	// The 4-bit scan keeps max(oversample×k, minCandidates) candidates and
 	// rescores them exactly; chosen by measured recall (BenchmarkRecall).
-	oversample    = 4
-	minCandidates = 100
+	oversample    = 10
+	minCandidates = 500
 	// quantParallelMinBytes is the code bytes above which a quantized scan
 	// splits across goroutines.
 	quantParallelMinBytes = 8 << 20
@@ -27,9 +27,9 @@ const (
 type Scan int
 
 const (
-	ScanAuto  Scan = iota // by the index's size: exact below quantMinLive, else int8
+	ScanAuto  Scan = iota // by the index's size: exact below quantMinLive, else int4
 	ScanExact             // every float32 vector
-	ScanInt8              // the int8 codes, then the candidates' floats
+	ScanInt4              // the 4-bit codes, then the candidates' floats
 )
 
 // Query is a search: the query vector, how many hits, and optionally a
@@ -69,7 +69,7 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 	}
 	var cands []cand
 	switch scan {
-	case ScanInt8:
+	case ScanInt4:
 		n := candidates(q.Candidates, k, oversample, minCandidates)
 		cands = ix.candidates(n, func(h *candHeap, si int32, s *segment, lo, hi int) {
 			h.scanCodes(quantizeQuery(q.Vec), si, s, q.Accept, lo, hi)
@@ -87,7 +87,7 @@ func (ix *Index) SearchQuery(q Query) []Hit {
 
 func (ix *Index) autoScan() Scan {
 	if ix.live >= quantMinLive {
-		return ScanInt8
+		return ScanInt4
 	}
 	return ScanExact
 }
@@ -144,9 +144,9 @@ func (ix *Index) candidates(n int, scanSeg func(h *candHeap, si int32, s *segmen
 	return heaps[0].h
 }
 
-// scanCodes scores rows [lo, hi) of s by their int8 codes.
+// scanCodes scores rows [lo, hi) of s by their 4-bit codes.
 func (h *candHeap) scanCodes(q qquery, si int32, s *segment, accept func(string) bool, lo, hi int) {
-	stride := len(q.codes)
+	stride := codeStride(s.dims)
 	tombs := s.meta.tombs
 	ti, _ := slices.BinarySearch(tombs, uint32(lo))
 	var out [block]int32

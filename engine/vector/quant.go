@@ -4,32 +4,57 @@ import "math"
 
 //semguard:begin vector-quant
 
-// codeStride is the bytes of one row's codes: dims rounded up to 64, so
-// that the kernel reads whole 64-byte blocks; the padding codes are zero.
-func codeStride(dims int) int { return (dims + 63) &^ 63 }
+// Codes are 4 bits a component: per 64-component block, 32 bytes whose
+// byte j holds component j in its low nibble and component j+32 in its
+// high one, so that the kernel unpacks a block into 64 bytes in order with
+// one shift and two masks.
+const (
+	blockDims  = 64
+	blockBytes = blockDims / 2
+	codeLevels = 7 // codes c in [-7, 7]
+	// codeZero is the stored nibble of 0: c+8, because the VNNI instruction
+	// multiplies unsigned bytes by signed ones.
+	codeZero = 8
+)
 
-// codeZero is the stored code of 0: codes are offset by 128 (an unsigned
-// byte c+128 for c in [-127, 127]) because the VNNI instruction multiplies
-// unsigned bytes by signed ones.
-const codeZero = 128
+// codeStride is the bytes of one row's codes: dims rounded up to a whole
+// block, half a byte each; the padding components are zero.
+func codeStride(dims int) int { return (dims + blockDims - 1) / blockDims * blockBytes }
 
 // quantize writes the codes of v into code (len codeStride(len(v))) and
-// returns the scale s with v[i] ≈ s*(code[i]-128): each component is
-// rounded to the nearest multiple of max|v|/127.
+// returns the scale s with v[i] ≈ s*c[i]: each component is rounded to the
+// nearest multiple of max|v|/7.
 func quantize(v []float32, code []byte) float32 {
 	m := maxAbs(v)
 	for i := range code {
-		code[i] = codeZero
+		code[i] = codeZero | codeZero<<4
 	}
 	if m == 0 {
 		return 0
 	}
-	inv := 127 / float64(m)
+	inv := codeLevels / float64(m)
 	for i, x := range v {
 		c := math.Round(float64(x) * inv)
-		code[i] = byte(int(max(-127, min(127, c))) + codeZero)
+		u := byte(int(max(-codeLevels, min(codeLevels, c))) + codeZero)
+		blk, j := i/blockDims, i%blockDims
+		p := blk*blockBytes + j%blockBytes
+		if j < blockBytes {
+			code[p] = code[p]&0xf0 | u
+		} else {
+			code[p] = code[p]&0x0f | u<<4
+		}
 	}
-	return m / 127
+	return m / codeLevels
+}
+
+// nibble returns the stored code (c+8) of component i.
+func nibble(code []byte, i int) int {
+	blk, j := i/blockDims, i%blockDims
+	b := code[blk*blockBytes+j%blockBytes]
+	if j < blockBytes {
+		return int(b & 0x0f)
+	}
+	return int(b >> 4)
 }
 
 func maxAbs(v []float32) float32 {
@@ -42,9 +67,10 @@ func maxAbs(v []float32) float32 {
 
 //semguard:end vector-quant
 
-// qquery is a query quantized for the int8 scan: its signed codes (padded
-// with zeros to the code stride), their scale and the correction for the
-// stored codes' offset (128 × the sum of the codes).
+// qquery is a query quantized for the 4-bit scan: its signed 8-bit codes
+// (one byte per component, padded with zeros to whole blocks), their scale
+// and the correction for the stored codes' offset (8 × the sum of the
+// codes).
 type qquery struct {
 	codes []int8
 	scale float32
@@ -52,7 +78,7 @@ type qquery struct {
 }
 
 func quantizeQuery(q []float32) qquery {
-	out := qquery{codes: make([]int8, codeStride(len(q)))}
+	out := qquery{codes: make([]int8, 2*codeStride(len(q)))}
 	m := maxAbs(q)
 	if m == 0 {
 		return out
@@ -68,19 +94,22 @@ func quantizeQuery(q []float32) qquery {
 	return out
 }
 
-// dotsGo is the portable kernel: out[i] is the dot product of row i of
-// codes (n rows of stride bytes, unsigned) with q (stride signed bytes).
+// dotsGo is the portable kernel: out[i] is the dot product of the stored
+// nibbles (c+8) of row i of codes (n rows of stride bytes) with q (2×stride
+// signed bytes).
 func dotsGo(codes []byte, q []int8, stride int, out []int32) {
 	for i := range out {
 		row := codes[i*stride : (i+1)*stride : (i+1)*stride]
-		row = row[:len(q)]
-		var s0, s1, s2, s3 int32
-		for j := 0; j+4 <= len(q); j += 4 {
-			s0 += int32(row[j]) * int32(q[j])
-			s1 += int32(row[j+1]) * int32(q[j+1])
-			s2 += int32(row[j+2]) * int32(q[j+2])
-			s3 += int32(row[j+3]) * int32(q[j+3])
+		var lo, hi int32
+		for blk := 0; blk < stride; blk += blockBytes {
+			b := row[blk : blk+blockBytes : blk+blockBytes]
+			ql := q[2*blk : 2*blk+blockBytes : 2*blk+blockBytes]
+			qh := q[2*blk+blockBytes : 2*blk+blockDims : 2*blk+blockDims]
+			for j, x := range b {
+				lo += int32(x&0x0f) * int32(ql[j])
+				hi += int32(x>>4) * int32(qh[j])
+			}
 		}
-		out[i] = s0 + s1 + s2 + s3
+		out[i] = lo + hi
 	}
 }

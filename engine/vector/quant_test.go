@@ -18,7 +18,7 @@ func TestKernelsAgree(t *testing.T) {
 		stride := codeStride(dims)
 		for _, n := range []int{0, 1, 3, block} {
 			codes := make([]byte, n*stride)
-			q := make([]int8, stride)
+			q := make([]int8, 2*stride)
 			for i := range codes {
 				codes[i] = byte(rng.IntN(256))
 			}
@@ -27,7 +27,10 @@ func TestKernelsAgree(t *testing.T) {
 			}
 			if n > 0 { // the extremes: every product at its largest magnitude
 				for j := range stride {
-					codes[j], q[j] = 255, -127
+					codes[j] = 0xff
+				}
+				for j := range q {
+					q[j] = -127
 				}
 			}
 			got, want := make([]int32, n), make([]int32, n)
@@ -40,8 +43,8 @@ func TestKernelsAgree(t *testing.T) {
 			}
 			if n > 0 {
 				var ref int32
-				for j := range stride {
-					ref += int32(codes[j]) * int32(q[j])
+				for j := range q {
+					ref += int32(nibble(codes[:stride], j)) * int32(q[j])
 				}
 				if want[0] != ref {
 					t.Fatalf("dims %d: portable %d, reference %d", dims, want[0], ref)
@@ -59,44 +62,47 @@ func TestQuantizeRoundTrip(t *testing.T) {
 		v, q := randUnit(rng, dims), randUnit(rng, dims)
 		code := make([]byte, codeStride(dims))
 		s := quantize(v, code)
+		var bound float64 // |q·v − q̂·v̂| ≤ Σ|q|·s/2 + Σ|v̂|·qs/2
+		qq := quantizeQuery(q)
 		for i, x := range v {
-			if d := math.Abs(float64(x) - float64(s)*float64(int(code[i])-codeZero)); d > float64(s)/2+1e-7 {
+			c := float64(s) * float64(nibble(code, i)-codeZero)
+			if d := math.Abs(float64(x) - c); d > float64(s)/2+1e-7 {
 				t.Fatalf("dims %d: component %d off by %g (scale %g)", dims, i, d, s)
 			}
+			bound += math.Abs(float64(q[i]))*float64(s)/2 + math.Abs(c)*float64(qq.scale)/2
 		}
-		for i := dims; i < len(code); i++ {
-			if code[i] != codeZero {
-				t.Fatalf("dims %d: padding code %d is %d", dims, i, code[i])
+		for i := dims; i < 2*len(code); i++ {
+			if nibble(code, i) != codeZero {
+				t.Fatalf("dims %d: padding code %d is %d", dims, i, nibble(code, i))
 			}
 		}
-		qq := quantizeQuery(q)
 		out := make([]int32, 1)
-		dots(code, qq.codes, len(qq.codes), out)
+		dots(code, qq.codes, len(code), out)
 		approx := float32(out[0]-qq.bias) * s * qq.scale
-		if exact := dot(q, v); math.Abs(float64(approx-exact)) > 0.02 {
-			t.Fatalf("dims %d: approximate score %g, exact %g", dims, approx, exact)
+		if exact := dot(q, v); math.Abs(float64(approx-exact)) > bound+1e-5 {
+			t.Fatalf("dims %d: approximate score %g, exact %g, bound %g", dims, approx, exact, bound)
 		}
 	}
-	zero := make([]byte, 64)
-	if s := quantize(make([]float32, 10), zero); s != 0 || zero[0] != codeZero {
-		t.Fatalf("zero vector: scale %g, code %d", s, zero[0])
+	zero := make([]byte, blockBytes)
+	if s := quantize(make([]float32, 10), zero); s != 0 || nibble(zero, 0) != codeZero || nibble(zero, 40) != codeZero {
+		t.Fatalf("zero vector: scale %g, codes %x", s, zero)
 	}
 }
 
 func BenchmarkKernels(b *testing.B) {
 	const dims, n = 384, block
-	codes, q := make([]byte, n*dims), make([]int8, dims)
+	codes, q := make([]byte, n*codeStride(dims)), make([]int8, 2*codeStride(dims))
 	out := make([]int32, n)
 	b.Run("kernel", func(b *testing.B) {
 		b.SetBytes(int64(len(codes)))
 		for b.Loop() {
-			dots(codes, q, dims, out)
+			dots(codes, q, codeStride(dims), out)
 		}
 	})
 	b.Run("portable", func(b *testing.B) {
 		b.SetBytes(int64(len(codes)))
 		for b.Loop() {
-			dotsGo(codes, q, dims, out)
+			dotsGo(codes, q, codeStride(dims), out)
 		}
 	})
 }

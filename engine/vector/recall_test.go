@@ -11,7 +11,7 @@ import (
 // clustered returns n stored and nq query vectors shaped like a text
 // embedder's: unit vectors around a shared mean direction, drawn from
 // topics and subtopics, with uneven per-dimension spread and a few
-// outlier dimensions (the features that hurt a per-vector int8 scale).
+// outlier dimensions (the features that hurt a per-vector scale).
 // Queries come from the same topics but are not stored vectors.
 func clustered(seed uint64, n, nq, dims int) (data, queries [][]float32) {
 	rng := rand.New(rand.NewPCG(seed, 99))

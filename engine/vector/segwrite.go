@@ -14,7 +14,7 @@ import (
 func align64(n uint64) uint64 { return (n + 63) &^ 63 }
 
 // layout is where the sections of a segment of count rows of dims lie
-// (doc.go, "Files"): the float32 payload at headerSize, the int8 codes and
+// (doc.go, "Files"): the float32 payload at headerSize, the 4-bit codes and
 // their scales, the IDs.
 type layout struct {
 	codesOff, scalesOff, idsOff uint64
@@ -91,7 +91,7 @@ func writeSegmentFile(f *os.File, seq uint64, dims int, rows []row) (segMeta, er
 	return segMeta{seq: seq, count: h.count, size: h.idsOff + h.idsLen, metaCRC: h.metaCRC}, nil
 }
 
-// writeCodes writes the int8 codes of every row, then their scales. A
+// writeCodes writes the 4-bit codes of every row, then their scales. A
 // merged segment's codes are computed again from the float32 vectors, so
 // they depend on the vector alone.
 func writeCodes(pw *payloadWriter, dims int, rows []row) {
