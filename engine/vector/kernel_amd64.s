@@ -79,3 +79,62 @@ reduce:
 done:
 	VZEROUPPER
 	RET
+
+// func dotsAVX2(codes *byte, q *int8, stride, n int, out *int32)
+//
+// dotsVNNI for AVX2: each block's nibbles are unpacked into two 32-byte
+// halves and multiplied with the query's halves by VPMADDUBSW (unsigned ×
+// signed bytes, adjacent pairs summed into int16: at most 2×15×127, so it
+// never saturates), the halves added as int16 (at most 4×15×127) and
+// widened by VPMADDWD against ones into the int32 accumulator.
+TEXT ·dotsAVX2(SB), NOSPLIT, $0-40
+	MOVQ codes+0(FP), SI
+	MOVQ q+8(FP), DI
+	MOVQ stride+16(FP), CX
+	MOVQ n+24(FP), DX
+	MOVQ out+32(FP), R8
+	TESTQ DX, DX
+	JZ done2
+	MOVL $0x0f0f0f0f, R9
+	MOVQ R9, X15
+	VPBROADCASTD X15, Y15
+	MOVL $0x00010001, R9
+	MOVQ R9, X14
+	VPBROADCASTD X14, Y14
+
+row2:
+	VPXOR Y0, Y0, Y0
+	XORQ AX, AX
+	XORQ BX, BX
+
+block2:
+	VMOVDQU (SI)(AX*1), Y2
+	VPSRLW $4, Y2, Y3
+	VPAND Y15, Y2, Y2
+	VPAND Y15, Y3, Y3
+	VPMADDUBSW (DI)(BX*1), Y2, Y2
+	VPMADDUBSW 32(DI)(BX*1), Y3, Y3
+	VPADDW Y3, Y2, Y2
+	VPMADDWD Y14, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	ADDQ $32, AX
+	ADDQ $64, BX
+	CMPQ AX, CX
+	JLT block2
+
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0x4E, X0, X1
+	VPADDD X1, X0, X0
+	VPSHUFD $0xB1, X0, X1
+	VPADDD X1, X0, X0
+	MOVL X0, (R8)
+
+	ADDQ CX, SI
+	ADDQ $4, R8
+	DECQ DX
+	JNZ row2
+
+done2:
+	VZEROUPPER
+	RET

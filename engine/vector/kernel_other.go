@@ -2,7 +2,8 @@
 
 package vector
 
-const hasVNNI = false
+// kernels lists the kernels this CPU can run: the portable one.
+func kernels() []kernel { return []kernel{{"go", dotsGo}} }
 
 // dots computes out[i] = row i of codes · q (see dotsGo).
-func dots(codes []byte, q []int8, stride int, out []int32) { dotsGo(codes, q, stride, out) }
+var dots = dotsGo

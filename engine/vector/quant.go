@@ -94,6 +94,12 @@ func quantizeQuery(q []float32) qquery {
 	return out
 }
 
+// kernel is a named implementation of dotsGo.
+type kernel struct {
+	name string
+	fn   func(codes []byte, q []int8, stride int, out []int32)
+}
+
 // dotsGo is the portable kernel: out[i] is the dot product of the stored
 // nibbles (c+8) of row i of codes (n rows of stride bytes) with q (2×stride
 // signed bytes).

@@ -6,13 +6,12 @@ import (
 	"testing"
 )
 
-// TestKernelsAgree checks that the kernel the CPU runs (AVX-512 VNNI where
-// present) computes exactly what the portable one does, on random codes,
-// the extreme codes and every stride the package uses.
+// TestKernelsAgree checks that every kernel the CPU runs (AVX-512 VNNI,
+// AVX2) computes exactly what the portable one does, on random codes, the
+// extreme codes and every stride the package uses.
 func TestKernelsAgree(t *testing.T) {
-	if !hasVNNI {
-		t.Log("no AVX-512 VNNI: dots is dotsGo itself")
-	}
+	ks := kernels()
+	t.Logf("kernels: %v", ks)
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, dims := range []int{1, 63, 64, 100, 128, 256, 384, 768, 1536} {
 		stride := codeStride(dims)
@@ -33,12 +32,15 @@ func TestKernelsAgree(t *testing.T) {
 					q[j] = -127
 				}
 			}
-			got, want := make([]int32, n), make([]int32, n)
-			dots(codes, q, stride, got)
+			want := make([]int32, n)
 			dotsGo(codes, q, stride, want)
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("dims %d n %d row %d: kernel %d, portable %d", dims, n, i, got[i], want[i])
+			for _, k := range ks {
+				got := make([]int32, n)
+				k.fn(codes, q, stride, got)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("dims %d n %d row %d: kernel %s %d, portable %d", dims, n, i, k.name, got[i], want[i])
+					}
 				}
 			}
 			if n > 0 {
@@ -91,18 +93,15 @@ func TestQuantizeRoundTrip(t *testing.T) {
 
 func BenchmarkKernels(b *testing.B) {
 	const dims, n = 384, block
-	codes, q := make([]byte, n*codeStride(dims)), make([]int8, 2*codeStride(dims))
+	stride := codeStride(dims)
+	codes, q := make([]byte, n*stride), make([]int8, 2*stride)
 	out := make([]int32, n)
-	b.Run("kernel", func(b *testing.B) {
-		b.SetBytes(int64(len(codes)))
-		for b.Loop() {
-			dots(codes, q, codeStride(dims), out)
-		}
-	})
-	b.Run("portable", func(b *testing.B) {
-		b.SetBytes(int64(len(codes)))
-		for b.Loop() {
-			dotsGo(codes, q, codeStride(dims), out)
-		}
-	})
+	for _, k := range kernels() {
+		b.Run(k.name, func(b *testing.B) {
+			b.SetBytes(int64(len(codes)))
+			for b.Loop() {
+				k.fn(codes, q, stride, out)
+			}
+		})
+	}
 }
