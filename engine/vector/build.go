@@ -21,12 +21,14 @@ type Entry struct {
 	Vec []float32
 }
 
-// Stats describes a built or opened index: live vectors, segment files, and
-// the bytes of all its files (segments, hard links included, and the manifest).
+// Stats describes a built or opened index: live vectors, deleted rows its
+// segments still hold, segment files, and the bytes of all its files
+// (segments, hard links included, and the manifest).
 type Stats struct {
-	Vectors  int
-	Segments int
-	Bytes    int64
+	Vectors    int
+	Tombstones int
+	Segments   int
+	Bytes      int64
 }
 
 const (

@@ -132,8 +132,11 @@ func TestQuantizedIncremental(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Segments != 1 || len(man.segs[0].tombs) != 0 || st.Vectors != len(m) {
+	if st.Segments != 1 || st.Tombstones != 0 || len(man.segs[0].tombs) != 0 || st.Vectors != len(m) {
 		t.Fatalf("compacted: %+v, %d tombstones, want 1 segment of %d", st, len(man.segs[0].tombs), len(m))
+	}
+	if before := mustOpen(t, g1, qdims).Stats(); before.Tombstones == 0 {
+		t.Fatalf("the generation before compaction has no tombstones: %+v", before)
 	}
 	c := mustOpen(t, g2, qdims)
 	checkQuantized(t, c, m, rng, nil)
