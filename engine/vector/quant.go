@@ -26,22 +26,25 @@ func codeStride(dims int) int { return (dims + blockDims - 1) / blockDims * bloc
 // nearest multiple of max|v|/7.
 func quantize(v []float32, code []byte) float32 {
 	m := maxAbs(v)
-	for i := range code {
-		code[i] = codeZero | codeZero<<4
-	}
 	if m == 0 {
+		for i := range code {
+			code[i] = codeZero | codeZero<<4
+		}
 		return 0
 	}
 	inv := codeLevels / float64(m)
-	for i, x := range v {
-		c := math.Round(float64(x) * inv)
-		u := byte(int(max(-codeLevels, min(codeLevels, c))) + codeZero)
-		blk, j := i/blockDims, i%blockDims
-		p := blk*blockBytes + j%blockBytes
-		if j < blockBytes {
-			code[p] = code[p]&0xf0 | u
-		} else {
-			code[p] = code[p]&0x0f | u<<4
+	nib := func(i int) byte {
+		if i >= len(v) {
+			return codeZero
+		}
+		c := math.Round(float64(v[i]) * inv)
+		return byte(int(max(-codeLevels, min(codeLevels, c))) + codeZero)
+	}
+	for blk := 0; blk*blockBytes < len(code); blk++ {
+		out := code[blk*blockBytes : (blk+1)*blockBytes]
+		base := blk * blockDims
+		for j := range out {
+			out[j] = nib(base+j) | nib(base+j+blockBytes)<<4
 		}
 	}
 	return m / codeLevels
@@ -57,10 +60,16 @@ func nibble(code []byte, i int) int {
 	return int(b >> 4)
 }
 
+// maxAbs is max|v[i]| (v is finite).
 func maxAbs(v []float32) float32 {
 	var m float32
 	for _, x := range v {
-		m = max(m, x, -x)
+		if x < 0 {
+			x = -x
+		}
+		if x > m {
+			m = x
+		}
 	}
 	return m
 }
