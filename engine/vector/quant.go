@@ -1,6 +1,10 @@
 package vector
 
-import "math"
+import (
+	"math"
+
+	"github.com/viterin/vek/vek32"
+)
 
 //semguard:begin vector-quant
 
@@ -60,18 +64,13 @@ func nibble(code []byte, i int) int {
 	return int(b >> 4)
 }
 
-// maxAbs is max|v[i]| (v is finite).
+// maxAbs is max|v[i]| (v is finite; 0 for an empty v), from vek32's
+// AVX2 maximum and minimum.
 func maxAbs(v []float32) float32 {
-	var m float32
-	for _, x := range v {
-		if x < 0 {
-			x = -x
-		}
-		if x > m {
-			m = x
-		}
+	if len(v) == 0 {
+		return 0
 	}
-	return m
+	return max(vek32.Max(v), -vek32.Min(v), 0)
 }
 
 //semguard:end vector-quant
