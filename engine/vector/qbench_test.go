@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"testing"
 )
@@ -20,10 +19,7 @@ func BenchmarkScan(b *testing.B) {
 	const dims, k = 384, 50
 	for _, n := range []int{5_000, 20_000, 50_000, 300_000, 1_000_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			dir := benchIndex(b, n, dims)
-			debug.FreeOSMemory()
-			rss0 := rssMB()
-			ix, err := Open(dir, dims)
+			ix, err := Open(benchIndex(b, n, dims), dims)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -53,26 +49,33 @@ func BenchmarkScan(b *testing.B) {
 						ix.SearchQuery(Query{Vec: qs[i%len(qs)], K: k, Scan: c.scan, Accept: c.accept})
 						i++
 					}
-					b.ReportMetric(rssMB()-rss0, "rss-MB")
+					b.ReportMetric(mappedMB(), "mapped-MB")
 				})
 			}
 		})
 	}
 }
 
-// rssMB reads the resident set size of this process from /proc.
-func rssMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
+// mappedMB sums the resident size of this process's mappings of segment
+// files, from /proc/self/smaps.
+func mappedMB() float64 {
+	b, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		return 0
 	}
+	var kb float64
+	inSeg := false
 	for _, line := range bytes.Split(b, []byte("\n")) {
-		if f := bytes.Fields(line); len(f) >= 2 && string(f[0]) == "VmRSS:" {
-			kb, _ := strconv.ParseFloat(string(f[1]), 64)
-			return kb / 1024
+		f := bytes.Fields(line)
+		switch {
+		case len(f) >= 6 && bytes.Contains(f[0], []byte("-")):
+			inSeg = bytes.HasSuffix(f[len(f)-1], []byte(".vec"))
+		case inSeg && len(f) >= 2 && string(f[0]) == "Rss:":
+			v, _ := strconv.ParseFloat(string(f[1]), 64)
+			kb += v
 		}
 	}
-	return 0
+	return kb / 1024
 }
 
 // BenchmarkBuildFresh measures writing one segment of n 384-d vectors:
