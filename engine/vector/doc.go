@@ -89,14 +89,17 @@
 //
 // The 4-bit scan (qsearch.go) quantizes the query to signed bytes (127
 // levels), scores the codes of 256 rows per kernel call (AVX-512 VNNI:
-// nibbles unpacked with a shift and two masks, VPDPBUSD; kernel_amd64.s, or
-// the portable dotsGo, which TestKernelsAgree holds to the same integers),
+// nibbles unpacked with a shift and two masks, VPDPBUSD; or AVX2 with
+// VPMADDUBSW; kernel_amd64.s; or the portable dotsGo, to which
+// TestKernelsAgree holds every kernel the CPU runs),
 // keeps the best max(10k, 500) rows by approximate score (ties by segment
 // and row, so the set does not depend on the split across workers) and
 // rescores them with the exact float32 dot product: scores are exact, and
 // recall against the exact scan is measured (BenchmarkRecall,
 // TestQuantizedRecall). It reads an eighth of the exact scan's bytes; the
-// floats of the candidates are the only float pages it touches. 4 bits
+// floats of the candidates are the only float pages it touches, so Open
+// maps the float payload of an index it serves with MADV_RANDOM (no
+// readahead around a candidate's row on a cold file). 4 bits
 // were chosen over int8 (twice the bytes, recall 1.000 at 100 candidates)
 // and over sign bits (recall@50 0.90 at 2,000 candidates) by measurement
 // (docs/BENCHMARKS.md).
