@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-79583beb9786f6aa94f7866deda95dfb"
+const QuerySemantics = "q-e154337cebd15a343f921f341257ae6e"
