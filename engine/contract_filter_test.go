@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine/backend/weaviate"
+	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
 )
@@ -198,5 +200,44 @@ func TestWeaviateOldSchemaRebuilds(t *testing.T) {
 	q, err := e.Query(h.ctx, QueryOptions{Text: "heron", Mode: ModeBM25, Type: "doc"})
 	if err != nil || len(q.Results) != 1 || q.Results[0].Path != "birds/heron.md" {
 		t.Fatalf("filtered query after the rebuild: %v, %v", paths(q), err)
+	}
+}
+
+// TestVectorFilterReachesPastOversampling: a --path filter whose only file
+// ranks below the first thousand chunks by vector still gets it. The dense
+// list used to take want×20 (1,000) unfiltered hits and filter those.
+func TestVectorFilterReachesPastOversampling(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 1100 {
+		write(fmt.Sprintf("near/f%04d.md", i), fmt.Sprintf("The heron waits by the marsh for fish, note %d.\n", i))
+	}
+	write("far/ledger.md", "Quarterly invoice totals and the tax ledger spreadsheet.\n")
+	s := DefaultSettings()
+	s.Embedder = static.New()
+	e, err := New(root, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := e.Refresh(ctx, RefreshOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{ModeVector} {
+		res, err := e.Query(ctx, QueryOptions{Text: "heron marsh fish", Mode: mode, K: 5, PathGlob: "far/*"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := paths(res); len(got) != 1 || got[0] != "far/ledger.md" {
+			t.Fatalf("%s: %v, want [far/ledger.md]", mode, got)
+		}
 	}
 }

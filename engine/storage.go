@@ -142,8 +142,9 @@ type CompactResult struct {
 	TookMS         float64 `json:"took_ms"`
 }
 
-// Compact merges the committed generation's BM25 segments into one,
-// dropping the chunks that refreshes replaced or deleted, when they are at
+// Compact merges the committed generation's BM25 segments into one (and
+// its vector segments), dropping the chunks that refreshes replaced or
+// deleted, when they are at
 // least compactMinDeleted of what the segments hold. The merged index is a
 // new generation committed like a refresh (under the lock, fsynced, then
 // the sidecar): same fingerprint, same answers, fewer and smaller segments.
@@ -229,7 +230,8 @@ func (e *Engine) commitCompacted(ctx context.Context, sc *fingerprint.Sidecar, r
 }
 
 // writeCompacted builds generation gen from base with its BM25 segments
-// merged into one, its vectors and file table carried over, fsynced. It
+// merged into one, its vector segments likewise, its file table carried
+// over, fsynced. It
 // returns the segment count after the merge.
 func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, error) {
 	from, dir := e.Layout.GenDir(base), e.Layout.GenDir(gen)

@@ -11,14 +11,28 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
+// benchIndexes caches the indexes benchIndex built, by size, so that
+// -count runs build each once; TestMain removes them.
+var benchIndexes = map[[2]int]string{}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range benchIndexes {
+		os.RemoveAll(filepath.Dir(dir))
+	}
+	os.Exit(code)
+}
+
 // benchIndex builds (once per process) an index of n random unit vectors.
 func benchIndex(b *testing.B, n, dims int) string {
 	b.Helper()
+	if g, ok := benchIndexes[[2]int{n, dims}]; ok {
+		return g
+	}
 	dir, err := os.MkdirTemp("", fmt.Sprintf("vecbench-%d-%d-", n, dims))
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(dims)))
 	adds := make([]Entry, n)
 	flat := make([]float32, n*dims)
@@ -29,8 +43,10 @@ func benchIndex(b *testing.B, n, dims int) string {
 	}
 	g := filepath.Join(dir, "g0")
 	if _, err := Build(g, "", dims, nil, adds); err != nil {
+		os.RemoveAll(dir)
 		b.Fatal(err)
 	}
+	benchIndexes[[2]int{n, dims}] = g
 	return g
 }
 

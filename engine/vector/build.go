@@ -21,12 +21,14 @@ type Entry struct {
 	Vec []float32
 }
 
-// Stats describes a built or opened index: live vectors, segment files, and
-// the bytes of all its files (segments, hard links included, and the manifest).
+// Stats describes a built or opened index: live vectors, deleted rows its
+// segments still hold, segment files, and the bytes of all its files
+// (segments, hard links included, and the manifest).
 type Stats struct {
-	Vectors  int
-	Segments int
-	Bytes    int64
+	Vectors    int
+	Tombstones int
+	Segments   int
+	Bytes      int64
 }
 
 const (
@@ -52,9 +54,21 @@ const (
 // the same ID twice, is an error. Every written file and dir are fsynced;
 // base is never modified.
 func Build(dir, base string, dims int, deletes []string, adds []Entry) (Stats, error) {
-	st, err := build(dir, base, dims, deletes, adds)
+	st, err := build(dir, base, dims, deletes, adds, false)
 	if err != nil {
 		return Stats{}, fmt.Errorf("build vector index %s: %w", dir, err)
+	}
+	return st, nil
+}
+
+// Compact writes the vector index of a new generation into dir (as Build)
+// holding base's live vectors in one segment with no tombstones: what idle
+// compaction does. A base that already is one segment without tombstones
+// is hard-linked, not rewritten.
+func Compact(dir, base string, dims int) (Stats, error) {
+	st, err := build(dir, base, dims, nil, nil, true)
+	if err != nil {
+		return Stats{}, fmt.Errorf("compact vector index %s: %w", dir, err)
 	}
 	return st, nil
 }
@@ -70,7 +84,7 @@ type part struct {
 
 func (p *part) live() int { return p.meta.live() }
 
-func build(dir, base string, dims int, deletes []string, adds []Entry) (Stats, error) {
+func build(dir, base string, dims int, deletes []string, adds []Entry, full bool) (Stats, error) {
 	if dims <= 0 {
 		return Stats{}, fmt.Errorf("dims %d", dims)
 	}
@@ -97,8 +111,12 @@ func build(dir, base string, dims int, deletes []string, adds []Entry) (Stats, e
 		parts = append(parts, part{meta: segMeta{count: uint64(len(adds))}})
 	}
 	parts = slices.DeleteFunc(parts, func(p part) bool { return p.live() == 0 })
-	w := &genWriter{dir: dir, base: base, dims: dims, man: man}
-	if err := w.write(parts, mergeFrom(parts), adds); err != nil {
+	w := &genWriter{dir: dir, base: base, dims: dims, man: man, full: full}
+	from := mergeFrom(parts)
+	if full {
+		from = 0
+	}
+	if err := w.write(parts, from, adds); err != nil {
 		w.cleanup()
 		return Stats{}, err
 	}
@@ -210,6 +228,7 @@ type genWriter struct {
 	dir, base string
 	dims      int
 	man       *manifest
+	full      bool // drop every tombstone: a lone base segment with some is rewritten
 	created   []string
 }
 
@@ -219,7 +238,7 @@ func (w *genWriter) write(parts []part, from int, adds []Entry) error {
 			return err
 		}
 	}
-	if tail := parts[from:]; len(tail) == 1 && tail[0].src != nil {
+	if tail := parts[from:]; len(tail) == 1 && tail[0].src != nil && (!w.full || len(tail[0].meta.tombs) == 0) {
 		if err := w.link(tail[0].meta); err != nil {
 			return err
 		}

@@ -43,6 +43,11 @@ func Open(dir string, dims int) (*Index, error) {
 		ix.segs = append(ix.segs, s)
 		ix.live += sm.live()
 	}
+	if ix.autoScan() != ScanExact {
+		for _, s := range ix.segs {
+			adviseRandom(s)
+		}
+	}
 	return ix, nil
 }
 

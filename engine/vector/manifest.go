@@ -127,6 +127,7 @@ func (m *manifest) stats() Stats {
 	st := Stats{Segments: len(m.segs), Bytes: int64(len(m.encode()))}
 	for _, s := range m.segs {
 		st.Vectors += s.live()
+		st.Tombstones += len(s.tombs)
 		st.Bytes += int64(s.size)
 	}
 	return st

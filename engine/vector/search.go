@@ -22,25 +22,15 @@ const (
 	maxWorkers        = 4
 )
 
-// Search returns the exact top k live vectors by dot product with q, best
-// first, ties broken by ID ascending. It returns nil when k <= 0, when
-// len(q) != Dims(), when q has a NaN or infinite component, or after Close.
+// Search returns the top k live vectors by dot product with q, best first,
+// ties broken by ID ascending: SearchQuery with no filter, the scan chosen
+// by the index's size.
 func (ix *Index) Search(q []float32, k int) []Hit {
-	if k <= 0 || len(q) != ix.dims || !finite(q) {
-		return nil
-	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ix.closed || ix.live == 0 {
-		return nil
-	}
-	k = min(k, ix.live)
-	top := ix.scan(q, k)
-	return ix.hits(top)
+	return ix.SearchQuery(Query{Vec: q, K: k})
 }
 
 // scan runs the exact scan, split across workers when the index is large.
-func (ix *Index) scan(q []float32, k int) *topK {
+func (ix *Index) scan(q []float32, k int, accept func(string) bool) *topK {
 	floats := ix.live * ix.dims
 	w := 1
 	if floats > parallelMinFloats {
@@ -52,7 +42,7 @@ func (ix *Index) scan(q []float32, k int) *topK {
 	}
 	if w <= 1 {
 		t := newTopK(ix, k)
-		ix.scanRange(q, t, 0, total)
+		ix.scanRange(q, t, accept, 0, total)
 		return t
 	}
 	tops := make([]*topK, w)
@@ -60,7 +50,7 @@ func (ix *Index) scan(q []float32, k int) *topK {
 	for i := range w {
 		tops[i] = newTopK(ix, k)
 		lo, hi := total*i/w, total*(i+1)/w
-		wg.Go(func() { ix.scanRange(q, tops[i], lo, hi) })
+		wg.Go(func() { ix.scanRange(q, tops[i], accept, lo, hi) })
 	}
 	wg.Wait()
 	for _, t := range tops[1:] {
@@ -72,13 +62,13 @@ func (ix *Index) scan(q []float32, k int) *topK {
 }
 
 // scanRange scores the rows [lo, hi) of the concatenation of all segments.
-func (ix *Index) scanRange(q []float32, t *topK, lo, hi int) {
+func (ix *Index) scanRange(q []float32, t *topK, accept func(string) bool, lo, hi int) {
 	base := 0
 	for si, s := range ix.segs {
 		a, b := max(lo-base, 0), min(hi-base, s.count)
 		base += s.count
 		if a < b {
-			t.scanSegment(q, si, s, a, b)
+			t.scanSegment(q, si, s, accept, a, b)
 		}
 	}
 }
@@ -109,7 +99,7 @@ func (t *topK) worse(a, b cand) bool {
 	return bytes.Compare(t.id(a), t.id(b)) > 0
 }
 
-func (t *topK) scanSegment(q []float32, si int, s *segment, lo, hi int) {
+func (t *topK) scanSegment(q []float32, si int, s *segment, accept func(string) bool, lo, hi int) {
 	tombs := s.meta.tombs
 	ti, _ := slices.BinarySearch(tombs, uint32(lo))
 	d := s.dims
@@ -124,7 +114,7 @@ func (t *topK) scanSegment(q []float32, si int, s *segment, lo, hi int) {
 			continue
 		}
 		sc := dot(q, vecs[r*d:r*d+d])
-		if sc < thresh {
+		if sc < thresh || accept != nil && !acceptRow(accept, s, r) {
 			continue
 		}
 		t.push(cand{score: sc, seg: int32(si), row: int32(r)})

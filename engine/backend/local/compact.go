@@ -14,8 +14,9 @@ import (
 
 // Compact writes the bleve and vector indexes of generation gen, whose
 // directory exists, from those of base with its BM25 segments merged into
-// one (dropping the chunks refreshes replaced or deleted) and its vectors
-// carried over. The engine carries the file table, fsyncs and commits.
+// one (dropping the chunks refreshes replaced or deleted) and its vector
+// segments merged into one likewise (vector.Compact). The engine carries
+// the file table, fsyncs and commits.
 func (s Storage) Compact(ctx context.Context, base, gen string) error {
 	from, dir := s.GenDir(base), s.GenDir(gen)
 	bdir := filepath.Join(dir, bleveDir)
@@ -26,8 +27,8 @@ func (s Storage) Compact(ctx context.Context, base, gen string) error {
 		return err
 	}
 	if s.EmbedderID != "" {
-		if _, err := vector.Build(filepath.Join(dir, vectorDir), filepath.Join(from, vectorDir), s.Dims, nil, nil); err != nil {
-			return fmt.Errorf("carry vectors: %w", err)
+		if _, err := vector.Compact(filepath.Join(dir, vectorDir), filepath.Join(from, vectorDir), s.Dims); err != nil {
+			return fmt.Errorf("merge vectors: %w", err)
 		}
 	}
 	return nil

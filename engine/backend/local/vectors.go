@@ -11,20 +11,18 @@ import (
 const vectorDir = "vectors"
 
 // searchVectors returns the want chunks of ix nearest to q that pass the
-// filter.
+// filter. The filter is applied inside the scan (vector.Query.Accept), so
+// the list holds the best want accepted chunks however few the filter
+// admits; ix chooses the exact or the 4-bit scan by its size.
 func searchVectors(ix *vector.Index, q []float32, filter *backend.PathFilter, want int) []rank.Hit {
-	n := want
+	var accept func(string) bool
 	if filter != nil {
-		n = want * 20
+		accept = filter.Match
 	}
-	var out []rank.Hit
-	for _, h := range ix.Search(q, n) {
-		if filter.Match(h.ID) {
-			out = append(out, rank.Hit{ID: h.ID, Score: float64(h.Score)})
-			if len(out) == want {
-				break
-			}
-		}
+	hits := ix.SearchQuery(vector.Query{Vec: q, K: want, Accept: accept})
+	out := make([]rank.Hit, len(hits))
+	for i, h := range hits {
+		out[i] = rank.Hit{ID: h.ID, Score: float64(h.Score)}
 	}
 	return out
 }
