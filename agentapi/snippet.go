@@ -2,12 +2,12 @@ package agentapi
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/autorag/autorag/budget"
 	"github.com/autorag/autorag/engine/analyze"
 )
 
@@ -242,21 +242,9 @@ func renderSnippet(lines []string, chosen []bool, first int) (string, [][2]int, 
 				shown = append(shown, [2]int{first + i, first + j - 1})
 			}
 		} else {
-			b.WriteString(omitted(i, j, first))
+			b.WriteString(budget.Marker(i, j, first))
 		}
 		i = j
 	}
 	return b.String(), shown, true
-}
-
-// omitted is the marker for lines [i, j) of a passage whose first line is
-// first, as package budget writes it.
-func omitted(i, j, first int) string {
-	switch {
-	case first <= 0:
-		return "[… omitted …]\n"
-	case j-i == 1:
-		return fmt.Sprintf("[… line %d omitted …]\n", first+i)
-	}
-	return fmt.Sprintf("[… lines %d-%d omitted …]\n", first+i, first+j-1)
 }

@@ -23,7 +23,7 @@ func TestCount(t *testing.T) {
 }
 
 func TestMarkerCost(t *testing.T) {
-	for _, m := range []string{marker(0, 1, 1), marker(10, 9999, 123456), marker(3, 9, 0)} {
+	for _, m := range []string{Marker(0, 1, 1), Marker(10, 9999, 123456), Marker(3, 9, 0)} {
 		if c := Count(m); c > markerCost {
 			t.Errorf("marker %q costs %d tokens, more than markerCost %d", m, c, markerCost)
 		}

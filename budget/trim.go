@@ -165,7 +165,7 @@ func render(lines []string, chosen []bool, first int) Cut {
 			j++
 		}
 		trimmed = true
-		b.WriteString(marker(i, j, first))
+		b.WriteString(Marker(i, j, first))
 		i = j
 	}
 	return Cut{Text: b.String(), Lines: ranges(chosen, first), Trimmed: trimmed}
@@ -176,8 +176,9 @@ func between(chosen []bool, i int) bool {
 	return slices.Contains(chosen[:i], true) && slices.Contains(chosen[i+1:], true)
 }
 
-// marker stands for lines [i, j) of a passage whose first line is first.
-func marker(i, j, first int) string {
+// Marker stands for lines [i, j) of a passage whose first line is first
+// (0: unknown): what a trimmed passage shows where lines were left out.
+func Marker(i, j, first int) string {
 	switch {
 	case first <= 0:
 		return "[… omitted …]\n"
