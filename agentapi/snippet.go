@@ -125,7 +125,7 @@ func snippet(text string, first int, terms map[string]bool, limit int) (out stri
 	}
 	chosen := make([]bool, len(lines))
 	used := 0
-	take := func(i int) { // a blank line is shown only between two chosen ones (renderSnippet)
+	take := func(i int) { // a blank line is shown only between two chosen ones (budget.Render)
 		if i >= 0 && i < len(lines) && !chosen[i] && strings.TrimSpace(lines[i]) != "" && used+len(lines[i])+1 <= limit {
 			chosen[i], used = true, used+len(lines[i])+1
 		}
@@ -145,7 +145,8 @@ func snippet(text string, first int, terms map[string]bool, limit int) (out stri
 		lines = slices.Clone(lines)
 		lines[i] = clipLine(lines[i], max(at[i], 0), limit)
 	}
-	return renderSnippet(lines, chosen, first)
+	c := budget.Render(lines, chosen, first)
+	return c.Text, c.Lines, true // a clipped line is trimmed too, with no marker
 }
 
 // lineScores counts the distinct query terms of each line, and says where
@@ -216,35 +217,4 @@ func clipLine(l string, at, limit int) string {
 		out += "…"
 	}
 	return out
-}
-
-// renderSnippet joins the chosen lines, a marker in place of each run left
-// out, and returns the line ranges shown (none when first is 0).
-func renderSnippet(lines []string, chosen []bool, first int) (string, [][2]int, bool) {
-	for i := range lines { // blank lines between shown ones are worth no marker
-		if !chosen[i] && strings.TrimSpace(lines[i]) == "" && slices.Contains(chosen[:i], true) && slices.Contains(chosen[i+1:], true) {
-			chosen[i] = true
-		}
-	}
-	var b strings.Builder
-	var shown [][2]int
-	for i := 0; i < len(lines); {
-		j := i
-		for j < len(lines) && chosen[j] == chosen[i] {
-			j++
-		}
-		if chosen[i] {
-			for _, l := range lines[i:j] {
-				b.WriteString(l)
-				b.WriteByte('\n')
-			}
-			if first > 0 {
-				shown = append(shown, [2]int{first + i, first + j - 1})
-			}
-		} else {
-			b.WriteString(budget.Marker(i, j, first))
-		}
-		i = j
-	}
-	return b.String(), shown, true
 }

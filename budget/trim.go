@@ -110,7 +110,7 @@ func priority(lines []string, m *Matcher) []int {
 // lowest-priority chosen line.
 func shrink(lines []string, chosen []bool, first int, order []int, limit int) Cut {
 	for {
-		c := render(lines, chosen, first)
+		c := Render(lines, chosen, first)
 		if Count(c.Text) <= limit {
 			return c
 		}
@@ -142,9 +142,10 @@ func dropOne(chosen []bool, order []int) bool {
 	return false
 }
 
-// render joins the chosen lines, a marker in place of each run left out
-// (a run of blank lines between chosen ones is kept as is).
-func render(lines []string, chosen []bool, first int) Cut {
+// Render joins the chosen lines, a marker in place of each run left out
+// (a run of blank lines between chosen ones is kept as is); chosen is not
+// modified. Trim and agentapi's snippets both render through it.
+func Render(lines []string, chosen []bool, first int) Cut {
 	chosen = slices.Clone(chosen)
 	for i := range lines { // blank gaps inside the shown text cost nothing worth a marker
 		if !chosen[i] && strings.TrimSpace(lines[i]) == "" && between(chosen, i) {
