@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -26,21 +25,11 @@ const mcpInit = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protoc
 // reach the tool.
 func (h *harness) mcpRead() outcome {
 	o := outcome{Scenario: "MCP read (stdio, streamable HTTP) × (link to a FIFO, device, FIFO ignore file, socket): a prompt error result"}
-	root, err := os.MkdirTemp(h.work, "mcpread-")
-	if err != nil {
-		o.fail("setup: %v", err)
+	root, done, ok := h.refreshedTrapRoot(&o, "mcpread-")
+	if !ok {
 		return o
 	}
-	defer os.RemoveAll(root)
-	defer os.RemoveAll(root + "-outside")
-	if _, err := plantTraps(root, root+"-outside"); err != nil {
-		o.fail("setup: %v", err)
-		return o
-	}
-	if r := h.cli.run(nil, "--root", root, "refresh", "-q"); r.code != 0 {
-		o.fail("refresh: %s", r)
-		return o
-	}
+	defer done()
 	h.mcpReadStdio(&o, root)
 	h.mcpReadHTTP(&o, root)
 	return o

@@ -39,21 +39,11 @@ const serverLimit = 3 * time.Second
 // read of a FIFO: each is refused, and answered within its limit.
 func (h *harness) serverAbuse() outcome {
 	o := outcome{Scenario: "server endpoints (serve, mcp --http) × (cross-origin, wrong content type, huge body, slow body, path to a FIFO), each with a deadline"}
-	root, err := os.MkdirTemp(h.work, "servers-")
-	if err != nil {
-		o.fail("setup: %v", err)
+	root, done, ok := h.refreshedTrapRoot(&o, "servers-")
+	if !ok {
 		return o
 	}
-	defer os.RemoveAll(root)
-	defer os.RemoveAll(root + "-outside")
-	if _, err := plantTraps(root, root+"-outside"); err != nil {
-		o.fail("setup: %v", err)
-		return o
-	}
-	if r := h.cli.run(nil, "--root", root, "refresh", "-q"); r.code != 0 {
-		o.fail("refresh: %s", r)
-		return o
-	}
+	defer done()
 	limit := "--timeout=" + serverLimit.String()
 	for _, srv := range []struct {
 		name string
@@ -175,4 +165,27 @@ func slowPost(base, path string) (int, error) {
 		return 0, fmt.Errorf("no status line (%q): %w", buf.String(), err)
 	}
 	return code, nil
+}
+
+// refreshedTrapRoot makes a root with every path trap planted (its outside
+// targets beside it) and refreshes it; done removes both. A failure is
+// recorded in o.
+func (h *harness) refreshedTrapRoot(o *outcome, prefix string) (root string, done func(), ok bool) {
+	root, err := os.MkdirTemp(h.work, prefix)
+	if err != nil {
+		o.fail("setup: %v", err)
+		return "", nil, false
+	}
+	done = func() { os.RemoveAll(root); os.RemoveAll(root + "-outside") }
+	if _, err := plantTraps(root, root+"-outside"); err != nil {
+		done()
+		o.fail("setup: %v", err)
+		return "", nil, false
+	}
+	if r := h.cli.run(nil, "--root", root, "refresh", "-q"); r.code != 0 {
+		done()
+		o.fail("refresh: %s", r)
+		return "", nil, false
+	}
+	return root, done, true
 }
