@@ -1,0 +1,118 @@
+package budget
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/autorag/autorag/engine/analyze"
+)
+
+// Line scoring: how many distinct query terms each line of a passage
+// holds, and where the first one starts. Trim and agentapi's snippets both
+// order lines by it. Analyzing every word of every passage with the
+// index's analyzer (stemming included) was a fifth of an uncached MCP
+// search, so the terms of an ASCII word are remembered: the analyzer
+// treats each token alone after tokenizing, and in ASCII text a space or
+// a tab always ends a token, so a word between blanks analyzes alone to
+// the terms it yields inside its line (TestScoresMatchPerLineAnalysis
+// holds the two to each other). A line with other bytes is analyzed whole,
+// as before.
+
+// wordTerm is a term a word yields and its byte offset in the word.
+type wordTerm struct {
+	term string
+	off  int
+}
+
+// wordMemo remembers the terms of words (a pure function of the word's
+// bytes); it starts over when it holds memoWords words.
+type wordMemo struct {
+	mu sync.Mutex
+	m  map[string][]wordTerm
+}
+
+// memoWords bounds the memo: a few MB at most (a vocabulary of 200,000
+// words of about 8 bytes with one term each).
+const memoWords = 200_000
+
+var words wordMemo
+
+// termsOf returns the terms word (ASCII, no blanks) yields. The memo's
+// lock must be held.
+func (w *wordMemo) termsOf(word string) []wordTerm {
+	if ts, ok := w.m[word]; ok {
+		return ts
+	}
+	var ts []wordTerm
+	for _, t := range analyze.Analyzer().Analyze([]byte(word)) {
+		ts = append(ts, wordTerm{term: string(t.Term), off: t.Start})
+	}
+	if w.m == nil || len(w.m) >= memoWords {
+		w.m = make(map[string][]wordTerm, 1024)
+	}
+	w.m[strings.Clone(word)] = ts
+	return ts
+}
+
+// Scores returns, for each line, the number of distinct query terms it
+// holds and the byte offset in the line of the first term found (-1: none).
+func (m *Matcher) Scores(lines []string) (score, at []int) {
+	score, at = make([]int, len(lines)), make([]int, len(lines))
+	for i := range at {
+		at[i] = -1
+	}
+	if len(m.terms) == 0 {
+		return score, at
+	}
+	var seen []string // distinct terms of the current line (few)
+	note := func(i int, term string, off int) {
+		if !m.terms[term] {
+			return
+		}
+		if at[i] < 0 {
+			at[i] = off
+		}
+		for _, s := range seen {
+			if s == term {
+				return
+			}
+		}
+		seen = append(seen, term)
+		score[i]++
+	}
+	words.mu.Lock()
+	defer words.mu.Unlock()
+	for i, l := range lines {
+		seen = seen[:0]
+		if !isASCII(l) {
+			for _, t := range analyze.Analyzer().Analyze([]byte(l)) {
+				note(i, string(t.Term), t.Start)
+			}
+			continue
+		}
+		for off := 0; off < len(l); {
+			if l[off] == ' ' || l[off] == '\t' {
+				off++
+				continue
+			}
+			end := off + 1
+			for end < len(l) && l[end] != ' ' && l[end] != '\t' {
+				end++
+			}
+			for _, t := range words.termsOf(l[off:end]) {
+				note(i, t.term, off+t.off)
+			}
+			off = end
+		}
+	}
+	return score, at
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
