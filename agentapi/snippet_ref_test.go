@@ -3,6 +3,8 @@ package agentapi
 import (
 	"cmp"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -149,4 +151,68 @@ func TestSnippetMatchesReference(t *testing.T) {
 			t.Fatalf("query %q limit %d first %d: shown %v/%v trimmed %v/%v (-old +new):\n%s", q, limit, first, ws, gs, wtr, gtr, d)
 		}
 	}
+}
+
+// BenchmarkSnippet cuts ten passages like the agents benchmark's (about
+// 2,100 bytes of words of testdata/corpus, frequent ones far more often,
+// in lines of 12) for a two-word query: old is refSnippet (every word
+// analyzed), new is snippet (budget's scorer, its memo warm after the
+// first answer, as in a server that has seen the vocabulary;
+// budget's BenchmarkScores measures it cold).
+func BenchmarkSnippet(b *testing.B) {
+	passages, q := benchPassages(b)
+	b.Run("old", func(b *testing.B) {
+		for b.Loop() {
+			terms := termSet(q)
+			for _, p := range passages {
+				refSnippet(p, 1, terms, SnippetChars)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			m := budget.NewMatcher(q)
+			for _, p := range passages {
+				snippet(p, 1, m, SnippetChars)
+			}
+		}
+	})
+}
+
+// benchPassages are ten passages of the words of testdata/corpus, drawn
+// with a skew towards the first ones, and a query of two of them.
+func benchPassages(b *testing.B) ([]string, string) {
+	seen := map[string]bool{}
+	var vocab []string
+	filepath.WalkDir(filepath.Join("..", "testdata", "corpus"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, _ := os.ReadFile(p)
+		for _, w := range strings.FieldsFunc(strings.ToLower(string(data)), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if len(w) > 2 && !seen[w] {
+				seen[w] = true
+				vocab = append(vocab, w)
+			}
+		}
+		return nil
+	})
+	if len(vocab) < 100 {
+		b.Fatalf("testdata/corpus: %d words", len(vocab))
+	}
+	r := rand.New(rand.NewPCG(5, 25))
+	passages := make([]string, 10)
+	for p := range passages {
+		var sb strings.Builder
+		for sb.Len() < 2100 {
+			for range 12 {
+				u := r.Float64()
+				sb.WriteString(vocab[min(int(float64(len(vocab))*u*u*u), len(vocab)-1)])
+				sb.WriteByte(' ')
+			}
+			sb.WriteString("\n")
+		}
+		passages[p] = sb.String()
+	}
+	return passages, vocab[3] + " " + vocab[40]
 }
