@@ -16,7 +16,11 @@ import (
 // a tab always ends a token, so a word between blanks analyzes alone to
 // the terms it yields inside its line (TestScoresMatchPerLineAnalysis
 // holds the two to each other). A line with other bytes is analyzed whole,
-// as before.
+// as before. Before the memo, a word of lower-case letters a-z only is
+// passed over when no query term starts with its first letter: such a
+// word is one token, not split, and yields at most its Porter stem, which
+// keeps the word's first letter (TestStemKeepsFirstLetter), so it cannot
+// yield a query term. Most words of a passage end there.
 
 // wordTerm is a term a word yields and its byte offset in the word.
 type wordTerm struct {
@@ -64,6 +68,12 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 	if len(m.terms) == 0 {
 		return score, at
 	}
+	var initial [256]bool // first bytes of the query's terms
+	for t := range m.terms {
+		if t != "" {
+			initial[t[0]] = true
+		}
+	}
 	var seen []string // distinct terms of the current line (few)
 	note := func(i int, term string, off int) {
 		if !m.terms[term] {
@@ -99,6 +109,10 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 			for end < len(l) && l[end] != ' ' && l[end] != '\t' {
 				end++
 			}
+			if w := l[off:end]; !initial[w[0]] && lowerLetters(w) {
+				off = end
+				continue
+			}
 			for _, t := range words.termsOf(l[off:end]) {
 				note(i, t.term, off+t.off)
 			}
@@ -111,6 +125,16 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerLetters reports whether w holds only the letters a-z.
+func lowerLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
 			return false
 		}
 	}

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-ddd72a27e07fa49583382b6b31afce3f"
+const QuerySemantics = "q-da4237dbf12d664826668e9285faf516"
