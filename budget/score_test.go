@@ -191,9 +191,9 @@ func BenchmarkScores(b *testing.B) {
 
 // TestStemKeepsFirstLetter: a word of letters a-z yields no term, or
 // terms that start with its first letter (what lets Scores pass over
-// words no query term starts like). Every word of up to four letters is
-// tried, and longer ones made of stems and the suffixes Porter's rules
-// edit.
+// words no query term starts like). Every word of up to three letters is
+// tried ("ays" stems to "ai": only the first letter is kept for sure), and
+// longer ones made of stems and the suffixes Porter's rules edit.
 func TestStemKeepsFirstLetter(t *testing.T) {
 	check := func(w string) {
 		for _, tok := range analyze.Analyzer().Analyze([]byte(w)) {
@@ -215,14 +215,14 @@ func TestStemKeepsFirstLetter(t *testing.T) {
 			word = word[:len(word)-1]
 		}
 	}
-	for n := 1; n <= 4; n++ {
+	for n := 1; n <= 3; n++ {
 		all(n)
 	}
 	suffixes := strings.Fields("s ss sses ies eed ed ing y ational tional enci anci izer bli alli entli eli ousli ization ation ator " +
 		"alism iveness fulness ousness aliti iviti biliti logi icate ative alize iciti ical ful ness al ance ence er ic able ible ant " +
 		"ement ment ent ion ou ism ate iti ous ive ize e ll at bl iz")
 	r := rand.New(rand.NewPCG(4, 25))
-	for range 200_000 {
+	for range 60_000 {
 		n := 1 + r.IntN(4)
 		b := make([]byte, n)
 		for i := range b {
