@@ -74,52 +74,68 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 			initial[t[0]] = true
 		}
 	}
-	var seen []string // distinct terms of the current line (few)
-	note := func(i int, term string, off int) {
-		if !m.terms[term] {
-			return
-		}
-		if at[i] < 0 {
-			at[i] = off
-		}
-		for _, s := range seen {
-			if s == term {
-				return
-			}
-		}
-		seen = append(seen, term)
-		score[i]++
-	}
-	words.mu.Lock()
-	defer words.mu.Unlock()
+	ls := lineScore{m: m}
 	for i, l := range lines {
-		seen = seen[:0]
-		if !isASCII(l) {
+		ls.reset()
+		if isASCII(l) {
+			ls.ascii(l, &initial)
+		} else {
 			for _, t := range analyze.Analyzer().Analyze([]byte(l)) {
-				note(i, string(t.Term), t.Start)
+				ls.note(string(t.Term), t.Start)
 			}
-			continue
 		}
-		for off := 0; off < len(l); {
-			if l[off] == ' ' || l[off] == '\t' {
-				off++
-				continue
-			}
-			end := off + 1
-			for end < len(l) && l[end] != ' ' && l[end] != '\t' {
-				end++
-			}
-			if w := l[off:end]; !initial[w[0]] && lowerLetters(w) {
-				off = end
-				continue
-			}
-			for _, t := range words.termsOf(l[off:end]) {
-				note(i, t.term, off+t.off)
-			}
-			off = end
-		}
+		score[i], at[i] = len(ls.seen), ls.at
 	}
 	return score, at
+}
+
+// lineScore gathers the query terms of one line.
+type lineScore struct {
+	m    *Matcher
+	seen []string // distinct query terms found (few)
+	at   int      // offset of the first one, -1: none
+}
+
+func (ls *lineScore) reset() { ls.seen, ls.at = ls.seen[:0], -1 }
+
+// note counts term, found at byte off of the line, if it is a query term.
+func (ls *lineScore) note(term string, off int) {
+	if !ls.m.terms[term] {
+		return
+	}
+	if ls.at < 0 {
+		ls.at = off
+	}
+	for _, s := range ls.seen {
+		if s == term {
+			return
+		}
+	}
+	ls.seen = append(ls.seen, term)
+}
+
+// ascii notes the query terms of an ASCII line word by word: words of
+// a-z whose first letter starts no query term are passed over, the others'
+// terms come from the memo (held for the line).
+func (ls *lineScore) ascii(l string, initial *[256]bool) {
+	words.mu.Lock()
+	defer words.mu.Unlock()
+	for off := 0; off < len(l); {
+		if l[off] == ' ' || l[off] == '\t' {
+			off++
+			continue
+		}
+		end := off + 1
+		for end < len(l) && l[end] != ' ' && l[end] != '\t' {
+			end++
+		}
+		if w := l[off:end]; initial[w[0]] || !lowerLetters(w) {
+			for _, t := range words.termsOf(w) {
+				ls.note(t.term, off+t.off)
+			}
+		}
+		off = end
+	}
 }
 
 func isASCII(s string) bool {
