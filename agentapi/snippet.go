@@ -1,14 +1,11 @@
 package agentapi
 
 import (
-	"cmp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/budget"
-	"github.com/autorag/autorag/engine/analyze"
 )
 
 // SnippetChars bounds the text of a snippet (WorkspaceSearch.Snippets):
@@ -46,20 +43,20 @@ func (c *snippetCache) apply(a *SearchAnswer, query string) {
 	for _, ra := range a.Roots {
 		gens[ra.Root] = ra.Generation
 	}
-	var terms map[string]bool
+	var m *budget.Matcher
 	for i := range a.Results {
 		h := &a.Results[i]
 		k := snippetKey{root: h.Root, generation: gens[h.Root], query: query, path: h.Path, attachment: h.Attachment, chunk: h.Chunk, page: h.Page}
 		s, ok := c.get(k)
 		if !ok {
-			if terms == nil {
-				terms = termSet(query)
+			if m == nil {
+				m = budget.NewMatcher(query)
 			}
 			first := h.Lines[0]
 			if h.Page > 0 || h.Attachment != "" {
 				first = 0
 			}
-			s.text, s.shown, s.trimmed = snippet(h.Text, first, terms, SnippetChars)
+			s.text, s.shown, s.trimmed = snippet(h.Text, first, m, SnippetChars)
 			c.put(k, s)
 		}
 		if s.trimmed {
@@ -87,34 +84,23 @@ func (c *snippetCache) put(k snippetKey, s snipped) {
 	c.m[k] = s
 }
 
-func termSet(query string) map[string]bool {
-	terms := map[string]bool{}
-	for _, t := range analyze.Terms(query) {
-		terms[t] = true
-	}
-	return terms
-}
-
 // snippet keeps the lines of text that hold the most distinct query
 // terms, then their neighbours, while they fit in limit bytes; when no
 // line matches, the opening lines. Each run of lines left out becomes a
 // marker line naming them, as with max_tokens ("[… lines 4-9 omitted …]").
-// first is the line number of text's first line (0: no line numbers, a
-// PDF page). Text within limit is returned whole (trimmed false); a line
-// longer than limit on its own is cut at a word boundary and ends in "…".
-func snippet(text string, first int, terms map[string]bool, limit int) (out string, shown [][2]int, trimmed bool) {
+// The lines are scored and chosen as budget.Trim chooses them (its
+// Matcher, Priority and Choose), with a byte cost instead of tokens and
+// blank lines shown only between chosen ones. first is the line number
+// of text's first line (0: no line numbers, a PDF page). Text within limit
+// is returned whole (trimmed false); a line longer than limit on its own
+// is cut at a word boundary and ends in "…".
+func snippet(text string, first int, m *budget.Matcher, limit int) (out string, shown [][2]int, trimmed bool) {
 	if len(text) <= limit {
 		return text, nil, false
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	score, at := lineScores(text, lines, terms)
-	order := make([]int, 0, len(lines))
-	for i, s := range score {
-		if s > 0 {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	score, at := m.Scores(lines)
+	order := budget.Priority(score)
 	if len(order) == 0 {
 		for i := range lines {
 			if strings.TrimSpace(lines[i]) != "" {
@@ -123,22 +109,10 @@ func snippet(text string, first int, terms map[string]bool, limit int) (out stri
 			}
 		}
 	}
-	chosen := make([]bool, len(lines))
-	used := 0
-	take := func(i int) { // a blank line is shown only between two chosen ones (budget.Render)
-		if i >= 0 && i < len(lines) && !chosen[i] && strings.TrimSpace(lines[i]) != "" && used+len(lines[i])+1 <= limit {
-			chosen[i], used = true, used+len(lines[i])+1
-		}
+	cost := func(i int) (int, bool) { // a blank line is shown only between two chosen ones (budget.Render)
+		return len(lines[i]) + 1, strings.TrimSpace(lines[i]) != ""
 	}
-	for _, i := range order {
-		take(i)
-	}
-	for _, i := range order {
-		if chosen[i] {
-			take(i + 1)
-			take(i - 1)
-		}
-	}
+	chosen := budget.Choose(len(lines), order, cost, limit).Chosen
 	if !slices.Contains(chosen, true) && len(order) > 0 { // the best line alone is too long
 		i := order[0]
 		chosen[i] = true
@@ -147,45 +121,6 @@ func snippet(text string, first int, terms map[string]bool, limit int) (out stri
 	}
 	c := budget.Render(lines, chosen, first)
 	return c.Text, c.Lines, true // a clipped line is trimmed too, with no marker
-}
-
-// lineScores counts the distinct query terms of each line, and says where
-// in the line the first one starts (-1: none). It analyzes text once: a
-// token never spans a line break, and the analyzer treats each token
-// alone.
-func lineScores(text string, lines []string, terms map[string]bool) (score, at []int) {
-	score, at = make([]int, len(lines)), make([]int, len(lines))
-	for i := range at {
-		at[i] = -1
-	}
-	if len(terms) == 0 {
-		return score, at
-	}
-	starts := make([]int, len(lines))
-	off := 0
-	for i, l := range lines {
-		starts[i] = off
-		off += len(l) + 1
-	}
-	seen := make([]map[string]bool, len(lines))
-	for _, t := range analyze.Analyzer().Analyze([]byte(text)) {
-		term := string(t.Term)
-		if !terms[term] {
-			continue
-		}
-		i := sort.SearchInts(starts, t.Start+1) - 1
-		if i < 0 || i >= len(lines) {
-			continue
-		}
-		if seen[i] == nil {
-			seen[i], at[i] = map[string]bool{}, t.Start-starts[i]
-		}
-		if !seen[i][term] {
-			seen[i][term] = true
-			score[i]++
-		}
-	}
-	return score, at
 }
 
 // clipLine cuts l to about limit bytes around byte offset at (a match),

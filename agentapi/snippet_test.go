@@ -6,10 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/autorag/autorag/budget"
 	"github.com/autorag/autorag/internal/indextest"
 )
-
-func termsOf(q string) map[string]bool { return termSet(q) }
 
 func TestSnippet(t *testing.T) {
 	filler := func(from, to int) string {
@@ -45,7 +44,7 @@ func TestSnippet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, shown, trimmed := snippet(tc.text, tc.first, termsOf(tc.query), tc.limit)
+			got, shown, trimmed := snippet(tc.text, tc.first, budget.NewMatcher(tc.query), tc.limit)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("text (-want +got):\n%s", d)
 			}

@@ -22,20 +22,6 @@ func NewMatcher(query string) *Matcher {
 	return m
 }
 
-// distinct is the number of distinct query terms line holds.
-func (m *Matcher) distinct(line string) int {
-	if len(m.terms) == 0 || strings.TrimSpace(line) == "" {
-		return 0
-	}
-	seen := map[string]bool{}
-	for _, t := range analyze.Analyzer().Analyze([]byte(line)) {
-		if term := string(t.Term); m.terms[term] {
-			seen[term] = true
-		}
-	}
-	return len(seen)
-}
-
 // Cut is a passage trimmed to some of its lines.
 type Cut struct {
 	Text    string
@@ -59,50 +45,69 @@ func Trim(text string, first int, m *Matcher, limit int) Cut {
 	if total <= limit && Count(text) <= limit {
 		return Cut{Text: text, Lines: ranges(allChosen(len(lines)), first)}
 	}
-	chosen := make([]bool, len(lines))
-	used := 0
-	take := func(i int) {
-		if i < 0 || i >= len(lines) || chosen[i] {
-			return
-		}
-		if c := cost[i] + markerCost; used+c <= limit {
-			chosen[i], used = true, used+c
-		}
-	}
-	order := priority(lines, m)
-	for _, i := range order {
-		take(i)
-	}
-	for _, i := range order {
-		if chosen[i] {
-			take(i + 1)
-			take(i - 1)
-		}
-	}
+	score, _ := m.Scores(lines)
+	order := Priority(score)
+	c := Choose(len(lines), order, func(i int) (int, bool) { return cost[i] + markerCost, true }, limit)
 	for i := range lines { // no match, or room left: the opening lines
-		if used >= limit {
+		if c.Used >= limit {
 			break
 		}
-		take(i)
+		c.Take(i)
 	}
-	if !slices.Contains(chosen, true) {
+	if !slices.Contains(c.Chosen, true) {
 		return Cut{} // not even one line fits
 	}
-	return shrink(lines, chosen, first, order, limit)
+	return shrink(lines, c.Chosen, first, order, limit)
 }
 
-// priority orders the lines holding query terms by how many distinct ones
-// they hold, earliest first on a tie.
-func priority(lines []string, m *Matcher) []int {
-	score := make([]int, len(lines))
+// Priority orders the lines whose score (Matcher.Scores) is positive by
+// score, earliest first on a tie.
+func Priority(score []int) []int {
 	var order []int
-	for i, l := range lines {
-		if score[i] = m.distinct(l); score[i] > 0 {
+	for i, s := range score {
+		if s > 0 {
 			order = append(order, i)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return score[b] - score[a] })
 	return order
+}
+
+// Choice is a set of lines being chosen within a limit: Trim's in tokens,
+// agentapi's snippets' in bytes.
+type Choice struct {
+	Chosen []bool
+	Used   int
+	limit  int
+	cost   func(i int) (int, bool)
+}
+
+// Choose takes the lines of order (best first), then each taken line's
+// next and previous neighbours, while their costs fit in limit. cost says
+// what line i costs and whether it may be taken at all.
+func Choose(n int, order []int, cost func(i int) (int, bool), limit int) *Choice {
+	c := &Choice{Chosen: make([]bool, n), limit: limit, cost: cost}
+	for _, i := range order {
+		c.Take(i)
+	}
+	for _, i := range order {
+		if c.Chosen[i] {
+			c.Take(i + 1)
+			c.Take(i - 1)
+		}
+	}
+	return c
+}
+
+// Take chooses line i if it exists, is not chosen yet, may be taken and
+// fits in what is left.
+func (c *Choice) Take(i int) {
+	if i < 0 || i >= len(c.Chosen) || c.Chosen[i] {
+		return
+	}
+	if n, ok := c.cost(i); ok && c.Used+n <= c.limit {
+		c.Chosen[i], c.Used = true, c.Used+n
+	}
 }
 
 // shrink renders the chosen lines and, while the exact count is over

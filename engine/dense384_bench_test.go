@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/viterin/vek/vek32"
 
@@ -67,11 +71,14 @@ func (p *projected384) Embed(ctx context.Context, texts []string) ([][]float32, 
 // documents (3 chunks each) with 384-d vectors, fused as a 384-d model's
 // are (convex: BM25 and the dense list side by side): hybrid, the dense
 // list alone and BM25 alone, each over distinct two-word queries.
+//
+// With AUTORAG_BENCH_KEEP=DIR the corpus and its index are kept in
+// DIR/dense384-N and reused by later runs (a no-op refresh), so binaries
+// of two commits can be compared on one index without rebuilding it.
 func BenchmarkDense384(b *testing.B) {
 	for _, n := range benchSizes(b) {
 		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
-			dir := b.TempDir()
-			writeCorpus(b, dir, n)
+			dir := keptCorpus(b, n)
 			s := DefaultSettings()
 			s.Embedder = newProjected384()
 			s.Fusion = DefaultConvex
@@ -88,14 +95,52 @@ func BenchmarkDense384(b *testing.B) {
 			rng := rand.New(rand.NewPCG(7, 7))
 			for _, mode := range []string{ModeHybrid, ModeVector, ModeBM25} {
 				b.Run("mode="+mode, func(b *testing.B) {
+					cpu := processCPU()
 					for b.Loop() {
 						q := benchWords[rng.IntN(len(benchWords))] + " " + benchWords[rng.IntN(len(benchWords))]
 						if _, _, err := svc.Query(ctx, QueryOptions{Text: q, K: 10, Mode: mode}); err != nil {
 							b.Fatal(err)
 						}
 					}
+					b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		})
 	}
+}
+
+// keptCorpus is the directory of the generated corpus of n documents: a
+// new temporary one, or with AUTORAG_BENCH_KEEP one kept across runs
+// (written once, marked complete by a file outside the tree).
+func keptCorpus(b *testing.B, n int) string {
+	keep := os.Getenv("AUTORAG_BENCH_KEEP")
+	if keep == "" {
+		dir := b.TempDir()
+		writeCorpus(b, dir, n)
+		return dir
+	}
+	dir := filepath.Join(keep, fmt.Sprintf("dense384-%d", n))
+	done := dir + ".written"
+	if _, err := os.Stat(done); err == nil {
+		return dir
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	writeCorpus(b, dir, n)
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// processCPU is the user and system time the process has used: on a
+// loaded machine the wall clock of a query is mostly waiting for a core,
+// which its CPU time leaves out.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

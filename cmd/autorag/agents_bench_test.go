@@ -256,7 +256,14 @@ func BenchmarkAgents(b *testing.B) {
 		})
 	}
 
-	b.Run("mcp-stdio-cached-typescript", func(b *testing.B) { benchTypeScript(b, root, cached) })
+	b.Run("mcp-stdio-cached-typescript", func(b *testing.B) { benchTypeScript(b, root, cached, false) })
+	b.Run("mcp-stdio-uncached-typescript", func(b *testing.B) {
+		qs := make([]string, b.N+32)
+		for i := range qs {
+			qs[i] = uncached()
+		}
+		benchTypeScript(b, root, qs, true)
+	})
 
 	base, httpPID := benchServe(b, root)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
@@ -364,8 +371,9 @@ func benchGet(hc *http.Client, base, q string) error {
 
 // benchTypeScript times the search tool through the TypeScript SDK's
 // client (testdata/mcpclient/bench.mjs), which launches its own server;
-// it reports the client's percentiles.
-func benchTypeScript(b *testing.B, root string, queries []string) {
+// it reports the client's percentiles. With fresh every timed search sends
+// a query not sent before (bench.mjs's BENCH_FRESH).
+func benchTypeScript(b *testing.B, root string, queries []string, fresh bool) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		b.Skipf("node is not installed: %v", err)
@@ -377,6 +385,9 @@ func benchTypeScript(b *testing.B, root string, queries []string) {
 	dir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "mcpclient"))
 	cmd := exec.Command(node, filepath.Join(dir, "bench.mjs"), strconv.Itoa(b.N), qf, os.Args[0], "--root", root, "mcp")
 	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
+	if fresh {
+		cmd.Env = append(cmd.Env, "BENCH_FRESH=1")
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {

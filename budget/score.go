@@ -1,0 +1,158 @@
+package budget
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/autorag/autorag/engine/analyze"
+)
+
+// Line scoring: how many distinct query terms each line of a passage
+// holds, and where the first one starts. Trim and agentapi's snippets both
+// order lines by it. Analyzing every word of every passage with the
+// index's analyzer (stemming included) was a fifth of an uncached MCP
+// search, so the terms of an ASCII word are remembered: the analyzer
+// treats each token alone after tokenizing, and in ASCII text a space or
+// a tab always ends a token, so a word between blanks analyzes alone to
+// the terms it yields inside its line (TestScoresMatchPerLineAnalysis
+// holds the two to each other). A line with other bytes is analyzed whole,
+// as before. Before the memo, a word of lower-case letters a-z only is
+// passed over when no query term starts with its first letter: such a
+// word is one token, not split, and yields at most its Porter stem, which
+// keeps the word's first letter (TestStemKeepsFirstLetter), so it cannot
+// yield a query term. Most words of a passage end there.
+
+// wordTerm is a term a word yields and its byte offset in the word.
+type wordTerm struct {
+	term string
+	off  int
+}
+
+// wordMemo remembers the terms of words (a pure function of the word's
+// bytes); it starts over when it holds memoWords words.
+type wordMemo struct {
+	mu sync.Mutex
+	m  map[string][]wordTerm
+}
+
+// memoWords bounds the memo: a few MB at most (a vocabulary of 200,000
+// words of about 8 bytes with one term each).
+const memoWords = 200_000
+
+var words wordMemo
+
+// termsOf returns the terms word (ASCII, no blanks) yields. The memo's
+// lock must be held.
+func (w *wordMemo) termsOf(word string) []wordTerm {
+	if ts, ok := w.m[word]; ok {
+		return ts
+	}
+	var ts []wordTerm
+	for _, t := range analyze.Analyzer().Analyze([]byte(word)) {
+		ts = append(ts, wordTerm{term: string(t.Term), off: t.Start})
+	}
+	if w.m == nil || len(w.m) >= memoWords {
+		w.m = make(map[string][]wordTerm, 1024)
+	}
+	w.m[strings.Clone(word)] = ts
+	return ts
+}
+
+// Scores returns, for each line, the number of distinct query terms it
+// holds and the byte offset in the line of the first term found (-1: none).
+func (m *Matcher) Scores(lines []string) (score, at []int) {
+	score, at = make([]int, len(lines)), make([]int, len(lines))
+	for i := range at {
+		at[i] = -1
+	}
+	if len(m.terms) == 0 {
+		return score, at
+	}
+	var initial [256]bool // first bytes of the query's terms
+	for t := range m.terms {
+		if t != "" {
+			initial[t[0]] = true
+		}
+	}
+	ls := lineScore{m: m}
+	for i, l := range lines {
+		ls.reset()
+		if isASCII(l) {
+			ls.ascii(l, &initial)
+		} else {
+			for _, t := range analyze.Analyzer().Analyze([]byte(l)) {
+				ls.note(string(t.Term), t.Start)
+			}
+		}
+		score[i], at[i] = len(ls.seen), ls.at
+	}
+	return score, at
+}
+
+// lineScore gathers the query terms of one line.
+type lineScore struct {
+	m    *Matcher
+	seen []string // distinct query terms found (few)
+	at   int      // offset of the first one, -1: none
+}
+
+func (ls *lineScore) reset() { ls.seen, ls.at = ls.seen[:0], -1 }
+
+// note counts term, found at byte off of the line, if it is a query term.
+func (ls *lineScore) note(term string, off int) {
+	if !ls.m.terms[term] {
+		return
+	}
+	if ls.at < 0 {
+		ls.at = off
+	}
+	for _, s := range ls.seen {
+		if s == term {
+			return
+		}
+	}
+	ls.seen = append(ls.seen, term)
+}
+
+// ascii notes the query terms of an ASCII line word by word: words of
+// a-z whose first letter starts no query term are passed over, the others'
+// terms come from the memo (held for the line).
+func (ls *lineScore) ascii(l string, initial *[256]bool) {
+	words.mu.Lock()
+	defer words.mu.Unlock()
+	for off := 0; off < len(l); {
+		if l[off] == ' ' || l[off] == '\t' {
+			off++
+			continue
+		}
+		end := off + 1
+		for end < len(l) && l[end] != ' ' && l[end] != '\t' {
+			end++
+		}
+		if w := l[off:end]; initial[w[0]] || !lowerLetters(w) {
+			for _, t := range words.termsOf(w) {
+				ls.note(t.term, off+t.off)
+			}
+		}
+		off = end
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerLetters reports whether w holds only the letters a-z.
+func lowerLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}

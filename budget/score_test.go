@@ -1,0 +1,237 @@
+package budget
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/engine/analyze"
+)
+
+// The references below are Trim and its line scorer as they were before
+// the scorer remembered words' terms and the line choice moved into
+// Choose: every word analyzed with its line, and the choice written out.
+
+func refDistinct(m *Matcher, line string) (n, at int) {
+	at = -1
+	if len(m.terms) == 0 || strings.TrimSpace(line) == "" {
+		return 0, at
+	}
+	seen := map[string]bool{}
+	for _, t := range analyze.Analyzer().Analyze([]byte(line)) {
+		if term := string(t.Term); m.terms[term] {
+			if at < 0 {
+				at = t.Start
+			}
+			seen[term] = true
+		}
+	}
+	return len(seen), at
+}
+
+func refTrim(text string, first int, m *Matcher, limit int) Cut {
+	lines := splitLines(text)
+	cost, total := lineCosts(lines)
+	if total <= limit && Count(text) <= limit {
+		return Cut{Text: text, Lines: ranges(allChosen(len(lines)), first)}
+	}
+	chosen := make([]bool, len(lines))
+	used := 0
+	take := func(i int) {
+		if i < 0 || i >= len(lines) || chosen[i] {
+			return
+		}
+		if c := cost[i] + markerCost; used+c <= limit {
+			chosen[i], used = true, used+c
+		}
+	}
+	score := make([]int, len(lines))
+	var order []int
+	for i, l := range lines {
+		if score[i], _ = refDistinct(m, l); score[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return score[b] - score[a] })
+	for _, i := range order {
+		take(i)
+	}
+	for _, i := range order {
+		if chosen[i] {
+			take(i + 1)
+			take(i - 1)
+		}
+	}
+	for i := range lines {
+		if used >= limit {
+			break
+		}
+		take(i)
+	}
+	if !slices.Contains(chosen, true) {
+		return Cut{}
+	}
+	return shrink(lines, chosen, first, order, limit)
+}
+
+// scoreWords are words that stress the analyzer: stems, stop words,
+// possessives, identifiers, numbers, punctuation inside words, other
+// scripts and blanks other than spaces.
+var scoreWords = []string{
+	"heron", "herons", "Heron's", "fishing", "fishes", "fished", "the", "a", "and", "of",
+	"refresh", "refreshed", "Refreshing", "index", "indexes", "indexing", "query", "queries",
+	"parseHTTPRequest", "parse_http_request", "HTTPServer", "getIndexRefresh", "x86_64",
+	"3.14", "v1.2.3", "e.g.", "don't", "it's", "O'Neil", "foo.bar", "foo/bar", "a-b", "(heron)",
+	"heron,", "\"query\"", "relational", "generalization", "happy", "happiness", "bay", "ponies",
+	"café", "naïve", "Straße", "日本語", "索引", "индекс", "Ölçü", "ﬁsh", "İstanbul",
+	"\t", "\r", "\v", " ", "  ", "é́", "water", "people", "system", "systems",
+}
+
+func randomLine(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(14) {
+		b.WriteString(scoreWords[r.IntN(len(scoreWords))])
+		switch r.IntN(6) {
+		case 0:
+			b.WriteByte('\t')
+		case 1: // no blank: words run together
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// TestScoresMatchPerLineAnalysis: Scores, which analyzes an ASCII line
+// word by word through the memo, finds in every line the terms and first
+// offsets that analyzing the line whole finds.
+func TestScoresMatchPerLineAnalysis(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 25))
+	queries := []string{"heron", "refresh index", "parse http request", "fish heron happy", "café 日本語 straße", "o'neil 3.14", "water people system", "bay pony generalize", "istanbul ölçü fish"}
+	for round := range 400 {
+		m := NewMatcher(queries[round%len(queries)])
+		lines := make([]string, 1+r.IntN(30))
+		for i := range lines {
+			lines[i] = randomLine(r)
+		}
+		score, at := m.Scores(lines)
+		for i, l := range lines {
+			n, a := refDistinct(m, l)
+			if score[i] != n || at[i] != a {
+				t.Fatalf("query %q line %q: score %d at %d, analyzed whole: %d at %d", queries[round%len(queries)], l, score[i], at[i], n, a)
+			}
+		}
+	}
+}
+
+// TestTrimMatchesReference: Trim over Choose and Scores cuts every
+// passage as it did before (the --max-tokens output is unchanged).
+func TestTrimMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 25))
+	queries := []string{"heron", "refresh index", "parse http request", "water people system", "kingfisher", ""}
+	for round := range 300 {
+		lines := make([]string, 1+r.IntN(40))
+		for i := range lines {
+			if r.IntN(5) > 0 {
+				lines[i] = randomLine(r)
+			}
+		}
+		text := strings.Join(lines, "\n") + "\n"
+		q := queries[round%len(queries)]
+		limit := 10 + r.IntN(200)
+		first := r.IntN(3) * 17
+		m := NewMatcher(q)
+		if d := cmp.Diff(refTrim(text, first, m, limit), Trim(text, first, m, limit)); d != "" {
+			t.Fatalf("query %q limit %d (-old +new):\n%s", q, limit, d)
+		}
+	}
+}
+
+// BenchmarkScores scores the lines of a 2,100-byte passage of prose with
+// the word memo warm and emptied before each passage (cold), against
+// analyzing each line whole (perline, the scorer before the memo).
+func BenchmarkScores(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 25))
+	prose := strings.Fields("the heron fishes at dawn while rivers run through quiet valleys and people build systems of water " +
+		"index refresh query indexing queries refreshed passages lines budget tokens markers words analyzer stems")
+	var lines []string
+	for n := 0; n < 2100; {
+		var sb strings.Builder
+		for range 12 {
+			sb.WriteString(prose[r.IntN(len(prose))] + " ")
+		}
+		lines = append(lines, sb.String())
+		n += sb.Len() + 1
+	}
+	m := NewMatcher("heron water system")
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			m.Scores(lines)
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			words.mu.Lock()
+			words.m = nil
+			words.mu.Unlock()
+			m.Scores(lines)
+		}
+	})
+	b.Run("perline", func(b *testing.B) {
+		for b.Loop() {
+			for _, l := range lines {
+				refDistinct(m, l)
+			}
+		}
+	})
+}
+
+// TestStemKeepsFirstLetter: a word of letters a-z yields no term, or
+// terms that start with its first letter (what lets Scores pass over
+// words no query term starts like). Every word of up to three letters is
+// tried ("ays" stems to "ai": only the first letter is kept for sure), and
+// longer ones made of stems and the suffixes Porter's rules edit.
+func TestStemKeepsFirstLetter(t *testing.T) {
+	check := func(w string) {
+		for _, tok := range analyze.Analyzer().Analyze([]byte(w)) {
+			if len(tok.Term) == 0 || tok.Term[0] != w[0] {
+				t.Fatalf("%q yields %q", w, tok.Term)
+			}
+		}
+	}
+	var word []byte
+	var all func(n int)
+	all = func(n int) {
+		if n == 0 {
+			check(string(word))
+			return
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			word = append(word, c)
+			all(n - 1)
+			word = word[:len(word)-1]
+		}
+	}
+	for n := 1; n <= 3; n++ {
+		all(n)
+	}
+	suffixes := strings.Fields("s ss sses ies eed ed ing y ational tional enci anci izer bli alli entli eli ousli ization ation ator " +
+		"alism iveness fulness ousness aliti iviti biliti logi icate ative alize iciti ical ful ness al ance ence er ic able ible ant " +
+		"ement ment ent ion ou ism ate iti ous ive ize e ll at bl iz")
+	r := rand.New(rand.NewPCG(4, 25))
+	for range 60_000 {
+		n := 1 + r.IntN(4)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + r.IntN(26))
+		}
+		w := string(b)
+		for range 1 + r.IntN(3) {
+			w += suffixes[r.IntN(len(suffixes))]
+		}
+		check(w)
+	}
+}
