@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-58cbe89f5ca63e07a2e1b01896101032"
+const QuerySemantics = "q-05f37a0deb13871cd0b79f24b787c131"
