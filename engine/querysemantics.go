@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-05f37a0deb13871cd0b79f24b787c131"
+const QuerySemantics = "q-143b8ba0f7e62befd6db90e7b4d39b39"
