@@ -33,8 +33,15 @@ var _ analysis.Analyzer = (*analyzer)(nil)
 //semguard:begin analyzer-chain
 
 // Analyze implements analysis.Analyzer. It may modify input in place.
-func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
+func (a *analyzer) Analyze(input []byte) analysis.TokenStream { return a.analyze(input, nil) }
+
+// analyze is Analyze with the token structs taken from s when s is not nil
+// (AnalyzeReusing).
+func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
+	if s != nil {
+		r.out, r.slab = s.out[:0], s.slab
+	}
 	if a.steps != nil && a.steps.zwnj {
 		separateZWNJ(input)
 	}
@@ -94,10 +101,44 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream {
 			shift += len(parts) - 1
 		}
 	}
+	if s != nil {
+		s.keep(r.out)
+	}
 	return r.out
 }
 
 //semguard:end analyzer-chain
+
+// Scratch is token storage that AnalyzeReusing reuses from one call to
+// the next. Its zero value is ready; it is not safe for concurrent use.
+type Scratch struct {
+	out  analysis.TokenStream
+	slab []analysis.Token
+}
+
+// maxScratchTokens bounds the tokens a Scratch keeps between calls.
+const maxScratchTokens = 8192
+
+// keep makes s hold room for a stream as long as out next time: its token
+// structs are the previous stream's, overwritten.
+func (s *Scratch) keep(out analysis.TokenStream) {
+	s.out = out[:0]
+	if n := len(out); n > len(s.slab) && n <= maxScratchTokens {
+		s.slab = make([]analysis.Token, n+n/4)
+	}
+}
+
+// AnalyzeReusing is a.Analyze(input), the same tokens, with the token
+// structs and the stream taken from s instead of allocated: the stream is
+// valid until the next call with s, the terms (in input or memory of
+// their own) for as long as Analyze's. An analyzer of another package is
+// called as it is.
+func AnalyzeReusing(a analysis.Analyzer, input []byte, s *Scratch) analysis.TokenStream {
+	if ours, ok := a.(*analyzer); ok {
+		return ours.analyze(input, s)
+	}
+	return a.Analyze(input)
+}
 
 // run is the state of one Analyze call.
 type run struct {

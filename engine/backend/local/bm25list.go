@@ -34,7 +34,7 @@ type searcher struct {
 	ids      map[uint64]string // external IDs resolved so far
 	langs    *genLangs         // the generation's analysis languages (querylang.go)
 	postings []posting         // scoreTermIn's buffer
-	// exhaustive scores every posting instead of pruning (exhaustiveBM25).
+	// exhaustive scores every posting instead of pruning (ScorerExhaustive).
 	exhaustive bool
 }
 

@@ -15,9 +15,17 @@ import (
 	"github.com/autorag/autorag/engine/rank"
 )
 
-// exhaustiveBM25 makes every query score every posting, as before pruning:
-// tests and benchmarks compare the two scorers with it.
-var exhaustiveBM25 bool
+// Scorer chooses how a generation's BM25 list is computed; both rank alike.
+type Scorer int
+
+const (
+	// ScorerPruned (the default) prunes with MaxScore where that is
+	// cheaper than scoring every posting.
+	ScorerPruned Scorer = iota
+	// ScorerExhaustive scores every posting, as before pruning: tests and
+	// benchmarks compare the two scorers with it.
+	ScorerExhaustive
+)
 
 // prunedList is bm25List's walk over prefixes of the pruned scorer's
 // ranking. When a prefix of m does not hold enough chunks (a filter or the

@@ -2,10 +2,12 @@
 // engine/backend): each generation directory holds a bleve index and, with
 // an embedder, a vector index (package engine/vector).
 //
-// It owns the bleve mapping and chunk documents (bleve.go), the segment
-// files, hard-linked clones and merge policy (bleve_files.go), the exact
-// BM25 scorer over bleve's postings (bm25.go, bm25list.go, postings.go;
-// bm25prune.go prunes it with package prune, same ranking),
+// It owns the bleve mapping and chunk documents (bleve.go; the body field
+// counts its own terms), the segment files, hard-linked clones, batches
+// (a part without deletes is one batch per core) and merge policy
+// (bleve_files.go), the exact BM25 scorer over bleve's postings (bm25.go,
+// bm25list.go, postings.go; bm25prune.go prunes it with package prune,
+// same ranking; Storage.Scorer chooses),
 // per-language term scoping (querylang.go), filter terms (facets.go), the
 // stored fields of results (load.go), the writer and reader of a
 // generation (storage.go, search.go), the vector build (storage.go:

@@ -43,17 +43,23 @@ func benchBroad(b *testing.B, dir string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	state, err := Storage{Dir: lay.Dir, GenDir: lay.GenDir}.Open(sc)
-	if err != nil {
-		b.Fatal(err)
+	states := map[bool]*State{}
+	for _, exhaustive := range []bool{false, true} {
+		st := Storage{Dir: lay.Dir, GenDir: lay.GenDir}
+		if exhaustive {
+			st.Scorer = ScorerExhaustive
+		}
+		state, err := st.Open(sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer state.Close()
+		states[exhaustive] = state.(*State)
 	}
-	defer state.Close()
 	ctx := context.Background()
 	q := backend.Query{Text: "water people system", Mode: rank.ModeBM25, K: 10, PerFile: 1, Want: 50, K1: 0.9, B: 0.4}
 	lexical := func(exhaustive bool) []rank.Hit {
-		exhaustiveBM25 = exhaustive
-		defer func() { exhaustiveBM25 = false }()
-		l, err := state.Query(ctx, q)
+		l, err := states[exhaustive].Query(ctx, q)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -179,3 +179,39 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 		}
 	}
 }
+
+// TestScorerOption opens one generation with each Storage.Scorer: the
+// states' queries use the scorer asked for, and their lists are equal.
+func TestScorerOption(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 25))
+	dir := t.TempDir()
+	st := Storage{Dir: dir, GenDir: func(gen string) string { return filepath.Join(dir, gen) }}
+	c := pruneCorpus{}
+	sc := buildGen(t, st, "", "g1", c, nil, c.addFiles(r, 0, 300, false), false)
+	ctx := context.Background()
+	lexical := func(s Scorer) []rank.Hit {
+		st.Scorer = s
+		state, err := st.Open(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer state.Close()
+		l, err := state.Query(ctx, backend.Query{Text: "water people system", Mode: rank.ModeBM25, K: 10, PerFile: 1, Want: 50, K1: 0.9, B: 0.4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if got := l.(*lists).s.exhaustive; got != (s == ScorerExhaustive) {
+			t.Fatalf("scorer %d: searcher exhaustive = %v", s, got)
+		}
+		hits, _, err := l.Lexical(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	ex, pr := lexical(ScorerExhaustive), lexical(ScorerPruned)
+	if len(ex) == 0 || !reflect.DeepEqual(ex, pr) {
+		t.Fatalf("scorers differ:\nexhaustive %v\npruned     %v", ex, pr)
+	}
+}

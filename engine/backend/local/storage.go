@@ -30,6 +30,8 @@ type Storage struct {
 	// without one; Dims is its vector size.
 	EmbedderID string
 	Dims       int
+	// Scorer is the BM25 scorer of the states Open returns.
+	Scorer Scorer
 }
 
 var _ backend.Storage = Storage{}
@@ -46,7 +48,7 @@ func (s Storage) Open(sc *fingerprint.Sidecar) (backend.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	ls := &State{idx: idx, sc: sc, multilingual: sc.Settings["analyzer"] == analyze.MultiVersion, embedder: s.EmbedderID}
+	ls := &State{idx: idx, sc: sc, multilingual: sc.Settings["analyzer"] == analyze.MultiVersion, embedder: s.EmbedderID, scorer: s.Scorer}
 	// An embedder's ID is never "" or "none", the IDs of generations
 	// without vectors.
 	if s.EmbedderID != "" && sc.Settings["embedder"] == s.EmbedderID {
@@ -166,6 +168,7 @@ type State struct {
 	// that language's chunks (querylang.go).
 	multilingual bool
 	embedder     string // the configured embedder's ID, for errors
+	scorer       Scorer
 
 	langOnce sync.Once // languages, read on first use
 	langs    *genLangs

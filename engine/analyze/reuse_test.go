@@ -1,0 +1,59 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+)
+
+// TestAnalyzeReusingMatchesAnalyze runs one Scratch through texts of
+// growing and shrinking length in every language's chain and requires the
+// tokens Analyze gives each text; the terms of a stream stay intact after
+// the Scratch serves the next one.
+func TestAnalyzeReusingMatchesAnalyze(t *testing.T) {
+	words := strings.Fields("the water River's people système parseHTTPRequest fooBar_baz Kinder spielen 東京都 ภาษาไทย Привет مرحبا running quickly d41d8cd98f00b204e9800998ecf8427e")
+	r := rand.New(rand.NewPCG(25, 1))
+	var texts []string
+	for _, n := range []int{0, 1, 5, 300, 40, 2000, 3, 9000, 700, 12000, 100} {
+		var sb strings.Builder
+		for range n {
+			sb.WriteString(words[r.IntN(len(words))])
+			sb.WriteString([]string{" ", ", ", ". ", "\n", "-"}[r.IntN(5)])
+		}
+		texts = append(texts, sb.String())
+	}
+	for _, code := range append([]string{English}, Languages()...) {
+		a := ForLanguage(code)
+		var s Scratch
+		var prev [][]byte // the previous stream's terms, as returned
+		var prevTerms []string
+		for i, text := range texts {
+			want := a.Analyze([]byte(text))
+			got := AnalyzeReusing(a, []byte(text), &s)
+			if g, w := render(got), render(want); g != w {
+				t.Fatalf("%s text %d:\n%s\nwant\n%s", code, i, g, w)
+			}
+			for j, term := range prevTerms {
+				if string(prev[j]) != term {
+					t.Fatalf("%s text %d: term %d of the previous stream changed", code, i, j)
+				}
+			}
+			prev, prevTerms = prev[:0], prevTerms[:0]
+			for _, tok := range got {
+				prev = append(prev, tok.Term)
+				prevTerms = append(prevTerms, string(tok.Term))
+			}
+		}
+	}
+}
+
+func render(ts analysis.TokenStream) string {
+	var sb strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&sb, "%q %d-%d @%d %d\n", t.Term, t.Start, t.End, t.Position, t.Type)
+	}
+	return sb.String()
+}
