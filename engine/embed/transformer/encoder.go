@@ -48,7 +48,8 @@ type encoder struct {
 	int8           bool // products in int8 (package qgemm), not float32
 	hidden, inter  int
 	vocab          int
-	word, pos, typ []float32 // typ: the row of token type 0
+	words          wordTable
+	pos, typ       []float32 // typ: the row of token type 0
 	embLN          norm
 	layers         []layer
 }
@@ -62,8 +63,14 @@ func newEncoder(s weights.Set, sh Shape, int8 bool) (*encoder, error) {
 	if len(word.Shape) != 2 {
 		return nil, fmt.Errorf("word embeddings of shape %v", word.Shape)
 	}
-	e := &encoder{shape: sh, int8: int8, vocab: word.Shape[0], hidden: word.Shape[1], word: word.Data}
-	h := e.hidden
+	words := floatWords{data: word.Data, h: word.Shape[1]}
+	return buildEncoder(s, sh, int8, words, word.Shape[0], word.Shape[1])
+}
+
+// buildEncoder checks and packs the tensors of a BERT checkpoint but its
+// word embeddings, which words holds (vocab rows of h floats).
+func buildEncoder(s weights.Set, sh Shape, int8 bool, words wordTable, vocab, h int) (*encoder, error) {
+	e := &encoder{shape: sh, int8: int8, vocab: vocab, hidden: h, words: words}
 	if sh.Heads <= 0 || h%sh.Heads != 0 || (h/sh.Heads)%gemm.Width != 0 || h%qgemm.Width != 0 ||
 		(int8 && (h/sh.Heads)%qgemm.Width != 0) {
 		return nil, fmt.Errorf("hidden size %d with %d heads is not supported", h, sh.Heads)
