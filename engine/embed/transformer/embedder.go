@@ -25,10 +25,10 @@ type Config struct {
 	Weights string
 	// Tokenizer is the path of tokenizer.json; empty for E5S1 weights.
 	Tokenizer string
-	Pooling       Pooling
-	MaxLen        int // longest sequence, special tokens included
-	Heads         int
-	Dims          int
+	Pooling   Pooling
+	MaxLen    int // longest sequence, special tokens included
+	Heads     int
+	Dims      int
 	// QueryPrefix and DocPrefix are prepended to queries and documents.
 	QueryPrefix, DocPrefix string
 	// Precheck, when set, runs before the files are first read; its error

@@ -44,14 +44,14 @@ type layer struct {
 
 // encoder is a loaded BERT encoder: immutable, shared by every worker.
 type encoder struct {
-	shape          Shape
-	int8           bool // products in int8 (package qgemm), not float32
-	hidden, inter  int
-	vocab          int
-	words          wordTable
-	pos, typ       []float32 // typ: the row of token type 0
-	embLN          norm
-	layers         []layer
+	shape         Shape
+	int8          bool // products in int8 (package qgemm), not float32
+	hidden, inter int
+	vocab         int
+	words         wordTable
+	pos, typ      []float32 // typ: the row of token type 0
+	embLN         norm
+	layers        []layer
 }
 
 // newEncoder checks and packs the tensors of a BERT checkpoint.
