@@ -124,7 +124,7 @@ func (m *E5S1) readVocab(r *e5reader) error {
 func (m *E5S1) readNorm(r *e5reader) error {
 	n := r.i32()
 	nb := int(r.u32())
-	if r.err != nil || n < 0 || nb < 0 || nb > len(r.b) {
+	if r.err != nil || n < 0 || nb < 0 || nb > len(r.b) || n > nb/5 {
 		return fmt.Errorf("e5s1: normalization map: %w", errShort)
 	}
 	nr := &e5reader{b: r.take(nb)}
