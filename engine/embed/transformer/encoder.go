@@ -178,15 +178,16 @@ func getLinear(s weights.Set, int8 bool, in, out int, names ...string) (linear, 
 		if p.outs%gemm.Width != 0 {
 			return linear{}, fmt.Errorf("%v: output size %d is not a multiple of %d", names, p.outs, gemm.Width)
 		}
+		w := p.w.Floats() // dequantized here for Q4 tensors, dropped after packing
 		switch {
 		case int8 && p.w.InOut:
-			qgemm.PackInto(l.q, col, p.w.Data, p.outs, p.outs, 1, 1)
+			qgemm.PackInto(l.q, col, w, p.outs, p.outs, 1, 1)
 		case int8:
-			qgemm.PackInto(l.q, col, p.w.Data, p.outs, 1, in, 1)
+			qgemm.PackInto(l.q, col, w, p.outs, 1, in, 1)
 		case p.w.InOut:
-			gemm.PackColsInto(l.w, col, p.w.Data, in, p.outs)
+			gemm.PackColsInto(l.w, col, w, in, p.outs)
 		default:
-			gemm.PackRowsInto(l.w, col, p.w.Data, p.outs, in)
+			gemm.PackRowsInto(l.w, col, w, p.outs, in)
 		}
 		l.b = append(l.b, p.b...)
 		col += p.outs

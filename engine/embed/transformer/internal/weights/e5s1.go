@@ -21,7 +21,7 @@ type E5S1 struct {
 	BOS, EOS, Pad, Unknown int
 	Norm                   map[rune][]rune // code point → replacement (empty: removed)
 	// Set holds every tensor but the word embeddings under the Hugging Face
-	// BERT names, matrices dequantized to float32 (out × in).
+	// BERT names; the matrices (out × in) stay Q4_0 until Tensor.Floats.
 	Set Set
 	// Words is the word embedding matrix as Q4_0 blocks, Rows rows of
 	// Hidden/32 blocks (Q4Block bytes each), read in place from the file.
@@ -59,8 +59,8 @@ func (r *e5reader) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
 func (r *e5reader) i32() int    { return int(int32(r.u32())) }
 func (r *e5reader) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
 
-// ReadE5S1 decodes an E5S1 file; the tensors' data is converted (matrices
-// dequantized), the word embeddings are kept in b.
+// ReadE5S1 decodes an E5S1 file; the float32 tensors are converted, the
+// Q4_0 matrices and word embeddings stay in b.
 func ReadE5S1(b []byte) (*E5S1, error) {
 	if len(b) < 8 || string(b[:4]) != "E5S1" {
 		return nil, errors.New("e5s1: not an E5S1 file (bad magic)")

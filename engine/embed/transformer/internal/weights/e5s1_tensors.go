@@ -45,7 +45,11 @@ func (m *E5S1) readTensors(r *e5reader) error {
 		if err != nil {
 			return err
 		}
-		m.Set[dst] = &Tensor{Shape: shape, Data: e.floats()}
+		if dtype == e5Q4 {
+			m.Set[dst] = &Tensor{Shape: shape, q4: e.data}
+		} else {
+			m.Set[dst] = &Tensor{Shape: shape, Data: e.floats()}
+		}
 		return nil
 	}
 	for _, t := range []struct {
@@ -113,13 +117,9 @@ func tensorOfDir(dir map[string]e5entry, name string, dtype byte, shape ...int) 
 	return e, nil
 }
 
-// floats converts the entry to float32, dequantizing Q4_0 blocks.
+// floats converts a float32 entry.
 func (e e5entry) floats() []float32 {
 	out := make([]float32, e.n)
-	if e.dtype == e5Q4 {
-		DequantQ4(out, e.data)
-		return out
-	}
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(e.data[4*i:]))
 	}

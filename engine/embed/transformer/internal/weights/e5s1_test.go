@@ -104,9 +104,10 @@ func TestReadE5S1(t *testing.T) {
 		t.Fatal(err)
 	}
 	// byte j: weight j = (j−8)·0.5, weight j+16 = (15−j−8)·0.5.
+	data := w.Floats()
 	for j, want := range map[int]float32{0: -4, 15: 3.5, 16: 3.5, 31: -4, 32: -4} {
-		if w.Data[j] != want {
-			t.Errorf("weight %d dequantized to %g, want %g", j, w.Data[j], want)
+		if data[j] != want {
+			t.Errorf("weight %d dequantized to %g, want %g", j, data[j], want)
 		}
 	}
 	if b := f.Set["embeddings.position_embeddings.weight"].Data; b[33] != 33 {
