@@ -129,3 +129,37 @@ func TestE5S1Reference(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkE5S1Tokenize measures the Unigram tokenizer on a 2,400-character
+// chunk (the default chunk size) of the reference texts.
+func BenchmarkE5S1Tokenize(b *testing.B) {
+	raw, err := os.ReadFile(weightFileB(b, e5Model))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := weights.ReadE5S1(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := unigram.New(f.Pieces, f.Scores, f.Unknown, f.Norm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var text []rune
+	for len(text) < 2400 {
+		for _, t := range []string{
+			"Die Hauptstadt von Deutschland ist Berlin, eine Stadt mit 3,7 Millionen Einwohnern. ",
+			"¿Dónde está la biblioteca? La señora González llegó ayer a Málaga. ",
+			"北京是中华人民共和国的首都，也是全国的政治和文化中心。",
+			"Москва — столица России, крупнейший по численности населения город страны. ",
+		} {
+			text = append(text, []rune(t)...)
+		}
+	}
+	s := string(text[:2400])
+	var ids []int
+	for b.Loop() {
+		ids = tok.Append(ids[:0], s)
+	}
+	b.ReportMetric(float64(len(ids)), "tokens")
+}

@@ -13,8 +13,15 @@ type Tokenizer struct {
 	unk      int32
 	unkScore float32
 	maxBytes int // the longest piece, in bytes
-	norm     map[rune][]rune
+	// longest holds, per pair of first two code points, the longest piece
+	// (in bytes) that starts with them: the Viterbi stops there, not at
+	// maxBytes (a piece longer than one code point starts with a pair).
+	longest map[uint64]int
+	norm    map[rune][]rune
 }
+
+// pair is the key of longest.
+func pair(a, b rune) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 // New returns the tokenizer of a vocabulary: pieces[i] is token id i with
 // log-probability scores[i]; unk is the unknown token's id; norm maps a code
@@ -26,13 +33,19 @@ func New(pieces []string, scores []float32, unk int, norm map[rune][]rune) (*Tok
 	if unk < 0 || unk >= len(pieces) {
 		return nil, fmt.Errorf("unigram: unknown token id %d outside %d pieces", unk, len(pieces))
 	}
-	t := &Tokenizer{ids: make(map[string]int32, len(pieces)), scores: scores, unk: int32(unk), maxBytes: 1, norm: norm}
+	t := &Tokenizer{ids: make(map[string]int32, len(pieces)), scores: scores, unk: int32(unk), maxBytes: 1,
+		longest: map[uint64]int{}, norm: norm}
 	low := float32(math.MaxFloat32)
 	for i, p := range pieces {
 		low = min(low, scores[i])
 		t.maxBytes = max(t.maxBytes, len(p))
 		if _, dup := t.ids[p]; p != "" && !dup {
 			t.ids[p] = int32(i)
+		}
+		if a, n := firstRune(p); n < len(p) {
+			b, _ := firstRune(p[n:])
+			k := pair(a, b)
+			t.longest[k] = max(t.longest[k], len(p))
 		}
 	}
 	t.unkScore = low - 10
@@ -66,7 +79,15 @@ func (t *Tokenizer) viterbi(dst []int, buf []byte, starts []int) []int {
 			continue
 		}
 		b := starts[i]
-		for e := i + 1; e <= n && starts[e]-b <= t.maxBytes; e++ {
+		limit := t.maxBytes
+		for e := i + 1; e <= n && starts[e]-b <= limit; e++ {
+			if e == i+2 {
+				a, _ := decode(string(buf[b:starts[i+1]]))
+				c, _ := decode(string(buf[starts[i+1]:starts[e]]))
+				if limit = t.longest[pair(a, c)]; starts[e]-b > limit {
+					break
+				}
+			}
 			id, ok := t.ids[string(buf[b:starts[e]])]
 			if !ok || id == t.unk {
 				continue
@@ -91,4 +112,13 @@ func (t *Tokenizer) viterbi(dst []int, buf []byte, starts []int) []int {
 		dst[a], dst[b] = dst[b], dst[a]
 	}
 	return dst
+}
+
+// firstRune decodes the first code point of s as the tokenizer reads text
+// (decode), or reports 0, 0 for an empty s.
+func firstRune(s string) (rune, int) {
+	if s == "" {
+		return 0, 0
+	}
+	return decode(s)
 }

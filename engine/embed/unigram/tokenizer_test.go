@@ -8,8 +8,8 @@ import (
 // tiny is a vocabulary small enough to work the Viterbi path out by hand.
 func tiny(t *testing.T) *Tokenizer {
 	t.Helper()
-	pieces := []string{"<s>", "<pad>", "</s>", "<unk>", "▁", "▁a", "b", "▁ab", "▁abc", "c", "bc", "▁x", "é"}
-	scores := []float32{0, 0, 0, 0, -1, -2, -2, -5, -9, -3, -1, -1, -4}
+	pieces := []string{"<s>", "<pad>", "</s>", "<unk>", "▁", "▁a", "b", "▁ab", "▁abc", "c", "bc", "▁x", "é", "▁xyzé"}
+	scores := []float32{0, 0, 0, 0, -1, -2, -2, -5, -9, -3, -1, -1, -4, -0.5}
 	norm := map[rune][]rune{
 		'\t':     {' '},
 		'\u00a0': {' '},
@@ -35,6 +35,8 @@ func TestSegmentation(t *testing.T) {
 		{"abc", []int{5, 10}},
 		{"ab", []int{5, 6}}, // ▁a b (-4) beats ▁ab (-5)
 		{"x", []int{11}},
+		{"xyzé x", []int{13, 11}}, // the longest piece, found past its first two code points
+		{"xyz", []int{11, 3, 3}},
 		// spaces collapse, a leading space is kept as the one ▁.
 		{"  x   x", []int{11, 11}},
 		{"x\t\u00a0x", []int{11, 11}},
