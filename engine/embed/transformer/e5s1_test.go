@@ -163,3 +163,23 @@ func BenchmarkE5S1Tokenize(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(ids)), "tokens")
 }
+
+// BenchmarkE5S1Vocab measures building the tokenizer from the file's
+// vocabulary (part of every load).
+func BenchmarkE5S1Vocab(b *testing.B) {
+	raw, err := os.ReadFile(weightFileB(b, e5Model))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := weights.ReadE5S1(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if _, err := unigram.New(f.Pieces, f.Scores, f.Unknown, f.Norm); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()*1000/float64(b.N), "cpu-ms/op")
+}
