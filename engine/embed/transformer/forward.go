@@ -37,9 +37,10 @@ func (e *encoder) forward(st *state, ids []int32) []float32 {
 	x := grow(&st.x, L*h)
 	for i, id := range ids {
 		row := x[i*h : i*h+h]
-		w, p := e.word[int(id)*h:int(id)*h+h], e.pos[i*h:i*h+h]
+		e.words.row(row, id)
+		p := e.pos[i*h : i*h+h]
 		for j := range row {
-			row[j] = w[j] + p[j] + e.typ[j]
+			row[j] += p[j] + e.typ[j]
 		}
 		fastmath.LayerNorm(row, nil, e.embLN.g, e.embLN.b, e.shape.Eps)
 	}

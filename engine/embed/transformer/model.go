@@ -26,8 +26,17 @@ type Model struct {
 }
 
 // LoadFile reads the weights of a BERT encoder from an ONNX or a
-// safetensors file (told apart by the name's extension).
+// safetensors file (told apart by the name's extension), or from an E5S1
+// file (told by its magic; its header gives heads and epsilon, shape only
+// the maximum length).
 func LoadFile(path string, shape Shape, pooling Pooling) (*Model, error) {
+	if isE5S1(path) {
+		f, err := loadE5S1(path, shape.MaxLen, pooling)
+		if err != nil {
+			return nil, err
+		}
+		return f.model, nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read model weights: %w", err)

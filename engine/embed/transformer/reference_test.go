@@ -47,7 +47,7 @@ func installedWeights(name string) (string, error) {
 		}
 		dir = filepath.Join(c, "autorag", "models")
 	}
-	for _, f := range []string{"model.onnx", "model.safetensors"} {
+	for _, f := range []string{"model.onnx", "model.safetensors", e5File} {
 		p := filepath.Join(dir, name, f)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil

@@ -12,6 +12,21 @@ type Tensor struct {
 	// InOut marks a 2-D linear weight stored in × out (ONNX MatMul's
 	// layout); otherwise a linear weight is out × in (torch's).
 	InOut bool
+	// q4, when Data is nil, holds the tensor as Q4_0 blocks (E5S1
+	// matrices), dequantized by Floats when the tensor is packed.
+	q4 []byte
+}
+
+// Floats returns the tensor's values, dequantizing Q4_0 blocks into a new
+// slice each call (a matrix is dequantized only while it is packed, so a
+// model of 4-bit matrices never holds all of them in float32 at once).
+func (t *Tensor) Floats() []float32 {
+	if t.Data == nil && t.q4 != nil {
+		out := make([]float32, numel(t.Shape))
+		DequantQ4(out, t.q4)
+		return out
+	}
+	return t.Data
 }
 
 // Set holds a model's tensors by checkpoint name.
