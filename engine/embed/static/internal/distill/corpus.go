@@ -93,11 +93,11 @@ func paragraphs(s string) []string {
 	fence := false
 	for _, block := range strings.Split(s, "\n\n") {
 		b := strings.TrimSpace(block)
-		if strings.HasPrefix(b, "```") {
-			fence = !fence || strings.Count(b, "```") == 2
-			continue
+		inCode := fence || strings.HasPrefix(b, "```")
+		if strings.Count(b, "```")%2 == 1 {
+			fence = !fence
 		}
-		if fence || b == "" || strings.HasPrefix(b, "---") || strings.HasPrefix(b, "{{") {
+		if inCode || b == "" || strings.HasPrefix(b, "---") || strings.HasPrefix(b, "{{") {
 			continue
 		}
 		if cur.Len() > 0 && cur.Len()+len(b) > passageChars {

@@ -24,7 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-		"time"
+	"time"
 
 	"github.com/autorag/autorag/engine/embed/static/internal/tab"
 	"github.com/autorag/autorag/engine/embed/wordpiece"
@@ -48,6 +48,7 @@ type options struct {
 	epochs  int
 	lr      float64
 	maxDocs int
+	maxLen  int
 	cache   string
 	out     string
 }
@@ -64,6 +65,7 @@ func run(args []string, log io.Writer) error {
 	fs.IntVar(&o.epochs, "epochs", 3, "refinement epochs")
 	fs.Float64Var(&o.lr, "lr", 0.05, "refinement learning rate")
 	fs.IntVar(&o.maxDocs, "max-docs", 20000, "refinement: most passages taken from the corpus")
+	fs.IntVar(&o.maxLen, "max-len", 128, "refinement: longest passage the teacher reads, in tokens")
 	fs.StringVar(&o.cache, "cache", "", "directory for the teacher's vectors (default: none kept)")
 	fs.StringVar(&o.out, "out", "distilled.tab", "table file to write")
 	if err := fs.Parse(args); err != nil {

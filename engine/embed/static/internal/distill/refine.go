@@ -28,8 +28,8 @@ func refine(t *teacher, o options, p *pca, vocab []byte, rows [][]float32, log i
 	for _, s := range texts {
 		h.Write([]byte(s))
 	}
-	raw, err := cached(o.cache, fmt.Sprintf("%s-texts-%x.f32", o.teacher, h.Sum64()), func() ([][]float32, error) {
-		return t.textVectors(texts, log)
+	raw, err := cached(o.cache, fmt.Sprintf("%s-texts-%d-%x.f32", o.teacher, o.maxLen, h.Sum64()), func() ([][]float32, error) {
+		return t.textVectors(texts, o.maxLen, log)
 	})
 	if err != nil {
 		return nil, err

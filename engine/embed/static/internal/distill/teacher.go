@@ -80,11 +80,11 @@ func (t *teacher) tokenVectors(keep []int, log io.Writer) ([][]float32, error) {
 
 // textVectors embeds passages with the teacher's own pooling and the
 // document prefix its card gives.
-func (t *teacher) textVectors(texts []string, log io.Writer) ([][]float32, error) {
+func (t *teacher) textVectors(texts []string, maxLen int, log io.Writer) ([][]float32, error) {
 	seqs := make([][]int32, len(texts))
 	for i, s := range texts {
 		ids := t.tok.Append(nil, t.in.DocPrefix+s)
-		ids = ids[:min(len(ids), t.in.MaxLen-2)]
+		ids = ids[:min(len(ids), min(maxLen, t.in.MaxLen)-2)]
 		seq := append(make([]int32, 0, len(ids)+2), t.cls)
 		for _, id := range ids {
 			seq = append(seq, int32(id))
@@ -93,7 +93,7 @@ func (t *teacher) textVectors(texts []string, log io.Writer) ([][]float32, error
 	}
 	var done atomic.Int64
 	return t.texts.Run(context.Background(), seqs, func() {
-		if n := done.Add(1); n%1000 == 0 {
+		if n := done.Add(1); n%500 == 0 {
 			fmt.Fprintf(log, "distill: %d/%d passages\n", n, len(seqs))
 		}
 	})
