@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/autorag/autorag/engine/embed/static/internal/tab"
@@ -51,6 +53,8 @@ type options struct {
 	maxLen  int
 	cache   string
 	out     string
+	init    string
+	norm    float64
 }
 
 func run(args []string, log io.Writer) error {
@@ -67,6 +71,8 @@ func run(args []string, log io.Writer) error {
 	fs.IntVar(&o.maxDocs, "max-docs", 20000, "refinement: most passages taken from the corpus")
 	fs.IntVar(&o.maxLen, "max-len", 128, "refinement: longest passage the teacher reads, in tokens")
 	fs.StringVar(&o.cache, "cache", "", "directory for the teacher's vectors (default: none kept)")
+	fs.StringVar(&o.init, "init", "", "refinement: start from this table's rows (same vocabulary) instead of the distilled ones")
+	fs.Float64Var(&o.norm, "median-norm", 97, "scale the rows so their median length is this (the fallback vectors' length, static.fallbackNorm)")
 	fs.StringVar(&o.out, "out", "distilled.tab", "table file to write")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -103,11 +109,17 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.init != "" {
+		if rows, err = readTable(o.init, vocab); err != nil {
+			return err
+		}
+	}
 	if o.corpus != "" {
 		if rows, err = refine(t, o, p, vocab, rows, log); err != nil {
 			return err
 		}
 	}
+	scaleMedian(rows, o.norm)
 	b, err := tab.Build(vocab, rows, o.dims)
 	if err != nil {
 		return err
@@ -145,4 +157,42 @@ func teacherDir(name string) (models.Installed, error) {
 		return models.Installed{}, fmt.Errorf("teacher %s: %w (run make models)", name, err)
 	}
 	return in, nil
+}
+
+// readTable returns the rows of a table whose vocabulary is vocab.
+func readTable(path string, vocab []byte) ([][]float32, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := tab.Open(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if tb.Vocab() != string(vocab) {
+		return nil, fmt.Errorf("%s: another vocabulary than the teacher's", path)
+	}
+	rows := make([][]float32, tb.Rows())
+	for i := range rows {
+		scale, q := tb.Row(i)
+		rows[i] = make([]float32, tb.Dims())
+		for d := range rows[i] {
+			rows[i][d] = scale * float32(int8(q[d]))
+		}
+	}
+	return rows, nil
+}
+
+// scaleMedian scales every row by one factor so the median row length is
+// m: a text's vector does not change, and a fallback vector weighs as
+// much against the rows as it does in potion-base-8M.
+func scaleMedian(rows [][]float32, m float64) {
+	ns := make([]float64, len(rows))
+	for i, r := range rows {
+		ns[i] = float64(norm(r))
+	}
+	sort.Float64s(ns)
+	if med := ns[len(ns)/2]; med > 0 {
+		scaleRows(rows, slices.Repeat([]float64{m / med}, len(rows)))
+	}
 }

@@ -15,7 +15,9 @@ import (
 const heldOut = 20
 
 // refine fits the rows, tokenlearn-style: the teacher embeds each passage
-// (its own pooling and prefix), the vector is projected by the same PCA
+// (its own pooling and prefix), the vector is projected by the same PCA,
+// centred on the passages' mean (as tokenlearn's PCA of the targets does:
+// the direction all passages share says nothing about any one of them)
 // and normalized; SGD on 1 − cos(mean of the passage's rows, target)
 // moves the rows of its tokens. The epoch with the best held-out cosine is
 // kept. PyTorch is not at hand: the gradient is written out here.
@@ -34,10 +36,6 @@ func refine(t *teacher, o options, p *pca, vocab []byte, rows [][]float32, log i
 	if err != nil {
 		return nil, err
 	}
-	targets := p.project(raw)
-	for _, y := range targets {
-		normalize(y)
-	}
 	v, err := wordpiece.OpenVocab(string(vocab))
 	if err != nil {
 		return nil, err
@@ -53,6 +51,12 @@ func refine(t *teacher, o options, p *pca, vocab []byte, rows [][]float32, log i
 				seqs[i] = append(seqs[i], id)
 			}
 		}
+	}
+	var targets [][]float32
+	if o.init == "" {
+		targets = centred(p.project(raw))
+	} else if targets, err = mapped(raw, rows, seqs); err != nil {
+		return nil, err
 	}
 	nVal := len(texts) / heldOut
 	val, train := seqs[:nVal], seqs[nVal:]
@@ -96,7 +100,10 @@ func step(rows [][]float32, ids []int, y, g []float32, lr float32) {
 		c += s[d] * y[d]
 	}
 	c /= n
-	k := lr / (n * float32(len(ids)))
+	// The step is scaled by |s|²: lr is then the relative change of s,
+	// whatever the rows' length (distilled rows are about 1 long,
+	// potion-base-8M's about 100).
+	k := lr * n / float32(len(ids))
 	for d := range g {
 		g[d] = k * (y[d] - c*s[d]/n) // the descent direction, scaled
 	}
@@ -166,4 +173,21 @@ func clone(rows [][]float32) [][]float32 {
 		out[i] = append([]float32(nil), r...)
 	}
 	return out
+}
+
+// centred subtracts the vectors' mean from each and normalizes it.
+func centred(ys [][]float32) [][]float32 {
+	m := make([]float64, len(ys[0]))
+	for _, y := range ys {
+		for d, x := range y {
+			m[d] += float64(x)
+		}
+	}
+	for _, y := range ys {
+		for d := range y {
+			y[d] -= float32(m[d] / float64(len(ys)))
+		}
+		normalize(y)
+	}
+	return ys
 }
