@@ -85,7 +85,7 @@ func TestStepMovesTowardsTheTarget(t *testing.T) {
 	before := meanCos(rows, [][]int{ids}, [][]float32{y})
 	g := make([]float32, 3)
 	for range 50 {
-		step(rows, ids, y, g, 0.1)
+		step(rows, ids, y, g, 0.1, false)
 	}
 	after := meanCos(rows, [][]int{ids}, [][]float32{y})
 	if !(after > before+0.2) {
@@ -93,6 +93,14 @@ func TestStepMovesTowardsTheTarget(t *testing.T) {
 	}
 	if rows[2][0] != 0 || rows[2][1] != 0 || rows[2][2] != 1 {
 		t.Errorf("row of an absent token moved: %v", rows[2])
+	}
+	big := [][]float32{{100, 0, 0}, {0, 100, 0}}
+	before = meanCos(big, [][]int{ids}, [][]float32{y})
+	for range 50 {
+		step(big, ids, y, g, 0.1, true)
+	}
+	if after := meanCos(big, [][]int{ids}, [][]float32{y}); !(after > before+0.2) {
+		t.Errorf("relative steps on rows 100 long: cosine %.3f before, %.3f after", before, after)
 	}
 }
 

@@ -41,20 +41,21 @@ func main() {
 }
 
 type options struct {
-	teacher string
-	pool    string
-	dims    int
-	weight  string
-	sifA    float64
-	corpus  string
-	epochs  int
-	lr      float64
-	maxDocs int
-	maxLen  int
-	cache   string
-	out     string
-	init    string
-	norm    float64
+	teacher  string
+	pool     string
+	dims     int
+	weight   string
+	sifA     float64
+	corpus   string
+	epochs   int
+	lr       float64
+	maxDocs  int
+	maxLen   int
+	cache    string
+	out      string
+	init     string
+	norm     float64
+	relative bool
 }
 
 func run(args []string, log io.Writer) error {
@@ -73,9 +74,17 @@ func run(args []string, log io.Writer) error {
 	fs.StringVar(&o.cache, "cache", "", "directory for the teacher's vectors (default: none kept)")
 	fs.StringVar(&o.init, "init", "", "refinement: start from this table's rows (same vocabulary) instead of the distilled ones")
 	fs.Float64Var(&o.norm, "median-norm", 97, "scale the rows so their median length is this (the fallback vectors' length, static.fallbackNorm)")
+	stepRule := fs.String("step", "plain", "refinement step: plain (lr × the gradient) or relative (lr × |s|² × the gradient)")
 	fs.StringVar(&o.out, "out", "distilled.tab", "table file to write")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	switch *stepRule {
+	case "plain":
+	case "relative":
+		o.relative = true
+	default:
+		return fmt.Errorf("-step %q: want plain or relative", *stepRule)
 	}
 	t, err := openTeacher(o.teacher, o.pool)
 	if err != nil {

@@ -72,7 +72,7 @@ func refine(t *teacher, o options, p *pca, vocab []byte, rows [][]float32, log i
 	for ep := range o.epochs {
 		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, i := range order {
-			step(rows, train[i], yTrain[i], g, float32(o.lr))
+			step(rows, train[i], yTrain[i], g, float32(o.lr), o.relative)
 		}
 		c := meanCos(rows, val, yVal)
 		fmt.Fprintf(log, "distill: epoch %d: held-out cosine %.4f\n", ep+1, c)
@@ -85,8 +85,9 @@ func refine(t *teacher, o options, p *pca, vocab []byte, rows [][]float32, log i
 
 // step is one SGD step on 1 − cos(s, y), s the mean of ids' rows (y is a
 // unit vector): ∂/∂s = −(y − cos·ŝ)/|s|, and each occurrence of a token
-// gets 1/len(ids) of it.
-func step(rows [][]float32, ids []int, y, g []float32, lr float32) {
+// gets 1/len(ids) of it. The step is lr times that gradient (-step
+// plain) or lr·|s|² times it (-step relative).
+func step(rows [][]float32, ids []int, y, g []float32, lr float32, relative bool) {
 	if len(ids) == 0 {
 		return
 	}
@@ -100,10 +101,13 @@ func step(rows [][]float32, ids []int, y, g []float32, lr float32) {
 		c += s[d] * y[d]
 	}
 	c /= n
-	// The step is scaled by |s|²: lr is then the relative change of s,
-	// whatever the rows' length (distilled rows are about 1 long,
-	// potion-base-8M's about 100).
-	k := lr * n / float32(len(ids))
+	k := lr / (n * float32(len(ids)))
+	if relative {
+		// Scaled by |s|²: lr is then the relative change of s, whatever
+		// the rows' length (potion-base-8M's rows are about 100 long),
+		// but |s| grows with each step, so a large lr diverges.
+		k = lr * n / float32(len(ids))
+	}
 	for d := range g {
 		g[d] = k * (y[d] - c*s[d]/n) // the descent direction, scaled
 	}
