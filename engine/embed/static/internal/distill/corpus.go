@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// passageChars is the length passages are gathered to: a few sentences,
+// well inside the teacher's window.
+const passageChars = 600
+
+// readPassages gathers passages from the comma-separated paths: each line
+// of a .jsonl file (BEIR's corpus.jsonl: title and text) is one, other
+// files are cut at blank lines into runs of about passageChars. At most
+// max passages are kept, a fixed pseudo-random choice.
+func readPassages(paths string, max int) ([]string, error) {
+	var out []string
+	for _, root := range strings.Split(paths, ",") {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			ps, err := filePassages(path)
+			out = append(out, ps...)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("corpus %s: %w", root, err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("corpus %s: no passages", paths)
+	}
+	sort.Strings(out) // the walk's order must not matter
+	r := rand.New(rand.NewPCG(22, 22))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out[:min(max, len(out))], nil
+}
+
+func filePassages(path string) ([]string, error) {
+	switch filepath.Ext(path) {
+	case ".jsonl":
+		return jsonlPassages(path)
+	case ".md", ".txt", ".rst", ".html":
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return paragraphs(string(b)), nil
+	}
+	return nil, nil
+}
+
+func jsonlPassages(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var doc struct{ Title, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if t := strings.TrimSpace(doc.Title + "\n" + doc.Text); len(t) > 40 {
+			out = append(out, t[:min(len(t), 2*passageChars)])
+		}
+	}
+	return out, sc.Err()
+}
+
+// paragraphs joins a file's blank-line separated blocks into passages,
+// leaving out code fences and front matter lines.
+func paragraphs(s string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		if t := strings.TrimSpace(cur.String()); len(t) > 80 {
+			out = append(out, t)
+		}
+		cur.Reset()
+	}
+	fence := false
+	for _, block := range strings.Split(s, "\n\n") {
+		b := strings.TrimSpace(block)
+		inCode := fence || strings.HasPrefix(b, "```")
+		if strings.Count(b, "```")%2 == 1 {
+			fence = !fence
+		}
+		if inCode || b == "" || strings.HasPrefix(b, "---") || strings.HasPrefix(b, "{{") {
+			continue
+		}
+		if cur.Len() > 0 && cur.Len()+len(b) > passageChars {
+			flush()
+		}
+		cur.WriteString(b)
+		cur.WriteString("\n")
+	}
+	flush()
+	return out
+}
