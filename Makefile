@@ -4,8 +4,12 @@ DEMO    ?= $(CURDIR)/.demo
 
 .PHONY: build models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
+# CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
+# the pure-Go one serves), and a dynamically linked binary pays the loader
+# and libc at every start: `--version` 11.0 -> 9.2 ms of CPU, 840 -> 751
+# page faults (docs/BENCHMARKS.md, "Process start").
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
 
 # The test command (README, CI): race detector over every package. The
 # Weaviate backend's tests run after the others, alone: they kill and restart
