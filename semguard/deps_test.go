@@ -10,17 +10,18 @@ import (
 )
 
 // TestDependencyChangeIsDigested: the same code of a dependency under
-// another module version (here blake3 replaced by a local copy of itself)
+// another module version (here the Porter stemmer replaced by a local copy
+// of itself)
 // fails the guard, naming the dependency and the regions that reach it.
 func TestDependencyChangeIsDigested(t *testing.T) {
 	t.Parallel()
 	root := copyModule(t)
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/zeebo/blake3").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/blevesearch/go-porterstemmer").Output()
 	if err != nil {
 		t.Fatalf("go list -m: %v", err)
 	}
 	src := strings.TrimSpace(string(out))
-	dst := filepath.Join(root, "third_party", "blake3")
+	dst := filepath.Join(root, "third_party", "porterstemmer")
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -35,10 +36,10 @@ func TestDependencyChangeIsDigested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.WriteString("\nreplace github.com/zeebo/blake3 => ./third_party/blake3\n"); err != nil {
+	if _, err := f.WriteString("\nreplace github.com/blevesearch/go-porterstemmer => ./third_party/porterstemmer\n"); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	mustContain(t, Check(root, Project), "dependency: fingerprint: github.com/zeebo/blake3@v0.2.4 → github.com/zeebo/blake3@v0.2.4 => ./third_party/blake3",
-		"fingerprint (changed)", "mirror-object (changed)")
+	mustContain(t, Check(root, Project), "dependency: analyzer: ", "github.com/blevesearch/go-porterstemmer@v1.0.3 => ./third_party/porterstemmer",
+		"analyzer (changed)", "bleve-doc (changed)")
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -81,13 +82,14 @@ func Load(path string) (*File, error) {
 	return f, nil
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// validName is compiled at the first check, not at every autorag start.
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 func (r Root) check() error {
 	if r.Name == "all" {
 		return fmt.Errorf("root name %q names every root: choose another with --name", r.Name)
 	}
-	if !validName.MatchString(r.Name) {
+	if !validName().MatchString(r.Name) {
 		return fmt.Errorf("root name %q: use letters, digits, '.', '_' and '-'", r.Name)
 	}
 	if !filepath.IsAbs(r.Path) {

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 //semguard:begin vector-segment
@@ -184,13 +182,13 @@ func openSegment(dir string, m segMeta, dims int) (*segment, error) {
 	if uint64(fi.Size()) != m.size {
 		return nil, fmt.Errorf("segment %s: size %d, manifest says %d: %w", segName(m.seq), fi.Size(), m.size, errCorrupt)
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(m.size), unix.PROT_READ, unix.MAP_SHARED)
+	data, err := mapFile(f, int(m.size))
 	if err != nil {
 		return nil, fmt.Errorf("mmap segment %s: %w", segName(m.seq), err)
 	}
 	s, err := parseSegment(data, m, dims)
 	if err != nil {
-		unix.Munmap(data)
+		unmapFile(data)
 		return nil, fmt.Errorf("segment %s: %w", segName(m.seq), err)
 	}
 	return s, nil
@@ -206,7 +204,7 @@ func openSegment(dir string, m segMeta, dims int) (*segment, error) {
 func adviseRandom(s *segment) {
 	page := uint64(os.Getpagesize())
 	if end := s.hdr.codesOff / page * page; end > 0 {
-		_ = unix.Madvise(s.data[:end], unix.MADV_RANDOM)
+		adviseRandomPages(s.data[:end])
 	}
 }
 
@@ -260,7 +258,7 @@ func (s *segment) close() error {
 	if s.data == nil {
 		return nil
 	}
-	err := unix.Munmap(s.data)
+	err := unmapFile(s.data)
 	s.data, s.vecs, s.codes, s.scales, s.offs, s.perm, s.strs = nil, nil, nil, nil, nil, nil, nil
 	return err
 }

@@ -24,7 +24,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -158,6 +157,6 @@ func Hit(name string) error {
 		time.Sleep(md.sleep)
 		return nil
 	}
-	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	select {} // the signal is delivered asynchronously
+	killSelf()
+	select {} // the kill may be delivered asynchronously
 }

@@ -131,7 +131,11 @@ func TestSplitApplyIndexesAlike(t *testing.T) {
 		ls := state.(*State)
 		// Document frequencies as BM25 reads them (deleted chunks left
 		// out); a dictionary's own counts depend on what has been merged.
-		fd, err := ls.idx.FieldDict(fieldBody)
+		rd, err := openReader(ls.idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd, err := rd.FieldDict(fieldBody)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,10 +147,6 @@ func TestSplitApplyIndexesAlike(t *testing.T) {
 			terms = append(terms, e.Term)
 		}
 		fd.Close()
-		rd, err := openReader(ls.idx)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, term := range terms {
 			p, err := openPostings(ctx, rd, fieldBody, term, false, "postings of")
 			if err != nil {

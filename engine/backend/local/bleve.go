@@ -1,20 +1,25 @@
 package local
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/record"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 //semguard:begin bleve-doc
@@ -135,7 +140,7 @@ func termFrequencies(tokens analysis.TokenStream) index.TokenFrequencies {
 // indexMapping is the mapping stored with the index. Documents are built
 // by hand (IndexAdvanced), so it only has to turn dynamic mapping off.
 func indexMapping() *mapping.IndexMappingImpl {
-	m := bleve.NewIndexMapping()
+	m := mapping.NewIndexMapping()
 	m.DefaultMapping.Dynamic = false
 	m.StoreDynamic = false
 	m.IndexDynamic = false
@@ -161,6 +166,56 @@ func rwConfig() map[string]interface{} {
 			"ReclaimDeletesWeight": o.ReclaimDeletesWeight,
 		},
 	}
+}
+
+// createScorch creates the index at dir and stores what
+// bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig())
+// stores: index_meta.json naming scorch and the configuration the index
+// was created with (before the store options are added to it), the store,
+// and the mapping's JSON as the internal value "_mapping".
+func createScorch(dir string) (*bleveIndex, error) {
+	m := indexMapping()
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	cfg := rwConfig()
+	meta, err := json.Marshal(indexMeta{Storage: scorch.Name, IndexType: scorch.Name, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	if err := writeNew(filepath.Join(dir, "index_meta.json"), meta); err != nil {
+		return nil, err
+	}
+	cfg["create_if_missing"], cfg["error_if_exists"], cfg["path"] = true, true, filepath.Join(dir, "store")
+	idx, err := startScorch(scorch.Name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := json.Marshal(m)
+	if err == nil {
+		err = idx.s.SetInternal([]byte("_mapping"), mb)
+	}
+	if err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("store mapping: %w", err)
+	}
+	return idx, nil
+}
+
+// writeNew writes b to a file that must not exist yet.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, fingerprint.FilePerm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 //semguard:end bleve-doc

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
@@ -31,27 +30,16 @@ func mergeOptions() mergeplan.MergePlanOptions {
 	return o
 }
 
-func createBleve(dir string) (bleve.Index, error) {
-	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, rwConfig())
+func createBleve(dir string) (*bleveIndex, error) {
+	idx, err := createScorch(dir)
 	if err != nil {
-		return nil, fmt.Errorf("create index %s: %w", dir, err)
-	}
-	// bleve creates index_meta.json 0666 (less the umask); its other files
-	// are 0600 already.
-	meta := filepath.Join(dir, "index_meta.json")
-	fi, err := os.Stat(meta)
-	if err == nil {
-		err = os.Chmod(meta, fi.Mode().Perm()&fingerprint.FilePerm)
-	}
-	if err != nil {
-		idx.Close()
 		return nil, fmt.Errorf("create index %s: %w", dir, err)
 	}
 	return idx, nil
 }
 
-func openBleveRW(dir string) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(dir, rwConfig())
+func openBleveRW(dir string) (*bleveIndex, error) {
+	idx, err := openScorch(dir, rwConfig())
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
@@ -61,8 +49,8 @@ func openBleveRW(dir string) (bleve.Index, error) {
 // openBleveRO opens a committed generation read-only and checks its stamp.
 // Committed generations are never opened for writing again, so bolt's
 // shared lock never waits; the timeout is a guard, not a mechanism.
-func openBleveRO(dir, gen string) (bleve.Index, error) {
-	idx, err := bleve.OpenUsing(dir, map[string]interface{}{"read_only": true, "bolt_timeout": "2s"})
+func openBleveRO(dir, gen string) (*bleveIndex, error) {
+	idx, err := openScorch(dir, map[string]interface{}{"read_only": true, "bolt_timeout": "2s"})
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
@@ -73,7 +61,7 @@ func openBleveRO(dir, gen string) (bleve.Index, error) {
 	return idx, nil
 }
 
-func checkStamp(idx bleve.Index, gen string) error {
+func checkStamp(idx *bleveIndex, gen string) error {
 	v, err := idx.GetInternal([]byte(stampKey))
 	if err != nil {
 		return fmt.Errorf("read generation stamp: %w", err)
@@ -143,7 +131,7 @@ func copyFile(from, to string) error {
 // documents between them, so memory stays that of one part. A part with
 // deletes stays one batch: its deletes must reach the segments that were
 // there before it, and only those.
-func applyBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*backend.Chunk, gen string, merge bool) error {
+func applyBatch(ctx context.Context, idx *bleveIndex, deletes []string, docs []*backend.Chunk, gen string, merge bool) error {
 	subs := splitDocs(docs, len(deletes))
 	errs := make(chan error, len(subs))
 	for i, sub := range subs {
@@ -186,7 +174,7 @@ func splitDocs(docs []*backend.Chunk, deletes int) [][]*backend.Chunk {
 
 // indexBatch applies one bleve batch: the deletes, the documents and the
 // generation stamp.
-func indexBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*backend.Chunk, gen string) error {
+func indexBatch(ctx context.Context, idx *bleveIndex, deletes []string, docs []*backend.Chunk, gen string) error {
 	b := idx.NewBatch()
 	for _, id := range deletes {
 		b.Delete(id)
@@ -212,7 +200,7 @@ func indexBatch(ctx context.Context, idx bleve.Index, deletes []string, docs []*
 	return nil
 }
 
-func forceMerge(ctx context.Context, idx bleve.Index) error {
+func forceMerge(ctx context.Context, idx *bleveIndex) error {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
 
 	"github.com/autorag/autorag/engine/backend"
@@ -54,7 +53,7 @@ func (s *searcher) externalID(n uint64) (string, error) {
 	return id, nil
 }
 
-func openReader(idx bleve.Index) (index.IndexReader, error) {
+func openReader(idx *bleveIndex) (index.IndexReader, error) {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return nil, err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 
@@ -58,7 +57,7 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 // mergePasses passes: one pass merges at most SegmentsPerMergeTask
 // segments per task (21 segments of a churned 100,000-doc index became 3),
 // and scorch's own merger may be merging at the same time.
-func mergeToOne(ctx context.Context, idx bleve.Index) error {
+func mergeToOne(ctx context.Context, idx *bleveIndex) error {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)

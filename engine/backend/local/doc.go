@@ -5,7 +5,8 @@
 // It owns the bleve mapping and chunk documents (bleve.go; the body field
 // counts its own terms), the segment files, hard-linked clones, batches
 // (a part without deletes is one batch per core) and merge policy
-// (bleve_files.go), the exact BM25 scorer over bleve's postings (bm25.go,
+// (bleve_files.go), opening and creating the scorch index without bleve's
+// top-level package (scorch.go), the exact BM25 scorer over bleve's postings (bm25.go,
 // bm25list.go, postings.go; bm25prune.go prunes it with package prune,
 // same ranking; Storage.Scorer chooses),
 // per-language term scoping (querylang.go), filter terms (facets.go), the

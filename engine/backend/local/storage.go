@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2"
-
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/record"
@@ -93,7 +91,7 @@ func (Storage) Collect(context.Context, *fingerprint.Sidecar) error { return nil
 type writer struct {
 	dir, gen string
 	baseDir  string // the base generation's directory; "" for a fresh build
-	idx      bleve.Index
+	idx      *bleveIndex
 	dims     int // vector size; 0 without an embedder
 	deletes  []string
 	adds     []vector.Entry
@@ -161,7 +159,7 @@ func (w *writer) Close() error {
 // when it has one, its vector index. It stays valid after a newer
 // generation is committed (its files are mapped at open).
 type State struct {
-	idx bleve.Index
+	idx *bleveIndex
 	vec *vector.Index
 	sc  *fingerprint.Sidecar // the sidecar that names it: BM25's statistics
 	// multilingual: each language's analysis of a query scores only in

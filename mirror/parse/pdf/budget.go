@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/autorag/autorag/mirror/parse"
 )
@@ -21,15 +22,24 @@ import (
 // passes the parse's budget (Limits.MaxUnpacked, as for the ZIP formats),
 // before PDFium sees it. What it holds at a time is one 32 KiB window.
 
-var (
-	objHead  = regexp.MustCompile(`(\d+)\s+\d+\s+obj\b`)
-	contents = regexp.MustCompile(`/Contents\s*(\[[\d\sR]*\]|\d+\s+\d+\s+R)`)
-	ref      = regexp.MustCompile(`(\d+)\s+\d+\s+R`)
-	image    = regexp.MustCompile(`/Subtype\s*/Image\b`)
-	flate    = regexp.MustCompile(`/(FlateDecode|Fl)\b`)
-	objStm   = regexp.MustCompile(`/Type\s*/ObjStm\b`)
-	form     = regexp.MustCompile(`/Subtype\s*/Form\b`)
-)
+// pdfPatterns are the patterns inflateBudget reads a file's objects with.
+type pdfPatterns struct {
+	objHead, contents, ref, image, flate, objStm, form *regexp.Regexp
+}
+
+// patterns compiles them at the first PDF rather than at the start of
+// every autorag process.
+var patterns = sync.OnceValue(func() *pdfPatterns {
+	return &pdfPatterns{
+		objHead:  regexp.MustCompile(`(\d+)\s+\d+\s+obj\b`),
+		contents: regexp.MustCompile(`/Contents\s*(\[[\d\sR]*\]|\d+\s+\d+\s+R)`),
+		ref:      regexp.MustCompile(`(\d+)\s+\d+\s+R`),
+		image:    regexp.MustCompile(`/Subtype\s*/Image\b`),
+		flate:    regexp.MustCompile(`/(FlateDecode|Fl)\b`),
+		objStm:   regexp.MustCompile(`/Type\s*/ObjStm\b`),
+		form:     regexp.MustCompile(`/Subtype\s*/Form\b`),
+	}
+})
 
 // stream is one stream of the file: its object number, whether it is an
 // object stream, and the bytes it inflates to (its raw length if it is
@@ -68,8 +78,8 @@ func inflateBudget(data []byte, lim parse.Limits) error {
 // countRefs adds, for each object number, how many /Contents entries of
 // b name it.
 func countRefs(b []byte, refs map[int64]int64) {
-	for _, m := range contents.FindAllSubmatch(b, -1) {
-		for _, r := range ref.FindAllSubmatch(m[1], -1) {
+	for _, m := range patterns().contents.FindAllSubmatch(b, -1) {
+		for _, r := range patterns().ref.FindAllSubmatch(m[1], -1) {
 			if n, err := strconv.ParseInt(string(r[1]), 10, 64); err == nil {
 				refs[n]++
 			}
@@ -107,7 +117,7 @@ func findStreams(data []byte) []rawStream {
 			start++
 		}
 		from := max(0, at-4096)
-		heads := objHead.FindAllSubmatchIndex(data[from:at], -1)
+		heads := patterns().objHead.FindAllSubmatchIndex(data[from:at], -1)
 		if len(heads) == 0 {
 			continue
 		}
@@ -120,11 +130,11 @@ func findStreams(data []byte) []rawStream {
 // measure inflates the stream (at most limit bytes) and, for an object
 // stream, counts the /Contents entries of the objects it holds.
 func (s rawStream) measure(data []byte, limit int64, refs map[int64]int64) stream {
-	st := stream{num: s.num, objStm: objStm.Match(s.dict), form: form.Match(s.dict)}
-	if image.Match(s.dict) {
+	st := stream{num: s.num, objStm: patterns().objStm.Match(s.dict), form: patterns().form.Match(s.dict)}
+	if patterns().image.Match(s.dict) {
 		return st
 	}
-	if !flate.Match(s.dict) {
+	if !patterns().flate.Match(s.dict) {
 		end := bytes.Index(data[s.start:], []byte("endstream"))
 		if end < 0 {
 			end = len(data) - s.start
@@ -163,7 +173,7 @@ func (w *refScanner) Write(p []byte) (int, error) {
 	cut := max(0, len(buf)-refTail)
 	// Entries that start before the cut are counted now; the rest with the
 	// next window.
-	for _, m := range contents.FindAllSubmatchIndex(buf, -1) {
+	for _, m := range patterns().contents.FindAllSubmatchIndex(buf, -1) {
 		if m[0] < cut {
 			countRefs(buf[m[0]:m[1]], w.refs)
 		}

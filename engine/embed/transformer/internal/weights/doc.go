@@ -8,8 +8,9 @@
 //     F32, F16 and BF16 are read.
 //   - ONNX (model.onnx, model_quantized.onnx): only the graph's
 //     initializers and the nodes that consume them are decoded, with
-//     google.golang.org/protobuf/encoding/protowire (the protobuf module's
-//     own wire-format reader). The generated ONNX protobuf package is not
+//     autorag's internal/protowire (the subset of the protobuf module's
+//     encoding/protowire it needs, without that module's package inits at
+//     every process start). The generated ONNX protobuf package is not
 //     published as a Go module of its own, and the graph is never executed
 //     here (the encoder is written out in Go), so the few fields needed are
 //     read by number. Int8/uint8 tensors quantized by onnxruntime's
@@ -18,5 +19,6 @@
 //     the arithmetic runs in float32.
 //
 // It must never import anything of autorag beyond its parent's internal
-// packages: it knows files and tensors, not embedders.
+// packages and internal/protowire: it knows files and tensors, not
+// embedders.
 package weights

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/autorag/autorag/internal/protowire"
 )
 
 // ONNX TensorProto data types read here.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/autorag/autorag/internal/protowire"
 )
 
 // scan calls fn for every field of the message b: bytes for a
