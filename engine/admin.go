@@ -234,11 +234,18 @@ func (e *Engine) unchangedCandidate(sc *fingerprint.Sidecar, fp string, o Refres
 	if o.Rebuild || sc == nil || sc.Fingerprint != fp {
 		return false, false
 	}
-	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	settled, err := e.settledLocal(sc)
 	if err != nil {
 		return false, false
 	}
-	return true, !settled || backendOf(sc) != BackendLocal
+	return true, !settled
+}
+
+// settledLocal reports whether sc's generation is local and settled
+// (fingerprint.Settled); the error is Check's.
+func (e *Engine) settledLocal(sc *fingerprint.Sidecar) (bool, error) {
+	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	return settled && backendOf(sc) == BackendLocal, err
 }
 
 // probeCommitted checks, when a refresh is about to report the committed

@@ -131,9 +131,14 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}
-	if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-		return "", nil, nil
+	// Opening the generation to probe it costs what a no-op refresh skips
+	// (unchangedCandidate): a settled local generation was not written
+	// since its commit, and the build opens it again anyway.
+	if settled, _ := e.settledLocal(sc); !settled {
+		if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
+			return "", nil, nil
+		}
 	}
 	t, err := filetable.Load(e.Layout.GenDir(sc.Generation))
 	if err != nil {

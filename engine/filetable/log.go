@@ -3,6 +3,7 @@ package filetable
 import (
 	"encoding/binary"
 	"slices"
+	"strings"
 
 	"github.com/autorag/autorag/internal/changelog"
 )
@@ -95,9 +96,11 @@ func decodeChange(body []byte, last map[string]*Record) bool {
 	return d.ok && d.off == len(body)
 }
 
-// apply merges the changes of last into t (sorted), into a new table.
+// apply merges the changes of last into t (sorted) and returns the
+// result: t itself, changed in place, when every change replaces a record
+// (the usual edit), else a new table.
 func apply(t Table, last map[string]*Record) Table {
-	if len(last) == 0 {
+	if len(last) == 0 || replaceInPlace(t, last) {
 		return t
 	}
 	paths := make([]string, 0, len(last))
@@ -120,6 +123,23 @@ func apply(t Table, last map[string]*Record) Table {
 		}
 	}
 	return append(out, t[i:]...)
+}
+
+// replaceInPlace applies changes that all replace existing records, and
+// reports false, having changed nothing, when one adds or removes a path.
+func replaceInPlace(t Table, last map[string]*Record) bool {
+	at := make([]int, 0, len(last))
+	for p, r := range last {
+		i, ok := slices.BinarySearchFunc(t, p, func(r Record, p string) int { return strings.Compare(r.Path, p) })
+		if !ok || r == nil {
+			return false
+		}
+		at = append(at, i)
+	}
+	for _, i := range at {
+		t[i] = *last[t[i].Path]
+	}
+	return true
 }
 
 //semguard:end file-table-log

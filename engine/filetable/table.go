@@ -211,7 +211,7 @@ func Write(dir string, t Table) error {
 // (records that replace or add theirs) and removed (paths that leave it):
 // as a hard link to the base in fromDir and the base's log plus one record
 // while that log stays within logLimit, else whole. It returns the counts
-// of the table it wrote.
+// of the table it wrote; l.Table may be changed in place to make it.
 func (l *Loaded) WriteNext(fromDir, dir string, upserts []Record, removed []string) (Counts, error) {
 	rec := encodeChange(upserts, removed)
 	log := l.log
