@@ -241,13 +241,6 @@ func (e *Engine) unchangedCandidate(sc *fingerprint.Sidecar, fp string, o Refres
 	return true, !settled
 }
 
-// settledLocal reports whether sc's generation is local and settled
-// (fingerprint.Settled); the error is Check's.
-func (e *Engine) settledLocal(sc *fingerprint.Sidecar) (bool, error) {
-	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
-	return settled && backendOf(sc) == BackendLocal, err
-}
-
 // probeCommitted checks, when a refresh is about to report the committed
 // state unchanged, that it can still be served: the local generation is
 // opened as a query would (one whose files kept their sizes but not their

@@ -148,6 +148,13 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 	return sc.Generation, t, nil
 }
 
+// settledLocal reports whether sc's generation is local and settled
+// (fingerprint.Settled); the error is Check's.
+func (e *Engine) settledLocal(sc *fingerprint.Sidecar) (bool, error) {
+	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	return settled && backendOf(sc) == BackendLocal, err
+}
+
 //semguard:begin sidecar-new
 
 func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, counts filetable.Counts) (*fingerprint.Sidecar, error) {
