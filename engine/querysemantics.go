@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4b725164df438d617cf088323d785a09"
+const QuerySemantics = "q-0572de1a55301658393be95910096fce"
