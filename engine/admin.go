@@ -132,6 +132,22 @@ func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) 
 	return []Problem{{Path: "index/" + sc.Generation, Reason: reason}}, nil
 }
 
+// underLock creates .autorag, takes the refresh lock (waiting up to wait,
+// recording command as the holder) and runs fn holding it: what a refresh
+// and a compaction do before their work.
+func underLock[T any](ctx context.Context, e *Engine, wait time.Duration, command string, fn func() (T, error)) (T, error) {
+	var zero T
+	if err := e.ensureDir(); err != nil {
+		return zero, err
+	}
+	lk, err := lock.Acquire(ctx, e.Layout.LockPath(), wait, command)
+	if err != nil {
+		return zero, err
+	}
+	defer lk.Release()
+	return fn()
+}
+
 // Reset removes the sidecar, the generations, the mirror and the caches
 // under the refresh lock. It never removes the lock file, the config, the
 // generation counter or a cache's lock file, and never follows a symlink (a
@@ -218,11 +234,11 @@ func (e *Engine) unchangedCandidate(sc *fingerprint.Sidecar, fp string, o Refres
 	if o.Rebuild || sc == nil || sc.Fingerprint != fp {
 		return false, false
 	}
-	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	settled, err := e.settledLocal(sc)
 	if err != nil {
 		return false, false
 	}
-	return true, !settled || backendOf(sc) != BackendLocal
+	return true, !settled
 }
 
 // probeCommitted checks, when a refresh is about to report the committed

@@ -35,10 +35,34 @@ func writeCorpus(tb testing.TB, dir string, n int) {
 	}
 }
 
+// benchRoot is where a benchmark's corpus of n documents lives: a fresh
+// temporary directory, or with AUTORAG_BENCH_DIR a directory kept there
+// between runs (corpus and index), so that a 100,000-doc corpus is built
+// once. Its edits accumulate there; each is still one changed file.
+func benchRoot(b *testing.B, n int) string {
+	base := os.Getenv("AUTORAG_BENCH_DIR")
+	if base == "" {
+		dir := b.TempDir()
+		writeCorpus(b, dir, n)
+		return dir
+	}
+	dir := filepath.Join(base, fmt.Sprint(n))
+	done := dir + ".written"
+	if _, err := os.Stat(done); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		writeCorpus(b, dir, n)
+		if err := os.WriteFile(done, nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func benchEngine(b *testing.B, n int) *Engine {
 	b.Helper()
-	dir := b.TempDir()
-	writeCorpus(b, dir, n)
+	dir := benchRoot(b, n)
 	e, err := New(dir, DefaultSettings())
 	if err != nil {
 		b.Fatal(err)
@@ -50,7 +74,7 @@ func benchEngine(b *testing.B, n int) *Engine {
 }
 
 func BenchmarkRefreshNoop(b *testing.B) {
-	for _, n := range []int{2000} {
+	for _, n := range benchSizes(b) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			e := benchEngine(b, n)
 			b.ResetTimer()
@@ -65,7 +89,7 @@ func BenchmarkRefreshNoop(b *testing.B) {
 }
 
 func BenchmarkRefreshOneEdit(b *testing.B) {
-	for _, n := range []int{2000} {
+	for _, n := range benchSizes(b) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			e := benchEngine(b, n)
 			b.ResetTimer()

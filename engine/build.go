@@ -38,10 +38,15 @@ type builder struct {
 }
 
 // build writes the generation completely and durably (not visibly), and
-// returns its file table. It fills the change counts of res.
-func (b *builder) build(ctx context.Context, prev filetable.Table, man *mirror.Manifest, res *RefreshResult) (filetable.Table, error) {
+// returns the counts of its file table. It fills the change counts of res.
+// prev is the base generation's table (nil for a fresh build).
+func (b *builder) build(ctx context.Context, prev *filetable.Loaded, man *mirror.Manifest, res *RefreshResult) (filetable.Counts, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	cs := filetable.Diff(prev, man)
+	var base filetable.Table
+	if prev != nil {
+		base = prev.Table
+	}
+	cs := filetable.Diff(base, man)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.Added, cs.Modified, cs.Deleted, cs.Renamed
 	b.startBuildPhase(ctx, cs.Index)
 	records, err := b.index(ctx, cs)
@@ -50,26 +55,38 @@ func (b *builder) build(ctx context.Context, prev filetable.Table, man *mirror.M
 		err = b.w.Finish(ctx)
 	}
 	if err != nil {
-		return nil, err
+		return filetable.Counts{}, err
 	}
-	table := filetable.Merge(cs.Keep, records)
 	for _, r := range records {
 		res.ChunksIndexed += r.Chunks
 	}
 	res.FilesIndexed = len(records)
-	if err := filetable.Write(filepath.Join(dir, filetable.File), table); err != nil {
-		return nil, err
+	counts, err := b.writeTable(prev, records, cs.Removed)
+	if err != nil {
+		return counts, err
 	}
 	if err := failpoint.Hit("after-files"); err != nil {
-		return nil, err
+		return counts, err
 	}
 	if err := fingerprint.SyncTree(dir); err != nil {
-		return nil, err
+		return counts, err
 	}
 	if err := fingerprint.SyncDir(b.e.Layout.IndexDir()); err != nil {
-		return nil, err
+		return counts, err
 	}
-	return table, failpoint.Hit("after-generation")
+	return counts, failpoint.Hit("after-generation")
+}
+
+// writeTable writes the new generation's file table: whole for a fresh
+// build (records, in manifest order, are the table), else as the base's
+// table changed by the records indexed and the paths removed.
+func (b *builder) writeTable(prev *filetable.Loaded, records []filetable.Record, removed []string) (filetable.Counts, error) {
+	dir := b.e.Layout.GenDir(b.gen)
+	if prev == nil {
+		t := filetable.Table(records)
+		return t.Counts(), filetable.Write(dir, t)
+	}
+	return prev.WriteNext(b.e.Layout.GenDir(b.base), dir, records, removed)
 }
 
 // applying is a part of the change set on its way into the storage.

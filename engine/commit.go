@@ -60,7 +60,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	}
 	defer w.Close()
 	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
-	table, err := b.build(ctx, prevTable, scan.Manifest, res)
+	counts, err := b.build(ctx, prevTable, scan.Manifest, res)
 	if err == nil {
 		err = flushVectors(vb, res)
 	}
@@ -78,7 +78,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		res.Warnings = append(res.Warnings, warning)
 	}
 	clock.Mark("build")
-	next, err := e.newSidecar(sc, gen, res.Fingerprint, table)
+	next, err := e.newSidecar(sc, gen, res.Fingerprint, counts)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 // it is intact and was built with the same settings; else none (rebuild).
 // A remote backend that cannot be reached fails the refresh instead: a
 // rebuild could not reach it either.
-func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, filetable.Table, error) {
+func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, *filetable.Loaded, error) {
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
 		return "", nil, nil
 	}
@@ -131,11 +131,16 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		return "", nil, nil
 	}
-	if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-		return "", nil, nil
+	// Opening the generation to probe it costs what a no-op refresh skips
+	// (unchangedCandidate): a settled local generation was not written
+	// since its commit, and the build opens it again anyway.
+	if settled, _ := e.settledLocal(sc); !settled {
+		if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
+			return "", nil, nil
+		}
 	}
-	t, err := filetable.Read(filepath.Join(e.Layout.GenDir(sc.Generation), filetable.File))
+	t, err := filetable.Load(e.Layout.GenDir(sc.Generation))
 	if err != nil {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
 		return "", nil, nil
@@ -143,9 +148,16 @@ func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o Refr
 	return sc.Generation, t, nil
 }
 
+// settledLocal reports whether sc's generation is local and settled
+// (fingerprint.Settled); the error is Check's.
+func (e *Engine) settledLocal(sc *fingerprint.Sidecar) (bool, error) {
+	settled, err := fingerprint.Settled(e.Layout.Dir, sc.Artifacts, e.Layout.SidecarPath())
+	return settled && backendOf(sc) == BackendLocal, err
+}
+
 //semguard:begin sidecar-new
 
-func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table filetable.Table) (*fingerprint.Sidecar, error) {
+func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, counts filetable.Counts) (*fingerprint.Sidecar, error) {
 	var reuse *fingerprint.Reuse
 	if prev != nil {
 		reuse = &fingerprint.Reuse{Dir: "index/" + prev.Generation, Artifacts: prev.Artifacts}
@@ -154,14 +166,13 @@ func (e *Engine) newSidecar(prev *fingerprint.Sidecar, gen, fp string, table fil
 	if err != nil {
 		return nil, fmt.Errorf("describe generation: %w", err)
 	}
-	chunks, tokens := table.Totals()
 	return &fingerprint.Sidecar{
 		Format:           fingerprint.FormatVersion,
 		SemanticsVersion: IndexSemanticsVersion,
 		Fingerprint:      fp,
 		Generation:       gen,
 		Settings:         e.Settings.fingerprinted(),
-		Counts:           fingerprint.Counts{Files: len(table), Chunks: chunks, Tokens: tokens},
+		Counts:           fingerprint.Counts{Files: counts.Files, Chunks: counts.Chunks, Tokens: counts.Tokens},
 		Artifacts:        arts,
 	}, nil
 }

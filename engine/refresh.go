@@ -13,7 +13,6 @@ import (
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
-	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -102,15 +101,7 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 		}
 		o.Paths = rel
 	}
-	if err := e.ensureDir(); err != nil {
-		return nil, err
-	}
-	lk, err := lock.Acquire(ctx, e.Layout.LockPath(), o.Wait, o.Command)
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Release()
-	return e.refreshLocked(ctx, o)
+	return underLock(ctx, e, o.Wait, o.Command, func() (*RefreshResult, error) { return e.refreshLocked(ctx, o) })
 }
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.

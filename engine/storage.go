@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
@@ -14,7 +13,6 @@ import (
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/layout"
 	"github.com/autorag/autorag/fingerprint"
-	"github.com/autorag/autorag/lock"
 )
 
 // The searchable state of a generation lives in a backend behind the
@@ -151,14 +149,11 @@ type CompactResult struct {
 // Scores do not change: BM25 statistics are the sidecar's, not bleve's.
 func (e *Engine) Compact(ctx context.Context, o CompactOptions) (*CompactResult, error) {
 	start := time.Now()
-	if err := e.ensureDir(); err != nil {
-		return nil, err
-	}
-	lk, err := lock.Acquire(ctx, e.Layout.LockPath(), o.Wait, o.Command)
-	if err != nil {
-		return nil, err
-	}
-	defer lk.Release()
+	return underLock(ctx, e, o.Wait, o.Command, func() (*CompactResult, error) { return e.compactLocked(ctx, o, start) })
+}
+
+// compactLocked is Compact under the lock.
+func (e *Engine) compactLocked(ctx context.Context, o CompactOptions, start time.Time) (*CompactResult, error) {
 	res := &CompactResult{Outcome: OutcomeUnchanged}
 	sc, err := readCommitted(e.Layout.SidecarPath())
 	if err != nil {
@@ -206,11 +201,11 @@ func (e *Engine) commitCompacted(ctx context.Context, sc *fingerprint.Sidecar, r
 	if err != nil {
 		return err
 	}
-	table, err := filetable.Read(filepath.Join(e.Layout.GenDir(gen), filetable.File))
+	table, err := filetable.Load(e.Layout.GenDir(gen))
 	if err != nil {
 		return err
 	}
-	next, err := e.newSidecar(sc, gen, sc.Fingerprint, table)
+	next, err := e.newSidecar(sc, gen, sc.Fingerprint, table.Table.Counts())
 	if err != nil {
 		return err
 	}
@@ -242,8 +237,8 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 	if err := ls.Compact(ctx, base, gen); err != nil {
 		return 0, err
 	}
-	if err := os.Link(filepath.Join(from, filetable.File), filepath.Join(dir, filetable.File)); err != nil {
-		return 0, fmt.Errorf("carry file table: %w", err)
+	if err := filetable.Carry(from, dir); err != nil {
+		return 0, err
 	}
 	if err := fingerprint.SyncTree(dir); err != nil {
 		return 0, err

@@ -220,11 +220,17 @@ func appendEntry(b []byte, e *Entry, prev string, parsers map[string]uint64) []b
 	shared := commonPrefix(prev, e.Path)
 	b = binary.AppendUvarint(b, uint64(shared))
 	b = appendString(b, e.Path[shared:])
+	b = appendEntryFields(b, e)
+	return binary.AppendUvarint(b, parsers[e.Parser])
+}
+
+// appendEntryFields appends what an entry holds between its path and its
+// parser, in the manifest and in its log alike.
+func appendEntryFields(b []byte, e *Entry) []byte {
 	b = binary.AppendUvarint(b, uint64(e.Size))
 	b = binary.LittleEndian.AppendUint64(b, uint64(e.MtimeNS))
 	b = append(b, e.RawHash[:]...)
-	b = append(b, e.TextHash[:]...)
-	return binary.AppendUvarint(b, parsers[e.Parser])
+	return append(b, e.TextHash[:]...)
 }
 
 func commonPrefix(a, b string) int {
@@ -320,8 +326,10 @@ func decodeEntries(r *reader, entries []Entry, parsers []string) error {
 		cur := arena.String()[start+len(prev):]
 		start += len(prev)
 		ends[i] = arena.Len()
-		if err := decodeEntryFields(r, &entries[i], parsers); err != nil {
-			return fmt.Errorf("entry %q: %w", cur, err)
+		decodeEntryFields(r, &entries[i])
+		entries[i].Parser = parserAt(r, parsers)
+		if r.err != nil {
+			return fmt.Errorf("entry %q: %w", cur, r.err)
 		}
 	}
 	if r.remaining() != 0 {
@@ -336,8 +344,9 @@ func decodeEntries(r *reader, entries []Entry, parsers []string) error {
 	return nil
 }
 
-// decodeEntryFields reads everything after an entry's path.
-func decodeEntryFields(r *reader, e *Entry, parsers []string) error {
+// decodeEntryFields reads what appendEntryFields wrote; a failure is
+// left in r.err.
+func decodeEntryFields(r *reader, e *Entry) {
 	size := r.uvarint()
 	if size > math.MaxInt64 {
 		r.fail("size out of range")
@@ -348,15 +357,18 @@ func decodeEntryFields(r *reader, e *Entry, parsers []string) error {
 	}
 	copy(e.RawHash[:], r.bytes(len(Hash{})))
 	copy(e.TextHash[:], r.bytes(len(Hash{})))
+}
+
+// parserAt reads a parser index of the base manifest and returns its name.
+func parserAt(r *reader, parsers []string) string {
 	pi := r.uvarint()
 	if r.err == nil && pi >= uint64(len(parsers)) {
 		r.fail("parser index out of range")
 	}
 	if r.err != nil {
-		return r.err
+		return ""
 	}
-	e.Parser = parsers[pi]
-	return nil
+	return parsers[pi]
 }
 
 //semguard:end manifest

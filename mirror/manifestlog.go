@@ -1,8 +1,6 @@
 package mirror
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -229,36 +227,4 @@ func sortedChanges(last map[string]*Entry) []change {
 	}
 	slices.SortFunc(out, func(a, b change) int { return strings.Compare(a.path, b.path) })
 	return out
-}
-
-// readLogRecords decodes the records of a log body (after the header) into
-// last, the state each path was last given, and returns how many bytes of
-// body are intact records. A record that fails its checksum or does not
-// decode ends the log: neither it nor any later record counts.
-func readLogRecords(body []byte, last map[string]*Entry) int {
-	off := 0
-	for off < len(body) {
-		n, k := binary.Uvarint(body[off:])
-		rest := uint64(len(body) - off - k)
-		if k <= 0 || n > rest || rest-n < uint64(len(Hash{})) {
-			break
-		}
-		rec := body[off+k : off+k+int(n)]
-		sum := body[off+k+int(n) : off+k+int(n)+len(Hash{})]
-		if h := HashBytes(rec); !bytes.Equal(h[:], sum) {
-			break
-		}
-		upserts, removed, ok := decodeLogRecord(rec)
-		if !ok {
-			break
-		}
-		for _, p := range removed {
-			last[p] = nil
-		}
-		for _, e := range upserts {
-			last[e.Path] = e
-		}
-		off += k + int(n) + len(Hash{})
-	}
-	return off
 }

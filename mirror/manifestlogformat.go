@@ -1,14 +1,15 @@
 package mirror
 
 import (
-	"bytes"
 	"encoding/binary"
-	"math"
+
+	"github.com/autorag/autorag/internal/changelog"
 )
 
 //semguard:begin manifest-log
 
-// Manifest log layout (manifest.log beside manifest.bin; see manifestlog.go):
+// Manifest log layout (manifest.log beside manifest.bin; see manifestlog.go),
+// framed by internal/changelog:
 //
 //	"ARML" manifestLogVersion
 //	[32] checksum of the base manifest file it extends (that file's last 32 bytes)
@@ -25,9 +26,7 @@ const (
 )
 
 func appendLogHeader(b []byte, base Hash) []byte {
-	b = append(b, manifestLogMagic...)
-	b = append(b, manifestLogVersion)
-	return append(b, base[:]...)
+	return append(b, changelog.Header(manifestLogMagic, manifestLogVersion, base)...)
 }
 
 // encodeLogRecord encodes the change from old to next as one record.
@@ -36,33 +35,35 @@ func encodeLogRecord(old, next []Entry) []byte {
 	body := binary.AppendUvarint(nil, uint64(len(upserts)))
 	for _, e := range upserts {
 		body = appendString(body, e.Path)
-		body = binary.AppendUvarint(body, uint64(e.Size))
-		body = binary.LittleEndian.AppendUint64(body, uint64(e.MtimeNS))
-		body = append(body, e.RawHash[:]...)
-		body = append(body, e.TextHash[:]...)
+		body = appendEntryFields(body, e)
 		body = appendString(body, e.Parser)
 	}
 	body = binary.AppendUvarint(body, uint64(len(removed)))
 	for _, p := range removed {
 		body = appendString(body, p)
 	}
-	rec := binary.AppendUvarint(make([]byte, 0, len(body)+binary.MaxVarintLen64+len(Hash{})), uint64(len(body)))
-	rec = append(rec, body...)
-	sum := HashBytes(body)
-	return append(rec, sum[:]...)
+	return changelog.AppendRecord(make([]byte, 0, len(body)+binary.MaxVarintLen64+changelog.SumLen), body)
 }
 
 // decodeLog returns the changes of a log that extends the base with
 // checksum base, sorted by path, and the end of its last intact record; 0
 // when b does not start with the header of such a log.
 func decodeLog(b []byte, base Hash) ([]change, int64) {
-	hdr := appendLogHeader(nil, base)
-	if !bytes.HasPrefix(b, hdr) {
+	last := make(map[string]*Entry)
+	end := changelog.Records(b, appendLogHeader(nil, base), func(rec []byte) bool {
+		upserts, removed, ok := decodeLogRecord(rec)
+		for _, p := range removed {
+			last[p] = nil
+		}
+		for _, e := range upserts {
+			last[e.Path] = e
+		}
+		return ok
+	})
+	if end == 0 {
 		return nil, 0
 	}
-	last := make(map[string]*Entry)
-	n := readLogRecords(b[len(hdr):], last)
-	return sortedChanges(last), int64(len(hdr) + n)
+	return sortedChanges(last), int64(end)
 }
 
 // decodeLogRecord parses one record's body; ok is false when it is
@@ -76,16 +77,7 @@ func decodeLogRecord(rec []byte) (upserts []*Entry, removed []string, ok bool) {
 	upserts = make([]*Entry, 0, max(0, n))
 	for i := 0; i < n && r.err == nil; i++ {
 		e := &Entry{Path: r.string()}
-		size := r.uvarint()
-		if size > math.MaxInt64 {
-			r.fail("size out of range")
-		}
-		e.Size = int64(size)
-		if t := r.bytes(8); t != nil {
-			e.MtimeNS = int64(binary.LittleEndian.Uint64(t))
-		}
-		copy(e.RawHash[:], r.bytes(len(Hash{})))
-		copy(e.TextHash[:], r.bytes(len(Hash{})))
+		decodeEntryFields(&r, e)
 		e.Parser = r.string()
 		if e.Path == "" {
 			r.fail("empty path")

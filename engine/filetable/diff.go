@@ -9,15 +9,16 @@ import (
 type ChangeSet struct {
 	Deletes                           []string       // chunk IDs to remove
 	Index                             []mirror.Entry // files whose chunks are (re)inserted
-	Keep                              Table          // records carried over unchanged
+	Removed                           []string       // paths of the base the manifest no longer has
 	Added, Modified, Deleted, Renamed int
 }
 
 // Diff compares the base generation's file table with the manifest.
 // A path present on both sides with a different text hash is modified; a
 // deleted path whose text hash reappears under an added path is a rename.
+// It walks both sides once and copies only what changed.
 func Diff(prev Table, man *mirror.Manifest) ChangeSet {
-	cs := ChangeSet{Keep: make([]Record, 0, len(prev))}
+	var cs ChangeSet
 	gone := map[mirror.Hash]int{} // text hashes of the deleted paths
 	var added []mirror.Hash       // text hashes of the added paths, in order
 	i := 0
@@ -27,9 +28,7 @@ func Diff(prev Table, man *mirror.Manifest) ChangeSet {
 			i++
 		}
 		if i < len(prev) && prev[i].Path == e.Path {
-			if prev[i].TextHash == e.TextHash {
-				cs.Keep = append(cs.Keep, prev[i])
-			} else {
+			if prev[i].TextHash != e.TextHash {
 				cs.drop(prev[i])
 				cs.Index = append(cs.Index, e)
 				cs.Modified++
@@ -64,6 +63,7 @@ func (cs *ChangeSet) drop(r Record) {
 // remove records a base file that the manifest no longer has.
 func (cs *ChangeSet) remove(r Record, gone map[mirror.Hash]int) {
 	cs.drop(r)
+	cs.Removed = append(cs.Removed, r.Path)
 	gone[r.TextHash]++
 	cs.Deleted++
 }

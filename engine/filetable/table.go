@@ -5,13 +5,17 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
-	"github.com/autorag/autorag/mirror"
-
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/mirror"
 )
 
 //semguard:begin file-table
@@ -27,7 +31,7 @@ type Record struct {
 // Table is a generation's files, sorted by path.
 type Table []Record
 
-// File is the name of the table in a generation directory.
+// File is the name of the table's base in a generation directory.
 const File = "files.bin"
 
 const magic = "ARFT1\n"
@@ -36,35 +40,53 @@ const magic = "ARFT1\n"
 // checksum.
 var ErrCorrupt = errors.New("file table corrupt")
 
-// Totals are the table's chunks and analyzed tokens, the sidecar's counts.
-func (t Table) Totals() (chunks int, tokens int64) {
+// Counts are a table's files, chunks and analyzed tokens, the sidecar's
+// counts.
+type Counts struct {
+	Files, Chunks int
+	Tokens        int64
+}
+
+// Counts adds up the table.
+func (t Table) Counts() Counts {
+	c := Counts{Files: len(t)}
 	for _, r := range t {
-		chunks += r.Chunks
-		tokens += r.Tokens
+		c.Chunks += r.Chunks
+		c.Tokens += r.Tokens
 	}
-	return chunks, tokens
+	return c
+}
+
+func (c *Counts) add(r Record, sign int) {
+	c.Files += sign
+	c.Chunks += sign * r.Chunks
+	c.Tokens += int64(sign) * r.Tokens
 }
 
 // Encode writes magic, count, records, then a BLAKE3 of all before it.
 func (t Table) Encode() []byte {
-	var buf bytes.Buffer
-	buf.WriteString(magic)
-	var tmp [binary.MaxVarintLen64]byte
-	put := func(v uint64) { buf.Write(tmp[:binary.PutUvarint(tmp[:], v)]) }
-	put(uint64(len(t)))
+	b := make([]byte, 0, len(magic)+binary.MaxVarintLen64+len(t)*64+32)
+	b = append(b, magic...)
+	b = binary.AppendUvarint(b, uint64(len(t)))
 	for _, r := range t {
-		put(uint64(len(r.Path)))
-		buf.WriteString(r.Path)
-		buf.Write(r.TextHash[:])
-		put(uint64(r.Chunks))
-		put(uint64(r.Tokens))
+		b = appendRecord(b, r)
 	}
-	sum := blake3.Sum256(buf.Bytes())
-	buf.Write(sum[:])
-	return buf.Bytes()
+	sum := blake3.Sum256(b)
+	return append(b, sum[:]...)
 }
 
-// Decode reads an encoded table, checking its magic and checksum.
+// appendRecord encodes one record, in the base and in the log alike.
+func appendRecord(b []byte, r Record) []byte {
+	b = binary.AppendUvarint(b, uint64(len(r.Path)))
+	b = append(b, r.Path...)
+	b = append(b, r.TextHash[:]...)
+	b = binary.AppendUvarint(b, uint64(r.Chunks))
+	return binary.AppendUvarint(b, uint64(r.Tokens))
+}
+
+// Decode reads an encoded table, checking its magic and checksum. Every
+// path is a substring of one copy of the input: one allocation, not one a
+// record.
 func Decode(b []byte) (Table, error) {
 	if len(b) < len(magic)+32 || string(b[:len(magic)]) != magic {
 		return nil, ErrCorrupt
@@ -73,83 +95,176 @@ func Decode(b []byte) (Table, error) {
 	if got := blake3.Sum256(body); !bytes.Equal(got[:], sum) {
 		return nil, ErrCorrupt
 	}
-	r := bytes.NewReader(body[len(magic):])
-	n, err := binary.ReadUvarint(r)
-	if err != nil || n > uint64(len(body)) {
+	d := decoder{b: body, s: string(body), off: len(magic), ok: true}
+	n := d.uvarint()
+	if n > uint64(len(body)) {
 		return nil, ErrCorrupt
 	}
 	t := make(Table, 0, n)
-	for i := uint64(0); i < n; i++ {
-		rec, err := decodeRecord(r)
-		if err != nil {
-			return nil, err
-		}
-		t = append(t, rec)
+	for i := uint64(0); i < n && d.ok; i++ {
+		t = append(t, d.record())
+	}
+	if !d.ok {
+		return nil, ErrCorrupt
 	}
 	return t, nil
 }
 
-func decodeRecord(r *bytes.Reader) (Record, error) {
-	var rec Record
-	l, err := binary.ReadUvarint(r)
-	if err != nil || l > uint64(r.Len()) {
-		return rec, ErrCorrupt
+// decoder reads records from b; s holds the same bytes as a string, from
+// which paths are cut. ok turns false at the first malformed field.
+type decoder struct {
+	b   []byte
+	s   string
+	off int
+	ok  bool
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, k := binary.Uvarint(d.b[min(d.off, len(d.b)):])
+	if k <= 0 {
+		d.ok = false
+		return 0
 	}
-	p := make([]byte, l)
-	if _, err := r.Read(p); err != nil {
-		return rec, ErrCorrupt
+	d.off += k
+	return v
+}
+
+func (d *decoder) take(n uint64) (int, bool) {
+	if !d.ok || n > uint64(len(d.b)-d.off) {
+		d.ok = false
+		return 0, false
 	}
-	rec.Path = string(p)
-	if _, err := r.Read(rec.TextHash[:]); err != nil {
-		return rec, ErrCorrupt
+	at := d.off
+	d.off += int(n)
+	return at, true
+}
+
+func (d *decoder) path() string {
+	l := d.uvarint()
+	at, ok := d.take(l)
+	if !ok {
+		return ""
 	}
-	c, err1 := binary.ReadUvarint(r)
-	k, err2 := binary.ReadUvarint(r)
-	if err1 != nil || err2 != nil {
-		return rec, ErrCorrupt
+	return d.s[at : at+int(l)]
+}
+
+func (d *decoder) record() Record {
+	rec := Record{Path: d.path()}
+	if at, ok := d.take(uint64(len(rec.TextHash))); ok {
+		copy(rec.TextHash[:], d.b[at:])
 	}
+	c, k := d.uvarint(), d.uvarint()
 	rec.Chunks, rec.Tokens = int(c), int64(k)
-	return rec, nil
+	return rec
 }
 
 //semguard:end file-table
 
-// Read reads the table at path.
-func Read(path string) (Table, error) {
-	b, err := os.ReadFile(path)
+// Loaded is a generation's table as read from its directory, with the
+// bytes it was read from, which the next generation's log extends.
+type Loaded struct {
+	Table Table
+	base  []byte // files.bin
+	log   []byte // files.log; nil without one
+}
+
+// Load reads the table of the generation in dir: its base and, when there
+// is one, its log applied to it.
+func Load(dir string) (*Loaded, error) {
+	path := filepath.Join(dir, File)
+	base, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read file table: %w", err)
 	}
-	t, err := Decode(b)
+	t, err := Decode(base)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return t, nil
+	l := &Loaded{Table: t, base: base}
+	log, err := os.ReadFile(filepath.Join(dir, LogFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read file table log: %w", err)
+	}
+	if l.Table, err = applyLog(t, base, log); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LogFile), err)
+	}
+	l.log = log
+	return l, nil
 }
 
-// Write writes the table into a generation that is still being
+// Write writes the whole table into a generation that is still being
 // built: nothing reads it before the commit, and the builder fsyncs the
 // whole generation before that, so a plain write is enough (a temp file and
 // rename would cost another inode and two fsyncs).
-func Write(path string, t Table) error {
-	if err := os.WriteFile(path, t.Encode(), fingerprint.FilePerm); err != nil {
+func Write(dir string, t Table) error {
+	if err := os.WriteFile(filepath.Join(dir, File), t.Encode(), fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("write file table: %w", err)
 	}
 	return nil
 }
 
-// Merge merges the kept and the new records into one sorted table.
-func Merge(keep, added []Record) Table {
-	out := make(Table, 0, len(keep)+len(added))
-	i, j := 0, 0
-	for i < len(keep) || j < len(added) {
-		if j == len(added) || (i < len(keep) && keep[i].Path < added[j].Path) {
-			out = append(out, keep[i])
-			i++
-		} else {
-			out = append(out, added[j])
-			j++
+// WriteNext writes into dir, a generation being built on the one l was
+// loaded from (fromDir), that generation's table changed by upserts
+// (records that replace or add theirs) and removed (paths that leave it):
+// as a hard link to the base in fromDir and the base's log plus one record
+// while that log stays within logLimit, else whole. It returns the counts
+// of the table it wrote; l.Table may be changed in place to make it.
+func (l *Loaded) WriteNext(fromDir, dir string, upserts []Record, removed []string) (Counts, error) {
+	rec := encodeChange(upserts, removed)
+	log := l.log
+	if log == nil {
+		log = logHeader(l.base)
+	}
+	if len(log)+len(rec) > logLimit(len(l.base)) {
+		next := apply(l.Table, changes(upserts, removed))
+		return next.Counts(), Write(dir, next)
+	}
+	if err := os.Link(filepath.Join(fromDir, File), filepath.Join(dir, File)); err != nil {
+		return Counts{}, fmt.Errorf("carry file table: %w", err)
+	}
+	b := make([]byte, 0, len(log)+len(rec))
+	b = append(append(b, log...), rec...)
+	if err := os.WriteFile(filepath.Join(dir, LogFile), b, fingerprint.FilePerm); err != nil {
+		return Counts{}, fmt.Errorf("write file table log: %w", err)
+	}
+	return l.countsAfter(upserts, removed), failpoint.Hit("after-files-log")
+}
+
+// countsAfter is the counts of l's table changed by upserts and removed,
+// found by looking up only the changed paths.
+func (l *Loaded) countsAfter(upserts []Record, removed []string) Counts {
+	c := l.Table.Counts()
+	for p, r := range changes(upserts, removed) {
+		if old, ok := l.Table.find(p); ok {
+			c.add(old, -1)
+		}
+		if r != nil {
+			c.add(*r, +1)
 		}
 	}
-	return out
+	return c
+}
+
+// find returns the record of path by binary search.
+func (t Table) find(path string) (Record, bool) {
+	i, ok := slices.BinarySearchFunc(t, path, func(r Record, p string) int { return strings.Compare(r.Path, p) })
+	if !ok {
+		return Record{}, false
+	}
+	return t[i], true
+}
+
+// Carry links the table of the generation in fromDir, base and log, into
+// dir (a compaction changes no file).
+func Carry(fromDir, dir string) error {
+	for _, name := range []string{File, LogFile} {
+		err := os.Link(filepath.Join(fromDir, name), filepath.Join(dir, name))
+		if err != nil && !(name == LogFile && errors.Is(err, fs.ErrNotExist)) {
+			return fmt.Errorf("carry file table: %w", err)
+		}
+	}
+	return nil
 }

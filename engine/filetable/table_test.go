@@ -40,8 +40,8 @@ func TestDiffFiles(t *testing.T) {
 	if diff := cmp.Diff([]string{"b.md", "e.md", "f.md"}, indexed); diff != "" {
 		t.Errorf("indexed (-want +got):\n%s", diff)
 	}
-	if len(cs.Keep) != 1 || cs.Keep[0].Path != "a.md" {
-		t.Errorf("keep = %v, want a.md only", cs.Keep)
+	if diff := cmp.Diff([]string{"c.md", "d.md"}, cs.Removed); diff != "" {
+		t.Errorf("removed (-want +got):\n%s", diff)
 	}
 }
 

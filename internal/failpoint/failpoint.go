@@ -46,6 +46,7 @@ var Points = []string{
 	"mid-generation",                  // first bleve batch written to the new generation
 	"after-bleve",                     // bleve index of the new generation closed
 	"after-vectors",                   // vector index of the new generation written
+	"after-files-log",                 // file table written as the base's log plus one record (not when written whole)
 	"after-files",                     // file table written
 	"after-generation",                // generation fsynced
 	"after-embed-cache",               // embedding cache flushed
