@@ -38,19 +38,39 @@ func (s Settings) embedderID() string {
 // BM25's best 5 chunks: rank/feedback.go) was chosen on the dev splits
 // (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
 // eval`): α 0.7 led 0.5-0.8, and code chunks keep the full dense weight
-// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). An API embedder
-// is strong enough for reciprocal rank fusion at equal weights.
+// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). A transformer
+// model's dense list is as strong as BM25 or stronger (DefaultTransformer).
+// An API embedder is strong enough for reciprocal rank fusion at equal
+// weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	switch id.Provider {
 	case "local":
 		return DefaultAdaptive
 	case "transformer":
-		// Chosen on the dev sets with all-minilm-l6-v2-q (docs/QUALITY.md):
-		// the only choice at or above BM25 on NFCorpus dev and both XQuAD
-		// sets; RRF 1:1 lost 0.08-0.13 on XQuAD.
-		return DefaultConvex
+		f := DefaultTransformer
+		if !strings.Contains(id.Model, "+prefix:") {
+			// A model that embeds a query as it embeds a passage:
+			// BM25's best chunks are where its query vector should
+			// point (all-minilm-l6-v2-q, NFCorpus dev 0.3389 → 0.3446).
+			// With a query instruction (bge) or prefix (e5) the
+			// passages' mean pulled it off (bge: 0.3529 → 0.3435).
+			f.Feedback = 5
+		}
+		if multilingual(id) {
+			// Trained on many languages: a German query is no weaker
+			// for it (multilingual-e5-small alone beats BM25 on XQuAD
+			// de, docs/QUALITY.md).
+			f.Foreign, f.LatinOnly = 1, false
+		}
+		return f
 	}
 	return DefaultRRF
+}
+
+// multilingual reports whether a model was trained on many languages (its
+// name says so, as multilingual-e5-small's does).
+func multilingual(id embed.Identity) bool {
+	return strings.Contains(strings.ToLower(id.Model), "multilingual")
 }
 
 // The default settings of each fusion method (see DefaultFusion).
@@ -58,6 +78,20 @@ var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
 	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	// DefaultTransformer is the fusion of the in-process transformer
+	// models, chosen on NFCorpus dev, CoSQA dev and XQuAD with
+	// bge-small-en-v1.5-q and all-minilm-l6-v2-q (docs/QUALITY.md,
+	// "Fusion for the transformer embedders"): their dense list is as
+	// good as BM25 or better (CoSQA: MiniLM alone 0.58, BM25 0.37), so the
+	// two weigh the same (α 0.5: NFCorpus dev bge 0.3529, 0.3479 at 0.6,
+	// 0.3359 at the convex 0.8 of before; RRF 1:1 0.3416). The models are
+	// English: a query in another language keeps half the dense weight
+	// (XQuAD de and es above BM25 at a half, below it at none or the
+	// full weight with MiniLM), one written mostly in another script none
+	// (zh, el and ru fell below BM25 at any weight). DefaultFusion adds
+	// feedback for the models without a query prefix and gives a
+	// multilingual model the full weight in every language.
+	DefaultTransformer = Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, Foreign: 0.5, LatinOnly: true}
 )
 
 // fusion is the fusion hybrid queries use: the configured one, else the
@@ -114,7 +148,8 @@ func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error
 // FusionFrom is the fusion that the fusion and fusion_alpha settings make
 // over the embedder's default: method ("" keeps the default's) picks the
 // default of that method; alpha (nil: not set) is the BM25 weight of
-// convex and adaptive fusion and the dense weight of RRF. With neither set
+// convex and adaptive fusion and the dense weight of RRF. A method that is
+// the embedder's default method keeps the embedder's settings of it. With neither set
 // it is the zero Fusion: queries then use the embedder's default (fusion).
 func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, error) {
 	if method == "" && alpha == nil {
@@ -124,14 +159,17 @@ func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, erro
 	if emb != nil {
 		f = DefaultFusion(emb.Identity())
 	}
-	switch method {
-	case FusionConvex:
+	switch {
+	case method == "" || method == f.Method:
+		// the embedder's default of that method: --fusion adaptive
+		// with a transformer model is its adaptive fusion, not the
+		// built-in embedder's
+	case method == FusionConvex:
 		f = DefaultConvex
-	case FusionRRF:
+	case method == FusionRRF:
 		f = DefaultRRF
-	case FusionAdaptive:
+	case method == FusionAdaptive:
 		f = DefaultAdaptive
-	case "":
 	default:
 		return f, fmt.Errorf("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", method)
 	}
