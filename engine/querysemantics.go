@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-653262892bffdb5dcc4aa3bf55c160f4"
+const QuerySemantics = "q-f41ce19047a3d26cd74a2f33bfcc2d56"
