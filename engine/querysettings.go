@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -39,55 +40,16 @@ func (s Settings) embedderID() string {
 // (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
 // eval`): α 0.7 led 0.5-0.8, and code chunks keep the full dense weight
 // (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). A transformer
-// model's dense list is as strong as BM25 or stronger (DefaultTransformer).
-// An API embedder is strong enough for reciprocal rank fusion at equal
-// weights.
+// model's dense list is as strong as BM25 (rank.TransformerFusion). An API
+// embedder is strong enough for reciprocal rank fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	switch id.Provider {
 	case "local":
 		return DefaultAdaptive
 	case "transformer":
-		f := DefaultTransformer
-		if !strings.Contains(id.Model, "+prefix:") {
-			// A model that embeds a query as it embeds a passage:
-			// BM25's best chunks are where its query vector should
-			// point (all-minilm-l6-v2-q, NFCorpus dev 0.3389 → 0.3446).
-			// With a query instruction (bge) or prefix (e5) the
-			// passages' mean pulled it off (bge: 0.3529 → 0.3435).
-			f.Feedback = 5
-		}
-		if x, ok := foreignFactor[modelName(id)]; ok {
-			f.Foreign = x
-		}
-		if multilingual(id) {
-			// Trained on many languages: a German query is no weaker
-			// for it (multilingual-e5-small alone beats BM25 on XQuAD
-			// de, docs/QUALITY.md).
-			f.Foreign, f.LatinOnly = 1, false
-		}
-		return f
+		return rank.TransformerFusion(id.Model)
 	}
 	return DefaultRRF
-}
-
-// foreignFactor is the foreign factor measured for a model where it is not
-// DefaultTransformer's: bge-small-en-v1.5 reads German, Spanish, Romanian,
-// Turkish and Vietnamese better than MiniLM (XQuAD vector-only de 0.75
-// against 0.70, tr 0.66 against 0.38), and at a half it is above BM25 on
-// all five (es 0.9663, BM25 0.9653) where a quarter put es below (0.9649).
-var foreignFactor = map[string]float64{"bge-small-en-v1.5-q": 0.5}
-
-// modelName is the catalog name of a transformer model: its identity up
-// to the revision.
-func modelName(id embed.Identity) string {
-	name, _, _ := strings.Cut(id.Model, "@")
-	return name
-}
-
-// multilingual reports whether a model was trained on many languages (its
-// name says so, as multilingual-e5-small's does).
-func multilingual(id embed.Identity) bool {
-	return strings.Contains(strings.ToLower(id.Model), "multilingual")
 }
 
 // The default settings of each fusion method (see DefaultFusion).
@@ -95,21 +57,8 @@ var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
 	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
-	// DefaultTransformer is the fusion of the in-process transformer
-	// models, chosen on NFCorpus dev, CoSQA dev and XQuAD with
-	// bge-small-en-v1.5-q and all-minilm-l6-v2-q (docs/QUALITY.md,
-	// "Fusion for the transformer embedders"): their dense list is as
-	// good as BM25 or better (CoSQA: MiniLM alone 0.58, BM25 0.37), so the
-	// two weigh the same (α 0.5: NFCorpus dev bge 0.3529, 0.3479 at 0.6,
-	// 0.3359 at the convex 0.8 of before; RRF 1:1 0.3416). The models are
-	// English: a query in another language keeps a quarter of the dense
-	// weight (with MiniLM XQuAD tr fell below BM25 at a half, 0.9421
-	// against 0.9437, and es at none or the full weight), one written
-	// mostly in another script none (zh, el and ru fell below BM25 at
-	// any weight). DefaultFusion adds
-	// feedback for the models without a query prefix and gives a
-	// multilingual model the full weight in every language.
-	DefaultTransformer = Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, Foreign: 0.25, LatinOnly: true}
+	// DefaultTransformer is the transformer models' (rank.TransformerFusion).
+	DefaultTransformer = rank.DefaultTransformer
 )
 
 // fusion is the fusion hybrid queries use: the configured one, else the
@@ -166,9 +115,9 @@ func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error
 // FusionFrom is the fusion that the fusion and fusion_alpha settings make
 // over the embedder's default: method ("" keeps the default's) picks the
 // default of that method; alpha (nil: not set) is the BM25 weight of
-// convex and adaptive fusion and the dense weight of RRF. A method that is
-// the embedder's default method keeps the embedder's settings of it. With neither set
-// it is the zero Fusion: queries then use the embedder's default (fusion).
+// convex and adaptive fusion and the dense weight of RRF (the embedder's
+// default method keeps the embedder's settings). With neither set it is
+// the zero Fusion: queries then use the embedder's default (fusion).
 func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, error) {
 	if method == "" && alpha == nil {
 		return Fusion{}, nil
@@ -178,10 +127,7 @@ func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, erro
 		f = DefaultFusion(emb.Identity())
 	}
 	switch {
-	case method == "" || method == f.Method:
-		// the embedder's default of that method: --fusion adaptive
-		// with a transformer model is its adaptive fusion, not the
-		// built-in embedder's
+	case method == "" || method == f.Method: // the embedder's own of that method
 	case method == FusionConvex:
 		f = DefaultConvex
 	case method == FusionRRF:
