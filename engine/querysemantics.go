@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-9d073b3b3c1943f2fd58f1664dc36d76"
+const QuerySemantics = "q-fb22b18339f99d1dee0ed6e43c561212"
