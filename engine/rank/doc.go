@@ -1,7 +1,7 @@
 // Package rank turns a query's scored lists into its final ranking, the
-// same way for every backend: the fusion settings (Fusion) and their
-// validation, normalization and convex, adaptive and RRF fusion (Fuse,
-// Rank), the query's dense weight (QueryWeight), the vector-only floor
+// same way for every backend: the fusion settings (Fusion), their
+// validation and the transformer models' defaults (TransformerFusion),
+// normalization and convex, adaptive and RRF fusion (Fuse, Rank), the query's dense weight (QueryWeight), the vector-only floor
 // (Floor, FloorRatio, DropBelowFloor), dense feedback's vector arithmetic (UseFeedback,
 // AddFeedback, Turn), and the walk of a ranking into results (Page.Walk):
 // the per-file limit, the collapse of identical and near-identical

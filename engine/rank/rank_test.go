@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/autorag/autorag/engine/copies"
@@ -225,5 +226,48 @@ func TestPageCopiesOnlyForSiblings(t *testing.T) {
 	slices.Sort(asked)
 	if !slices.Equal(asked, []string{"v1/x.md", "v2/x.md"}) {
 		t.Errorf("signatures asked for %q, want only the two sibling copies", asked)
+	}
+}
+
+// TestFuseLatinOnly: with LatinOnly a query written mostly in another
+// script than Latin, Chinese included, gets no dense weight (an English
+// model); a German query keeps the foreign factor, an English one all.
+func TestFuseLatinOnly(t *testing.T) {
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, Foreign: 0.5, LatinOnly: true}
+	bm := []Hit{{"b.md\x000", 2}, {"a.md\x000", 1}}
+	de := []Hit{{"a.md\x000", 0.9}, {"b.md\x000", 0.1}}
+	for _, tc := range []struct {
+		name string
+		q    Query
+		want float64 // the dense weight
+	}{
+		{"English query", Query{}, 0.5},
+		{"German query", Query{Foreign: true}, 0.25},
+		{"Chinese query", Query{Script: ScriptCJK}, 0},
+		{"Greek query", Query{Script: ScriptOther, Foreign: true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Fuse(f, tc.q, bm, de)
+			for _, x := range got {
+				if math.Abs(x.WDense-tc.want) > 1e-12 {
+					t.Fatalf("%s: dense weight %g, want %g", x.ID, x.WDense, tc.want)
+				}
+			}
+			if tc.want == 0 && got[0].ID != "b.md\x000" {
+				t.Fatalf("ranking %+v, want BM25's order", got)
+			}
+			var x Fused
+			for _, y := range got {
+				if y.ID == "a.md\x000" {
+					x = y
+				}
+			}
+			if e := why(f, tc.q, x); tc.want < 0.5 && !strings.Contains(e, fmt.Sprintf("x%g for a query not in English", tc.want/0.5)) {
+				t.Errorf("explain %q does not name the factor %g", e, tc.want/0.5)
+			}
+		})
+	}
+	if s := f.String(); !strings.HasSuffix(s, " latin_only") {
+		t.Errorf("fusion %q does not name latin_only (the query cache key)", s)
 	}
 }

@@ -18,8 +18,10 @@ func TestScriptOf(t *testing.T) {
 		"Ποια είναι η πρωτεύουσα":        ScriptOther,
 		"ما هي عاصمة مصر":                ScriptOther,
 		"Russia Россия":                  ScriptLatin, // no majority
-		"1996 ?":                         ScriptLatin,
-		"":                               ScriptLatin,
+		"ใครเป็นผู้ร้องเพลงชาติในการแข่งขัน Super Bowl 50": ScriptOther, // Thai writes no spaces
+		"NASUWT คืออะไร?": ScriptOther,
+		"1996 ?":          ScriptLatin,
+		"":                ScriptLatin,
 	} {
 		if got := ScriptOf(text); got != want {
 			t.Errorf("ScriptOf(%q) = %v, want %v", text, got, want)
