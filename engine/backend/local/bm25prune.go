@@ -129,33 +129,16 @@ func (m bm25) bound(idf float64) float64 { return idf * (m.k1 + 1) }
 // scopedTerm reads a language-scoped term's postings (scoreTermIn's walk)
 // into memory, with its exact maximum weight as the bound.
 func (s *searcher) scopedTerm(ctx context.Context, qt queryTerm) (prune.Term, int, error) {
-	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
+	docs, m, idf, seen, err := s.scopedPostings(ctx, qt, nil)
 	if err != nil {
 		return prune.Term{}, 0, err
 	}
-	defer p.close()
-	sp := &slicePostings{i: -1}
-	for {
-		d, err := p.next(ctx)
-		if err != nil {
-			return prune.Term{}, 0, err
-		}
-		if d == nil {
-			break
-		}
-		if n := internalNum(d.ID); qt.has(s.docLang(n)) {
-			sp.docs = append(sp.docs, posting{num: n, tf: d.Freq, norm: d.Norm})
-		}
-	}
-	m := s.model
-	m.n = float64(s.langs.chunks(qt.langs))
-	idf := m.idf(uint64(len(sp.docs)))
 	w := func(tf uint64, dl int) float64 { return m.weight(idf, tf, dl) }
 	bound := 0.0
-	for _, d := range sp.docs {
+	for _, d := range docs {
 		bound = max(bound, w(d.tf, lengthFromNorm(d.norm)))
 	}
-	return prune.Term{Postings: sp, Weight: w, Bound: bound}, p.seen, nil
+	return prune.Term{Postings: &slicePostings{docs: docs, i: -1}, Weight: w, Bound: bound}, seen, nil
 }
 
 // tfrPostings is prune.Postings over a bleve term field reader; every 1024

@@ -177,31 +177,41 @@ type posting struct {
 // words are no index terms of English chunks, so over the whole index a
 // German chunk's "and" would look rarer than any real word.
 func (s *searcher) scoreTermIn(ctx context.Context, qt queryTerm, acc *accumulator) error {
-	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
+	docs, m, idf, _, err := s.scopedPostings(ctx, qt, s.postings[:0])
+	s.postings = docs
 	if err != nil {
 		return err
 	}
+	for _, p := range docs {
+		acc.add(p.num, m.weight(idf, p.tf, lengthFromNorm(p.norm)))
+	}
+	return nil
+}
+
+// scopedPostings appends to dst the postings of qt in the chunks of its
+// languages and returns them with the model and idf over those chunks
+// alone (scoreTermIn), and the number of postings read.
+func (s *searcher) scopedPostings(ctx context.Context, qt queryTerm, dst []posting) ([]posting, bm25, float64, int, error) {
+	m := s.model
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
+	if err != nil {
+		return dst, m, 0, 0, err
+	}
 	defer p.close()
-	s.postings = s.postings[:0]
 	for {
 		d, err := p.next(ctx)
 		if err != nil {
-			return err
+			return dst, m, 0, p.seen, err
 		}
 		if d == nil {
 			break
 		}
 		if n := internalNum(d.ID); qt.has(s.docLang(n)) {
-			s.postings = append(s.postings, posting{num: n, tf: d.Freq, norm: d.Norm})
+			dst = append(dst, posting{num: n, tf: d.Freq, norm: d.Norm})
 		}
 	}
-	m := s.model
 	m.n = float64(s.langs.chunks(qt.langs))
-	idf := m.idf(uint64(len(s.postings)))
-	for _, p := range s.postings {
-		acc.add(p.num, m.weight(idf, p.tf, lengthFromNorm(p.norm)))
-	}
-	return nil
+	return dst, m, m.idf(uint64(len(dst))), p.seen, nil
 }
 
 // chunks counts the chunks of the languages in set.
