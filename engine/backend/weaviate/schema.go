@@ -54,10 +54,18 @@ func (s Settings) withDefaults() Settings {
 	if s.Read == "" {
 		s.Read = "ONE"
 	}
-	if s.VectorIndex == "" {
-		s.VectorIndex = "hnsw"
-	}
 	return s
+}
+
+// vectorIndexType is the index a new collection is created with: s's, or
+// HNSW where nothing picked one. It is not a default of withDefaults, which
+// every constructor applies: there it would hide "unset" from Pair.Build's
+// pick by size (vectorIndexFor).
+func (s Settings) vectorIndexType() string {
+	if s.VectorIndex == "" {
+		return "hnsw"
+	}
+	return s.VectorIndex
 }
 
 // defaultRetries is how often a request the cluster could not serve is
@@ -98,7 +106,7 @@ func classDef(name string, s Settings) map[string]any {
 	return map[string]any{
 		"class":           name,
 		"vectorizer":      "none",
-		"vectorIndexType": s.VectorIndex,
+		"vectorIndexType": s.vectorIndexType(),
 		"properties": []any{
 			property(propChunkID, "field", true, false),
 			property(propPath, "field", true, false),
@@ -228,13 +236,16 @@ type Collection struct {
 	Shards   int
 	Replicas int
 	K1, B    float64
+	// VectorIndex is the collection's vector index type ("flat", "hnsw").
+	VectorIndex string
 }
 
 // DescribeCollection reads a collection's schema.
 func (c *Client) DescribeCollection(ctx context.Context, name string) (Collection, error) {
 	var out struct {
-		Class    string `json:"class"`
-		Inverted struct {
+		Class       string `json:"class"`
+		VectorIndex string `json:"vectorIndexType"`
+		Inverted    struct {
 			BM25 struct {
 				K1 float64 `json:"k1"`
 				B  float64 `json:"b"`
@@ -254,5 +265,5 @@ func (c *Client) DescribeCollection(ctx context.Context, name string) (Collectio
 		return Collection{}, fmt.Errorf("describe collection %s: %w", name, ErrNotFound)
 	}
 	return Collection{Name: out.Class, Shards: out.Sharding.DesiredCount, Replicas: out.Replication.Factor,
-		K1: out.Inverted.BM25.K1, B: out.Inverted.BM25.B}, nil
+		K1: out.Inverted.BM25.K1, B: out.Inverted.BM25.B, VectorIndex: out.VectorIndex}, nil
 }
