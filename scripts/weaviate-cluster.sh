@@ -17,7 +17,10 @@
 # second cluster). Data and logs live under
 # $WEAVIATE_DIR (default .weaviate/ in the repository), which this script owns.
 # The REST endpoint of node 1 is printed on success (export it as
-# AUTORAG_WEAVIATE_URL).
+# AUTORAG_WEAVIATE_URL). WEAVIATE_GOGC sets the servers' GOGC (default 100):
+# 400 cut a 16,000-doc first refresh on 3 nodes from 61 to 40-53 s and
+# doubled each node's peak RSS to 2.2-2.9 GB (docs/BENCHMARKS.md, "Weaviate
+# first refresh at 16,000 docs").
 set -euo pipefail
 
 VERSION=v1.35.2
@@ -94,6 +97,7 @@ start_node() {
 		AUTOSCHEMA_ENABLED=false \
 		USE_BLOCKMAX_WAND="${WEAVIATE_BLOCKMAX_WAND:-false}" \
 		LOG_LEVEL=info \
+		GOGC="${WEAVIATE_GOGC:-100}" \
 		QUERY_DEFAULTS_LIMIT=100 \
 		CLUSTER_HOSTNAME="node$n" \
 		CLUSTER_BIND_ADDR="$a" \
