@@ -15,8 +15,8 @@ var DefaultTransformer = Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, For
 
 // ModelTraits are the facts about a transformer model that its default
 // fusion depends on, as the model catalog (models/catalog.go) records them.
-// They are embed.Traits, which carries them in the embedder's identity (the
-// engine converts one to the other: the fields must stay the same).
+// They mirror embed.Traits, which carries them in the embedder's identity
+// (the engine converts one to the other: the fields must stay the same).
 type ModelTraits struct {
 	// Prefixed: queries or passages get a prefix or instruction, so a
 	// query is embedded unlike a passage.
@@ -46,7 +46,7 @@ func TransformerFusion(t ModelTraits) Fusion {
 	}
 	if t.Multilingual {
 		// Trained on many languages: a German query is no weaker for
-		// it, nor a Chinese one.
+		// it (the catalog entry says what was measured).
 		f.Foreign, f.LatinOnly = 1, false
 	}
 	return f
