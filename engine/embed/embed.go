@@ -17,6 +17,25 @@ type Identity struct {
 	Provider string // "local", "openai"
 	Model    string // e.g. "potion-base-8M@bf8b0566-q8-v4", "text-embedding-3-small"
 	Dims     int
+	// Traits are what the model catalog says of the model (a transformer
+	// model's; zero for the others). They are not in String: the model
+	// and its weights already name them.
+	Traits Traits
+}
+
+// Traits are the facts about a model that its default fusion depends on,
+// as the model catalog records them: rank.ModelTraits, which the engine
+// converts them to (the fields must stay the same).
+type Traits struct {
+	// Prefixed: queries or passages get a prefix or instruction, so a
+	// query is embedded unlike a passage.
+	Prefixed bool
+	// Multilingual: trained on many languages and scripts, a query in any
+	// of them is no weaker for it.
+	Multilingual bool
+	// Foreign is the dense weight factor measured for a query in another
+	// language than English of an English model; 0: the default factor.
+	Foreign float64
 }
 
 // String is the canonical form, e.g. "local/potion-base-8M@bf8b0566-q8-v4/256".

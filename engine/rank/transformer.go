@@ -1,7 +1,5 @@
 package rank
 
-import "strings"
-
 // DefaultTransformer is the fusion of the in-process transformer models,
 // chosen on NFCorpus dev, CoSQA dev and XQuAD with bge-small-en-v1.5-q and
 // all-minilm-l6-v2-q (docs/QUALITY.md, "Fusion for the transformer
@@ -15,11 +13,27 @@ import "strings"
 // a half and at the full weight). TransformerFusion adapts it per model.
 var DefaultTransformer = Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, Foreign: 0.25, LatinOnly: true}
 
-// TransformerFusion is the default fusion of the transformer model whose
-// embedder identity's model is model ("bge-small-en-v1.5-q@main+sha256:…").
-func TransformerFusion(model string) Fusion {
+// ModelTraits are the facts about a transformer model that its default
+// fusion depends on, as the model catalog (models/catalog.go) records them.
+// They mirror embed.Traits, which carries them in the embedder's identity
+// (the engine converts one to the other: the fields must stay the same).
+type ModelTraits struct {
+	// Prefixed: queries or passages get a prefix or instruction, so a
+	// query is embedded unlike a passage.
+	Prefixed bool
+	// Multilingual: trained on many languages and scripts.
+	Multilingual bool
+	// Foreign is the dense weight factor measured for a query in another
+	// language than English of an English model; 0: DefaultTransformer's.
+	Foreign float64
+}
+
+// TransformerFusion is the default fusion of the transformer model with
+// traits t, never of its name: renaming a model does not change how its
+// queries rank.
+func TransformerFusion(t ModelTraits) Fusion {
 	f := DefaultTransformer
-	if !strings.Contains(model, "+prefix:") {
+	if !t.Prefixed {
 		// A model that embeds a query as it embeds a passage: BM25's
 		// best chunks are where its query vector should point
 		// (all-minilm-l6-v2-q, NFCorpus dev 0.3389 → 0.3446). With a
@@ -27,22 +41,13 @@ func TransformerFusion(model string) Fusion {
 		// pulled it off (bge: 0.3529 → 0.3435).
 		f.Feedback = 5
 	}
-	name, _, _ := strings.Cut(model, "@")
-	if x, ok := foreignFactor[name]; ok {
-		f.Foreign = x
+	if t.Foreign > 0 {
+		f.Foreign = t.Foreign
 	}
-	if strings.Contains(strings.ToLower(name), "multilingual") {
+	if t.Multilingual {
 		// Trained on many languages: a German query is no weaker for
-		// it (multilingual-e5-small alone beats BM25 on XQuAD de,
-		// docs/QUALITY.md).
+		// it (the catalog entry says what was measured).
 		f.Foreign, f.LatinOnly = 1, false
 	}
 	return f
 }
-
-// foreignFactor is the foreign factor measured for a model where it is not
-// DefaultTransformer's: bge-small-en-v1.5 reads German, Spanish, Romanian,
-// Turkish and Vietnamese better than MiniLM (XQuAD vector-only de 0.75
-// against 0.70, tr 0.66 against 0.38), and at a half it is above BM25 on
-// all five (es 0.9663, BM25 0.9653) where a quarter put es below (0.9649).
-var foreignFactor = map[string]float64{"bge-small-en-v1.5-q": 0.5}

@@ -31,6 +31,9 @@ type Config struct {
 	Dims      int
 	// QueryPrefix and DocPrefix are prepended to queries and documents.
 	QueryPrefix, DocPrefix string
+	// Traits are the catalog's facts about the model, for ranking (they
+	// do not shape the vectors).
+	Traits embed.Traits
 	// Precheck, when set, runs before the files are first read; its error
 	// is the embedder's (the CLI says there how to install a missing
 	// model).
@@ -103,7 +106,7 @@ func Identity(cfg Config) embed.Identity {
 	if cfg.QueryPrefix != "" || cfg.DocPrefix != "" {
 		model += fmt.Sprintf("+prefix:%q/%q", cfg.QueryPrefix, cfg.DocPrefix)
 	}
-	return embed.Identity{Provider: Provider, Model: model, Dims: cfg.Dims}
+	return embed.Identity{Provider: Provider, Model: model, Dims: cfg.Dims, Traits: cfg.Traits}
 }
 
 // Identity implements embed.Embedder.

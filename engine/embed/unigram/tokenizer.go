@@ -8,7 +8,7 @@ import (
 // Tokenizer segments text into Unigram pieces. It is immutable and safe
 // for concurrent use.
 type Tokenizer struct {
-	ids      map[string]int32 // piece bytes → the lowest id with them
+	ids      pieceTable // piece bytes → the lowest id with them
 	scores   []float32
 	unk      int32
 	unkScore float32
@@ -16,12 +16,9 @@ type Tokenizer struct {
 	// longest holds, per pair of first two code points, the longest piece
 	// (in bytes) that starts with them: the Viterbi stops there, not at
 	// maxBytes (a piece longer than one code point starts with a pair).
-	longest map[uint64]int
+	longest pairTable
 	norm    map[rune][]rune
 }
-
-// pair is the key of longest.
-func pair(a, b rune) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 // New returns the tokenizer of a vocabulary: pieces[i] is token id i with
 // log-probability scores[i]; unk is the unknown token's id; norm maps a code
@@ -33,19 +30,18 @@ func New(pieces []string, scores []float32, unk int, norm map[rune][]rune) (*Tok
 	if unk < 0 || unk >= len(pieces) {
 		return nil, fmt.Errorf("unigram: unknown token id %d outside %d pieces", unk, len(pieces))
 	}
-	t := &Tokenizer{ids: make(map[string]int32, len(pieces)), scores: scores, unk: int32(unk), maxBytes: 1,
-		longest: map[uint64]int{}, norm: norm}
+	t := &Tokenizer{ids: newPieceTable(pieces), scores: scores, unk: int32(unk), maxBytes: 1,
+		longest: newPairTable(), norm: norm}
 	low := float32(math.MaxFloat32)
 	for i, p := range pieces {
 		low = min(low, scores[i])
 		t.maxBytes = max(t.maxBytes, len(p))
-		if _, dup := t.ids[p]; p != "" && !dup {
-			t.ids[p] = int32(i)
+		if len(p) > lenMask { // longer than pairTable records
+			return nil, fmt.Errorf("unigram: piece %d is %d bytes long, more than %d", i, len(p), lenMask)
 		}
 		if a, n := firstRune(p); n < len(p) {
 			b, _ := firstRune(p[n:])
-			k := pair(a, b)
-			t.longest[k] = max(t.longest[k], len(p))
+			t.longest.raise(a, b, len(p))
 		}
 	}
 	t.unkScore = low - 10
@@ -84,11 +80,11 @@ func (t *Tokenizer) viterbi(dst []int, buf []byte, starts []int) []int {
 			if e == i+2 {
 				a, _ := decode(string(buf[b:starts[i+1]]))
 				c, _ := decode(string(buf[starts[i+1]:starts[e]]))
-				if limit = t.longest[pair(a, c)]; starts[e]-b > limit {
+				if limit = t.longest.longest(a, c); starts[e]-b > limit {
 					break
 				}
 			}
-			id, ok := t.ids[string(buf[b:starts[e]])]
+			id, ok := t.ids.lookup(buf[b:starts[e]])
 			if !ok || id == t.unk {
 				continue
 			}

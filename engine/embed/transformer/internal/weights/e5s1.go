@@ -103,12 +103,13 @@ func (m *E5S1) readVocab(r *e5reader) error {
 		return fmt.Errorf("e5s1: vocabulary: %w", r.err)
 	}
 	m.Pieces, m.Scores = make([]string, n), make([]float32, n)
+	all := string(blob) // one allocation: the pieces are slices of it
 	for i := range n {
 		a, z := binary.LittleEndian.Uint32(offs[4*i:]), binary.LittleEndian.Uint32(offs[4*i+4:])
 		if a > z || uint64(z) > blobLen {
 			return fmt.Errorf("e5s1: piece %d has bytes %d..%d of %d", i, a, z, blobLen)
 		}
-		m.Pieces[i] = string(blob[a:z])
+		m.Pieces[i] = all[a:z]
 		m.Scores[i] = math.Float32frombits(binary.LittleEndian.Uint32(sc[4*i:]))
 	}
 	for _, id := range []int{m.BOS, m.EOS, m.Pad, m.Unknown} {
