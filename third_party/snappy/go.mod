@@ -1,0 +1,3 @@
+module github.com/golang/snappy
+
+go 1.21
