@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-2669f87ca9fd78ceae10e9f1704229cb"
+const QuerySemantics = "q-3d5386cc79950eb5874e6e59c1dd4286"
