@@ -81,5 +81,3 @@ require (
 replace github.com/blevesearch/vellum => ./third_party/vellum
 
 replace github.com/zeebo/blake3 => ./third_party/blake3
-
-replace github.com/golang/snappy => ./third_party/snappy

@@ -1,3 +1,0 @@
-module github.com/golang/snappy
-
-go 1.21
