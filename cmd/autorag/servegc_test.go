@@ -14,8 +14,8 @@ func TestServerHeapFloor(t *testing.T) {
 		t.Fatal("GOGC=50 in the environment: the floor was raised anyway")
 	}
 	t.Setenv("GOGC", "")
-	if !raiseHeapFloor() {
-		t.Fatal("no GOGC: the floor was not raised")
+	if !raiseHeapFloor() || len(ballast) != serverHeapFloor {
+		t.Fatalf("no GOGC: the floor was not raised (%d bytes)", len(ballast))
 	}
 	runtime.GC()
 	s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
