@@ -192,8 +192,14 @@ func within(root, p string) bool {
 // a slow root (a huge generation opening) then holds up only the requests
 // that wait for it, never those of other roots. (A bound shared over all
 // requests did not lower the peak RSS of 20 roots under load either: that
-// is the query caches, see README.)
+// is the query caches, see README.) One member runs on the caller's
+// goroutine: a goroutine per request would wake an idle thread (on another
+// CPU) for nothing but the hand-over.
 func (w *Workspace) each(ms []*member, f func(i int, m *member)) {
+	if len(ms) == 1 {
+		f(0, ms[0])
+		return
+	}
 	sem := make(chan struct{}, w.o.Parallel)
 	var wg sync.WaitGroup
 	for i, m := range ms {

@@ -126,8 +126,9 @@ func (l *latencies) report(b *testing.B) {
 }
 
 // cpuTimes is the CPU time (user and system) used by this process, by its
-// children that exited, and by the running process pid (0: none).
-func cpuTimes(pid int) (self, children, server time.Duration) {
+// children that exited, and by the running process pid (0: none), and the
+// system part of pid's.
+func cpuTimes(pid int) (self, children, server, serverSys time.Duration) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -139,9 +140,10 @@ func cpuTimes(pid int) (self, children, server time.Duration) {
 			ut, _ := strconv.ParseInt(f[11], 10, 64)
 			st, _ := strconv.ParseInt(f[12], 10, 64)
 			server = time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+			serverSys = time.Duration(st) * 10 * time.Millisecond
 		}
 	}
-	return self, children, server
+	return self, children, server, serverSys
 }
 
 // timed runs op b.N times, sequentially or (clients > 1) from that many
@@ -152,7 +154,7 @@ func cpuTimes(pid int) (self, children, server time.Duration) {
 func timed(b *testing.B, clients, pid int, op func(i int) error) {
 	var lat latencies
 	var next atomic.Int64
-	self0, children0, server0 := cpuTimes(pid)
+	self0, children0, server0, sys0 := cpuTimes(pid)
 	start := time.Now()
 	b.ResetTimer()
 	var wg sync.WaitGroup
@@ -175,11 +177,12 @@ func timed(b *testing.B, clients, pid int, op func(i int) error) {
 	wg.Wait()
 	b.StopTimer()
 	elapsed := time.Since(start)
-	self1, children1, server1 := cpuTimes(pid)
+	self1, children1, server1, sys1 := cpuTimes(pid)
 	cpu := (self1 - self0) + (children1 - children0) + (server1 - server0)
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
 	if pid != 0 {
 		b.ReportMetric(float64((server1-server0).Microseconds())/float64(b.N), "server-cpu-µs/op")
+		b.ReportMetric(float64((sys1-sys0).Microseconds())/float64(b.N), "server-sys-µs/op")
 	}
 	lat.report(b)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "searches/s")

@@ -13,6 +13,11 @@ import (
 )
 
 func main() {
+	if versionOnly(os.Args[1:]) {
+		// No signal handler (its goroutine and thread) to answer the call
+		// scripts make most to see that the binary works.
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	stopProfile := startProfile(os.Getenv("AUTORAG_CPUPROFILE"))
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -32,7 +32,7 @@ type globals struct {
 // run is the whole CLI: it parses args, runs the command and maps its error
 // to an exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 1 && args[0] == "--version" {
+	if versionOnly(args) {
 		// What cobra prints (SetVersionTemplate below), without building
 		// the command tree: the call scripts make to see the binary works.
 		fmt.Fprintln(stdout, version())
@@ -126,6 +126,10 @@ func newBareRootCmd(g *globals) *cobra.Command {
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "print more detail")
 	return root
 }
+
+// versionOnly says whether args are just --version, which run answers
+// before building any command.
+func versionOnly(args []string) bool { return len(args) == 1 && args[0] == "--version" }
 
 // version reports the module version and VCS revision from the build info.
 // It is parsed once.

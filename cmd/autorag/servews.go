@@ -95,6 +95,7 @@ func newWorkspace(g *globals, o *serverOptions) (*agentapi.Workspace, []serverRo
 	if err != nil {
 		return nil, nil, err
 	}
+	raiseHeapFloor()
 	ms := make([]agentapi.Member, len(roots))
 	for i, r := range roots {
 		ms[i] = agentapi.Member{Name: r.name, Engine: r.e}

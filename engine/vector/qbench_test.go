@@ -17,7 +17,7 @@ import (
 // runs: the mapped pages the scan touched plus the test's own heap.
 func BenchmarkScan(b *testing.B) {
 	const dims, k = 384, 50
-	for _, n := range []int{5_000, 20_000, 50_000, 300_000, 1_000_000} {
+	for _, n := range []int{5_000, 10_000, 20_000, 50_000, 300_000, 1_000_000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			ix, err := Open(benchIndex(b, n, dims), dims)
 			if err != nil {

@@ -108,21 +108,29 @@ func (t *topK) scanSegment(q []float32, si int, s *segment, accept func(string) 
 	if len(t.h) == t.k {
 		thresh = t.h[0].score
 	}
-	for r := lo; r < hi; r++ {
-		if ti < len(tombs) && int(tombs[ti]) == r {
-			ti++
-			continue
-		}
-		sc := dot(q, vecs[r*d:r*d+d])
-		if sc < thresh || accept != nil && !acceptRow(accept, s, r) {
-			continue
-		}
-		t.push(cand{score: sc, seg: int32(si), row: int32(r)})
-		if len(t.h) == t.k {
-			thresh = t.h[0].score
+	var buf [scanBlock]float32
+	for r0 := lo; r0 < hi; r0 += scanBlock {
+		scores := buf[:min(scanBlock, hi-r0)]
+		dotRows(q, vecs[r0*d:(r0+len(scores))*d], scores)
+		for j, sc := range scores {
+			r := r0 + j
+			if ti < len(tombs) && int(tombs[ti]) == r {
+				ti++
+				continue
+			}
+			if sc < thresh || accept != nil && !acceptRow(accept, s, r) {
+				continue
+			}
+			t.push(cand{score: sc, seg: int32(si), row: int32(r)})
+			if len(t.h) == t.k {
+				thresh = t.h[0].score
+			}
 		}
 	}
 }
+
+// scanBlock is the rows the exact scan scores in one dotRows call.
+const scanBlock = 64
 
 func (t *topK) push(c cand) {
 	h := t.h

@@ -11,7 +11,7 @@ import (
 	"net/mail"
 	"strconv"
 
-	"golang.org/x/net/html/charset"
+	"github.com/autorag/autorag/internal/xhtml/charset"
 
 	"github.com/autorag/autorag/mirror/parse"
 )

@@ -7,9 +7,9 @@ import (
 	"mime"
 	"strings"
 
-	xhtml "golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
-	"golang.org/x/net/html/charset"
+	xhtml "github.com/autorag/autorag/internal/xhtml"
+	"github.com/autorag/autorag/internal/xhtml/atom"
+	"github.com/autorag/autorag/internal/xhtml/charset"
 	"golang.org/x/text/encoding"
 
 	"github.com/autorag/autorag/mirror/parse"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	xhtml "golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+	xhtml "github.com/autorag/autorag/internal/xhtml"
+	"github.com/autorag/autorag/internal/xhtml/atom"
 
 	"github.com/autorag/autorag/mirror/parse"
 )
