@@ -26,6 +26,7 @@ require (
 	github.com/viterin/vek v0.4.3
 	github.com/weaviate/weaviate v1.35.2
 	github.com/zeebo/blake3 v0.2.4
+	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
@@ -72,7 +73,6 @@ require (
 	go.etcd.io/bbolt v1.4.3 // indirect
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
 	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect

@@ -11,7 +11,7 @@ import (
 	"net/mail"
 	"strconv"
 
-	"github.com/autorag/autorag/internal/xhtml/charset"
+	"golang.org/x/net/html/charset"
 
 	"github.com/autorag/autorag/mirror/parse"
 )

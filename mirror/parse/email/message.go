@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/autorag/autorag/internal/xhtml/charset"
+	"golang.org/x/net/html/charset"
 
 	"github.com/autorag/autorag/mirror/parse"
 	"github.com/autorag/autorag/mirror/parse/html"

@@ -7,9 +7,9 @@ import (
 	"mime"
 	"strings"
 
-	xhtml "github.com/autorag/autorag/internal/xhtml"
-	"github.com/autorag/autorag/internal/xhtml/atom"
-	"github.com/autorag/autorag/internal/xhtml/charset"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
 
 	"github.com/autorag/autorag/mirror/parse"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	xhtml "github.com/autorag/autorag/internal/xhtml"
-	"github.com/autorag/autorag/internal/xhtml/atom"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/autorag/autorag/mirror/parse"
 )
