@@ -8,8 +8,8 @@ import (
 // serverHeapFloor is the heap a long-running server keeps as headroom
 // before its next collection: a search allocates about 200 KB while the
 // live heap of a server of one 10,000-chunk root is about 3 MB, so with
-// the default GOGC the collector ran every twenty searches and took a
-// fifth of the server's CPU (docs/BENCHMARKS.md, "Process start and MCP,
+// the default GOGC the collector ran every twenty searches, 7-9 % of an
+// uncached MCP search's CPU (docs/BENCHMARKS.md, "Process start and MCP,
 // third round").
 const serverHeapFloor = 16 << 20
 
