@@ -1,0 +1,219 @@
+package local
+
+// Tiered postings: a term's postings in an open generation, partitioned by
+// chunk length and term frequency into bitmaps, for prune.TopKTiered. A
+// generation is opened read-only and never changes, so a term's tiers are
+// built once from its postings, the second time a query of the process
+// uses the term (a one-shot query keeps MaxScore's cost), and kept for the
+// life of the State within a memory budget. Nothing is stored with the
+// index.
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// termTiers is one term's postings (live chunks; those of its languages
+// for a scoped term) in memory and in cells.
+type termTiers struct {
+	df      uint64 // the idf's document count
+	docs    []uint32
+	tf      []uint32
+	dl      []uint32
+	all     *roaring.Bitmap
+	buckets [][]tierCell // by lengthBucket, then tfClass
+	bytes   int
+}
+
+// tierCell is the documents of one length bucket and frequency class, with
+// the largest frequency and smallest length among them: the cell's weight
+// bound is the weight of that pair.
+type tierCell struct {
+	docs  *roaring.Bitmap
+	maxTF uint32
+	minDL uint32
+}
+
+// lengthBucket splits lengths at powers of two and halfway between them,
+// so that lengths in one bucket differ by less than half.
+func lengthBucket(dl uint32) int {
+	n := bits.Len32(dl)
+	if n <= 1 {
+		return n
+	}
+	return 2*n - 2 + int(dl>>(n-2)&1)
+}
+
+// tfClass is 1, 2, 3, 4-7 or 8 and more.
+func tfClass(tf uint32) int {
+	switch {
+	case tf <= 3:
+		return int(tf) - 1
+	case tf < 8:
+		return 3
+	}
+	return 4
+}
+
+const tfClasses = 5
+
+// buildTiers partitions postings (increasing document numbers, tf ≥ 1),
+// or reports that they do not fit 32 bits.
+func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
+	tt := &termTiers{df: df, docs: make([]uint32, len(postings)), tf: make([]uint32, len(postings)), dl: make([]uint32, len(postings))}
+	type cellDocs struct {
+		docs         []uint32
+		maxTF, minDL uint32
+	}
+	var cells [][tfClasses]cellDocs
+	for i, p := range postings {
+		dl := lengthFromNorm(p.norm)
+		if p.num > math.MaxUint32 || p.tf > math.MaxUint32 || p.tf == 0 || dl < 0 || dl > math.MaxUint32 {
+			return nil, false
+		}
+		d, tf, l := uint32(p.num), uint32(p.tf), uint32(dl)
+		tt.docs[i], tt.tf[i], tt.dl[i] = d, tf, l
+		j := lengthBucket(l)
+		for len(cells) <= j {
+			cells = append(cells, [tfClasses]cellDocs{})
+		}
+		c := &cells[j][tfClass(tf)]
+		if len(c.docs) == 0 || l < c.minDL {
+			c.minDL = l
+		}
+		c.maxTF = max(c.maxTF, tf)
+		c.docs = append(c.docs, d)
+	}
+	tt.all = roaring.New()
+	tt.all.AddMany(tt.docs)
+	tt.bytes = 12*len(postings) + int(tt.all.GetSizeInBytes())
+	tt.buckets = make([][]tierCell, len(cells))
+	for j := range cells {
+		for _, c := range cells[j] {
+			if len(c.docs) == 0 {
+				continue
+			}
+			bm := roaring.New()
+			bm.AddMany(c.docs)
+			tt.bytes += int(bm.GetSizeInBytes())
+			tt.buckets[j] = append(tt.buckets[j], tierCell{docs: bm, maxTF: c.maxTF, minDL: c.minDL})
+		}
+	}
+	return tt, true
+}
+
+// weights sets out[i] to the weight of docs[i] (increasing, all among the
+// term's documents) under the model and idf.
+func (tt *termTiers) weights(m bm25, idf float64, docs []uint32, out []float64) {
+	at := 0
+	for i, d := range docs {
+		at += sortSearch(tt.docs[at:], d)
+		out[i] = m.weight(idf, uint64(tt.tf[at]), int(tt.dl[at]))
+	}
+}
+
+// sortSearch is the index of the first element of a (increasing) at or
+// after d, galloping from the start: the next document is usually near.
+func sortSearch(a []uint32, d uint32) int {
+	hi := 1
+	for hi < len(a) && a[hi] < d {
+		hi *= 2
+	}
+	lo := hi / 2
+	i, _ := slices.BinarySearch(a[lo:min(hi+1, len(a))], d)
+	return lo + i
+}
+
+// tierKey names a term's tiers: the term and its languages.
+type tierKey struct {
+	term  string
+	langs uint64
+}
+
+// tierCache is a State's tiers, built from a term's second use on, up to
+// a budget of bytes; past it the cache starts over.
+type tierCache struct {
+	mu       sync.Mutex
+	uses     map[tierKey]int
+	tiers    map[tierKey]*termTiers
+	bytes    int
+	budget   int
+	buildAt  int // the use that builds a term's tiers
+	maxTerms int // queries of more terms use MaxScore
+}
+
+// tierBudget bounds a State's tiers: about 12 bytes a posting, so 256 MiB
+// hold some 20 million postings (the tiers of about 250 broad terms at
+// 100,000 documents).
+const tierBudget = 256 << 20
+
+// maxUses bounds the terms whose uses are counted; past it the counts
+// start over.
+const maxUses = 1 << 16
+
+func newTierCache(buildAt int) *tierCache {
+	return &tierCache{uses: map[tierKey]int{}, tiers: map[tierKey]*termTiers{}, budget: tierBudget, buildAt: buildAt, maxTerms: 6}
+}
+
+// lookup returns key's tiers, and counts a use of it; build reports that
+// this use is the one to build them.
+func (c *tierCache) lookup(key tierKey) (tt *termTiers, build bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if tt := c.tiers[key]; tt != nil {
+		return tt, false
+	}
+	if len(c.uses) > maxUses {
+		c.uses = map[tierKey]int{}
+	}
+	c.uses[key]++
+	return nil, c.uses[key] >= c.buildAt
+}
+
+func (c *tierCache) store(key tierKey, tt *termTiers) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tiers[key] != nil {
+		return
+	}
+	if c.bytes+tt.bytes > c.budget {
+		c.tiers, c.bytes = map[tierKey]*termTiers{}, 0
+	}
+	c.tiers[key] = tt
+	c.bytes += tt.bytes
+}
+
+// readTiers reads qt's postings and builds its tiers.
+func (s *searcher) readTiers(ctx context.Context, qt queryTerm) (*termTiers, bool, error) {
+	if qt.langs != allLangs {
+		docs, _, _, _, err := s.scopedPostings(ctx, qt, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		tt, ok := buildTiers(docs, uint64(len(docs)))
+		return tt, ok, nil
+	}
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
+	if err != nil {
+		return nil, false, err
+	}
+	defer p.close()
+	docs := make([]posting, 0, p.count())
+	for {
+		d, err := p.next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if d == nil {
+			break
+		}
+		docs = append(docs, posting{num: internalNum(d.ID), tf: d.Freq, norm: d.Norm})
+	}
+	tt, ok := buildTiers(docs, p.count())
+	return tt, ok, nil
+}

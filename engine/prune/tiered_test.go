@@ -1,0 +1,117 @@
+package prune
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// tieredQuery is c's terms qs as tiered terms: a document's bucket is its
+// length, a cell holds one frequency (rounded up to an even one when
+// coarse, so that cells hold several). scored counts the weights looked up.
+func (c corpus) tieredQuery(qs []int, coarse bool, scored *int) []TieredTerm {
+	var out []TieredTerm
+	for _, t := range qs {
+		w := c.weightFunc(len(c.terms[t]))
+		tt := TieredTerm{All: roaring.New(), Buckets: make([][]Cell, 10)}
+		cells := map[[2]int]*roaring.Bitmap{}
+		tfOf := map[uint32]uint64{}
+		for i, d := range c.terms[t] {
+			tt.All.Add(uint32(d))
+			tf := int(c.tfs[t][i])
+			if coarse {
+				tf += tf % 2
+			}
+			key := [2]int{c.lens[d], tf}
+			if cells[key] == nil {
+				cells[key] = roaring.New()
+			}
+			cells[key].Add(uint32(d))
+			tfOf[uint32(d)] = c.tfs[t][i]
+		}
+		for key, bm := range cells {
+			tt.Buckets[key[0]] = append(tt.Buckets[key[0]], Cell{Docs: bm, Bound: w(uint64(key[1]), key[0])})
+		}
+		tt.Weights = func(docs []uint32, out []float64) {
+			if !slices.IsSorted(docs) {
+				panic("documents out of order")
+			}
+			for i, d := range docs {
+				out[i] = w(tfOf[d], c.lens[d])
+			}
+			*scored += len(docs)
+		}
+		out = append(out, tt)
+	}
+	return out
+}
+
+func TestTopKTieredMatchesExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 25))
+	for round := range 300 {
+		c := randomCorpus(r, 50+r.IntN(400), 12)
+		qs := make([]int, 1+r.IntN(6))
+		for i := range qs {
+			qs[i] = r.IntN(len(c.terms)) // repeats allowed, as in a query
+		}
+		k := 1 + r.IntN(30)
+		var reads, scored int
+		var lists []*list
+		want := exhaustive(c.query(qs, true, &reads, &lists), k)
+		got, complete, err := TopKTiered(c.tieredQuery(qs, round%2 == 0, &scored), k, 1<<30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sortHits(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, query %v, k %d:\n got %v\nwant %v", round, qs, k, got, want)
+		}
+		if complete != (len(matching(c, qs)) < k) {
+			t.Fatalf("round %d: complete %v with %d matching, k %d", round, complete, len(matching(c, qs)), k)
+		}
+	}
+}
+
+// TestTopKTieredPrunes checks that the cells are skipped: three broad
+// terms, whose best documents hold all three often, score far fewer
+// documents than match; and that a tiny budget gives up.
+func TestTopKTieredPrunes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	c := corpus{lens: make([]int, 20000)}
+	for d := range c.lens {
+		c.lens[d] = 4 + r.IntN(5)
+	}
+	for range 3 {
+		var docs, tfs []uint64
+		for d := range c.lens {
+			if r.Float64() < 0.3 {
+				docs, tfs = append(docs, uint64(d)), append(tfs, uint64(1+r.IntN(1+r.IntN(4))))
+			}
+		}
+		c.terms, c.tfs = append(c.terms, docs), append(c.tfs, tfs)
+	}
+	qs := []int{0, 1, 2}
+	var reads, scored int
+	var lists []*list
+	want := exhaustive(c.query(qs, true, &reads, &lists), 10)
+	got, _, err := TopKTiered(c.tieredQuery(qs, false, &scored), 10, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortHits(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v\nwant %v", got, want)
+	}
+	if n := len(matching(c, qs)); scored > n/20 {
+		t.Errorf("scored %d of %d matching documents, want at most a twentieth", scored, n)
+	}
+	if _, _, err := TopKTiered(c.tieredQuery(qs, false, &scored), 10, 3); !errors.Is(err, ErrBudget) {
+		t.Errorf("budget 3: error %v, want ErrBudget", err)
+	}
+	if _, _, err := TopKTiered(nil, 0, 10); err == nil {
+		t.Error("k 0: no error")
+	}
+}
