@@ -4,41 +4,52 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // Cell is the documents of a term that share a length bucket and a term
 // frequency class, and a bound of the term's weight in any of them.
 type Cell struct {
-	Docs  *roaring.Bitmap
+	Docs  []uint32 // increasing
+	Class uint8    // the Code of the documents, at least 1
 	Bound float64
 }
 
 // TieredTerm is one query term whose documents are partitioned into cells:
 // Buckets[j] holds the term's cells of length bucket j, which must be the
-// same bucket of a document for every term of a query (its length's).
+// same bucket of a document for every term of a query (its length's), each
+// of its own Class.
 type TieredTerm struct {
-	All     *roaring.Bitmap // every document of the term
+	// Code[d] is the Class of document d's cell, 0 (or past the end) when
+	// the term is not in d.
+	Code    []uint8
 	Buckets [][]Cell
 	// Weights sets out[i] to the term's weight in docs[i]; docs are
-	// increasing and all in All.
+	// increasing and all hold the term.
 	Weights func(docs []uint32, out []float64)
 }
 
+func (t *TieredTerm) code(d uint32) uint8 {
+	if int(d) < len(t.Code) {
+		return t.Code[d]
+	}
+	return 0
+}
+
 // ErrBudget reports a tiered search that stopped after its budget of
-// bitmap operations: its caller scores another way.
+// work: its caller scores another way.
 var ErrBudget = errors.New("top k: tiered search over budget")
 
 // TopKTiered is TopK over tiered terms: it returns, unordered, every
 // document whose score is at least the k-th best (all when fewer match),
 // and whether that is every matching document. It walks the combinations
-// of one cell (or none) per term, bucket by bucket, intersecting their
-// documents, and skips every combination whose bounds add up below the
-// k-th best score so far, so that documents holding the terms rarely or
-// in long chunks are never looked at. Each document is in exactly one
-// combination; its score is the sum of its terms' weights in the order of
-// terms. Past budget bitmap operations it gives up with ErrBudget.
+// of one cell (or none) per term, bucket by bucket, and skips every
+// combination whose bounds add up below the k-th best score so far, so
+// that documents holding the terms rarely or in long chunks are never
+// looked at. A combination's documents are its smallest cell's whose codes
+// in the other terms match: its cost is that cell's size, not the others'.
+// Each document is in exactly one combination; its score is the sum of
+// its terms' weights in the order of terms. Past budget documents examined
+// (and combinations walked) it gives up with ErrBudget.
 func TopKTiered(terms []TieredTerm, k, budget int) ([]Hit, bool, error) {
 	if k < 1 {
 		return nil, false, fmt.Errorf("top k: k is %d", k)
@@ -49,7 +60,7 @@ func TopKTiered(terms []TieredTerm, k, budget int) ([]Hit, bool, error) {
 		if s.below(s.rest[0]) {
 			continue
 		}
-		if err := s.walk(0, nil, nil, 0); err != nil {
+		if err := s.walk(0, make([]choice, 0, len(terms)), nil, 0); err != nil {
 			return nil, false, err
 		}
 	}
@@ -57,30 +68,50 @@ func TopKTiered(terms []TieredTerm, k, budget int) ([]Hit, bool, error) {
 	return hits, complete, nil
 }
 
+// choice is the cell chosen for a term of a combination; a nil cell is
+// the term's absence.
+type choice struct {
+	term int
+	cell *Cell
+}
+
 // tiered is the state of one TopKTiered.
 type tiered struct {
 	terms   []TieredTerm
 	order   []int // terms in walk order: fewest documents first
 	top     collector
-	ops     int
+	work    int // documents examined, and combinations
 	budget  int
 	buckets int
 	cells   [][]Cell  // per walk position: the bucket's cells, best bound first
 	rest    []float64 // rest[i]: the best bounds of walk positions i.. summed
 	present []bool    // per query term: it holds the leaf's documents
 	weights [][]float64
+	checks  []check // list's
+	// per walk position: the documents listed, and split, there (they
+	// live while the position's subtree is walked)
+	listed [][]uint32
+	split1 [][]uint32
+	parts  [][][]uint32
 }
 
 func newTiered(terms []TieredTerm, k, budget int) *tiered {
 	s := &tiered{terms: terms, top: collector{k: k}, budget: budget}
+	size := make([]int, len(terms))
 	for i, t := range terms {
 		s.order = append(s.order, i)
 		s.buckets = max(s.buckets, len(t.Buckets))
+		for _, cells := range t.Buckets {
+			for _, c := range cells {
+				size[i] += len(c.Docs)
+			}
+		}
 	}
-	slices.SortStableFunc(s.order, func(a, b int) int {
-		return int(terms[a].All.GetCardinality()) - int(terms[b].All.GetCardinality())
-	})
+	slices.SortStableFunc(s.order, func(a, b int) int { return size[a] - size[b] })
 	s.cells = make([][]Cell, len(terms))
+	s.listed = make([][]uint32, len(terms)+1)
+	s.split1 = make([][]uint32, len(terms))
+	s.parts = make([][][]uint32, len(terms))
 	s.rest = make([]float64, len(terms)+1)
 	s.present = make([]bool, len(terms))
 	s.weights = make([][]float64, len(terms))
@@ -100,16 +131,18 @@ func (s *tiered) bucketOrder() []int {
 			order = append(order, j)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case best[a] > best[b]:
-			return -1
-		case best[a] < best[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return descending(best[a], best[b]) })
 	return order
+}
+
+func descending(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
 }
 
 func cellsOf(t TieredTerm, j int) []Cell {
@@ -130,17 +163,9 @@ func bestBound(cells []Cell) float64 {
 // prepare sets the cells and the bounds' suffix sums of bucket j.
 func (s *tiered) prepare(j int) {
 	for i := len(s.order) - 1; i >= 0; i-- {
-		cells := slices.Clone(cellsOf(s.terms[s.order[i]], j))
-		slices.SortStableFunc(cells, func(a, b Cell) int {
-			switch {
-			case a.Bound > b.Bound:
-				return -1
-			case a.Bound < b.Bound:
-				return 1
-			}
-			return 0
-		})
-		s.cells[i] = cells
+		cells := cellsOf(s.terms[s.order[i]], j)
+		s.cells[i] = append(s.cells[i][:0], cells...)
+		slices.SortStableFunc(s.cells[i], func(a, b Cell) int { return descending(a.Bound, b.Bound) })
 		s.rest[i] = s.rest[i+1] + bestBound(cells)
 	}
 }
@@ -152,81 +177,154 @@ func (s *tiered) below(bound float64) bool {
 	return full && bound*(1+slack) < t
 }
 
-// walk chooses a cell of the term at walk position i, or none, for the
-// documents cur (nil: not narrowed yet, then absent lists the positions
-// whose term the documents must not hold) whose chosen cells' bounds sum
-// to partial.
-func (s *tiered) walk(i int, cur *roaring.Bitmap, absent []int, partial float64) error {
+// materialize is the size up to which a chosen cell's documents are
+// listed before the combination's last term is chosen: the list is then
+// split by each further term's codes, and an empty part ends a combination
+// early. Larger cells wait for a smaller one.
+const materialize = 256
+
+// walk chooses a cell of the term at walk position i, or none, for a
+// combination of the choices so far whose bounds sum to partial; docs
+// are its documents once listed (nil before).
+func (s *tiered) walk(i int, chosen []choice, docs []uint32, partial float64) error {
+	if s.work++; s.work > s.budget {
+		return ErrBudget
+	}
 	if i == len(s.order) {
-		if cur == nil {
-			return nil // no term chosen: no document
+		if docs == nil {
+			docs = s.list(i, chosen)
 		}
-		return s.leaf(cur)
+		return s.leaf(chosen, docs)
 	}
 	t := s.order[i]
-	for _, c := range s.cells[i] {
+	var parts [][]uint32
+	if docs != nil {
+		parts = s.split(i, docs, t)
+	}
+	for ci := range s.cells[i] {
+		c := &s.cells[i][ci]
 		if s.below(partial + c.Bound + s.rest[i+1]) {
 			break
 		}
-		next, err := s.narrow(cur, absent, c.Docs)
-		if err != nil {
-			return err
+		with := append(chosen, choice{term: t, cell: c})
+		var next []uint32
+		switch {
+		case docs != nil:
+			if int(c.Class) >= len(parts) || len(parts[c.Class]) == 0 {
+				continue
+			}
+			next = parts[c.Class]
+		case len(c.Docs) <= materialize:
+			if next = s.list(i, with); len(next) == 0 {
+				continue
+			}
 		}
-		if next.IsEmpty() {
-			continue
-		}
-		s.present[t] = true
-		err = s.walk(i+1, next, absent, partial+c.Bound)
-		s.present[t] = false
-		if err != nil {
+		if err := s.walk(i+1, with, next, partial+c.Bound); err != nil {
 			return err
 		}
 	}
 	if s.below(partial + s.rest[i+1]) {
 		return nil
 	}
-	if cur == nil {
-		return s.walk(i+1, nil, append(absent, t), partial)
-	}
-	next, err := s.op(func() *roaring.Bitmap { return roaring.AndNot(cur, s.terms[t].All) })
-	if err != nil || next.IsEmpty() {
-		return err
-	}
-	return s.walk(i+1, next, absent, partial)
-}
-
-// narrow is the documents of cur (nil: all but those of the absent terms)
-// in cell.
-func (s *tiered) narrow(cur *roaring.Bitmap, absent []int, cell *roaring.Bitmap) (*roaring.Bitmap, error) {
-	if cur != nil {
-		return s.op(func() *roaring.Bitmap { return roaring.And(cur, cell) })
-	}
-	next := cell
-	for _, a := range absent {
-		prev := next
-		var err error
-		if next, err = s.op(func() *roaring.Bitmap { return roaring.AndNot(prev, s.terms[a].All) }); err != nil {
-			return nil, err
+	var next []uint32
+	if docs != nil {
+		if next = parts[0]; len(next) == 0 {
+			return nil
 		}
 	}
-	return next, nil
+	return s.walk(i+1, append(chosen, choice{term: t}), next, partial)
 }
 
-// op counts one bitmap operation against the budget and runs it.
-func (s *tiered) op(f func() *roaring.Bitmap) (*roaring.Bitmap, error) {
-	if s.ops++; s.ops > s.budget {
-		return nil, ErrBudget
+// split groups docs by the codes of term t (parts[c]: the documents of
+// code c), at walk position i.
+func (s *tiered) split(i int, docs []uint32, t int) [][]uint32 {
+	s.work += len(docs)
+	var counts [256]int
+	hi := 0
+	for _, d := range docs {
+		c := s.terms[t].code(d)
+		counts[c]++
+		hi = max(hi, int(c))
 	}
-	return f(), nil
+	parts := s.parts[i][:0]
+	for range hi + 1 {
+		parts = append(parts, nil)
+	}
+	s.parts[i] = parts
+	all := s.split1[i][:0]
+	if cap(all) < len(docs) {
+		all = make([]uint32, 0, 2*len(docs))
+		s.split1[i] = all
+	}
+	for c := range parts {
+		parts[c] = all[len(all) : len(all) : len(all)+counts[c]]
+		all = all[:len(all)+counts[c]]
+	}
+	for _, d := range docs {
+		c := s.terms[t].code(d)
+		parts[c] = append(parts[c], d)
+	}
+	return parts
+}
+
+// list is the documents of the combination chosen: its smallest cell's
+// whose codes in the other choices' terms match them, listed at walk
+// position i (len(order) at a leaf).
+func (s *tiered) list(i int, chosen []choice) []uint32 {
+	var small *Cell
+	for _, ch := range chosen {
+		if ch.cell != nil && (small == nil || len(ch.cell.Docs) < len(small.Docs)) {
+			small = ch.cell
+		}
+	}
+	if small == nil {
+		return nil // no term chosen: no document
+	}
+	s.work += len(small.Docs)
+	checks := s.checks[:0]
+	for _, ch := range chosen {
+		if ch.cell == small {
+			continue
+		}
+		c := check{code: s.terms[ch.term].Code}
+		if ch.cell != nil {
+			c.want = ch.cell.Class
+		}
+		checks = append(checks, c)
+	}
+	s.checks = checks
+	out := s.listed[i][:0]
+next:
+	for _, d := range small.Docs {
+		for _, c := range checks {
+			got := uint8(0)
+			if int(d) < len(c.code) {
+				got = c.code[d]
+			}
+			if got != c.want {
+				continue next
+			}
+		}
+		out = append(out, d)
+	}
+	s.listed[i] = out
+	return out
+}
+
+// check is a term's code that a combination's documents have.
+type check struct {
+	code []uint8
+	want uint8
 }
 
 // leaf scores the documents of one combination of cells.
-func (s *tiered) leaf(cur *roaring.Bitmap) error {
-	docs := cur.ToArray()
-	for t, on := range s.present {
-		if !on {
+func (s *tiered) leaf(chosen []choice, docs []uint32) error {
+	for _, ch := range chosen {
+		if ch.cell == nil {
 			continue
 		}
+		t := ch.term
+		s.present[t] = true
 		if cap(s.weights[t]) < len(docs) {
 			s.weights[t] = make([]float64, len(docs), 2*len(docs))
 		}
@@ -242,5 +340,6 @@ func (s *tiered) leaf(cur *roaring.Bitmap) error {
 		}
 		s.top.offer(Hit{Doc: uint64(doc), Score: score})
 	}
+	clear(s.present)
 	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // tieredQuery is c's terms qs as tiered terms: a document's bucket is its
@@ -16,30 +14,33 @@ func (c corpus) tieredQuery(qs []int, coarse bool, scored *int) []TieredTerm {
 	var out []TieredTerm
 	for _, t := range qs {
 		w := c.weightFunc(len(c.terms[t]))
-		tt := TieredTerm{All: roaring.New(), Buckets: make([][]Cell, 10)}
-		cells := map[[2]int]*roaring.Bitmap{}
+		tt := TieredTerm{Code: make([]uint8, len(c.lens)), Buckets: make([][]Cell, 10)}
+		cells := map[[2]int]*Cell{}
 		tfOf := map[uint32]uint64{}
 		for i, d := range c.terms[t] {
-			tt.All.Add(uint32(d))
 			tf := int(c.tfs[t][i])
 			if coarse {
 				tf += tf % 2
 			}
 			key := [2]int{c.lens[d], tf}
 			if cells[key] == nil {
-				cells[key] = roaring.New()
+				cells[key] = &Cell{Class: uint8(tf), Bound: w(uint64(tf), c.lens[d])}
 			}
-			cells[key].Add(uint32(d))
+			cells[key].Docs = append(cells[key].Docs, uint32(d))
+			tt.Code[d] = uint8(tf)
 			tfOf[uint32(d)] = c.tfs[t][i]
 		}
-		for key, bm := range cells {
-			tt.Buckets[key[0]] = append(tt.Buckets[key[0]], Cell{Docs: bm, Bound: w(uint64(key[1]), key[0])})
+		for key, cell := range cells {
+			tt.Buckets[key[0]] = append(tt.Buckets[key[0]], *cell)
 		}
 		tt.Weights = func(docs []uint32, out []float64) {
 			if !slices.IsSorted(docs) {
 				panic("documents out of order")
 			}
 			for i, d := range docs {
+				if tt.Code[d] == 0 {
+					panic("document without the term")
+				}
 				out[i] = w(tfOf[d], c.lens[d])
 			}
 			*scored += len(docs)

@@ -10,10 +10,11 @@ import (
 	"github.com/autorag/autorag/engine/prune"
 )
 
-// tieredBudget bounds one tiered search's bitmap operations; past it the
-// query is pruned with MaxScore instead. A broad three-term query at
-// 100,000 documents takes some hundreds.
-const tieredBudget = 20000
+// tieredBudget bounds one tiered search's work (documents examined and
+// combinations walked) given the number of postings of its terms: past it
+// the query is pruned with MaxScore instead, whose cost is about a posting
+// read per posting. A membership test costs less than a posting read.
+func tieredBudget(postings int) int { return postings + 1<<16 }
 
 // tieredTop is bm25Top from the terms' tiers, when every term has them
 // (ok false: it did nothing but count the uses, and build the tiers of
@@ -49,7 +50,7 @@ func (s *searcher) tieredTop(ctx context.Context, terms []queryTerm, m int) (hit
 		pts[i] = s.tieredTerm(qt, tts[i])
 		postings += int(tts[i].df)
 	}
-	top, complete, err := prune.TopKTiered(pts, m, tieredBudget)
+	top, complete, err := prune.TopKTiered(pts, m, tieredBudget(postings))
 	if errors.Is(err, prune.ErrBudget) {
 		return nil, false, 0, false, nil
 	}
@@ -74,7 +75,7 @@ func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
 	}
 	idf := m.idf(tt.df)
 	t := prune.TieredTerm{
-		All:     tt.all,
+		Code:    tt.code,
 		Buckets: make([][]prune.Cell, len(tt.buckets)),
 		Weights: func(docs []uint32, out []float64) { tt.weights(m, idf, docs, out) },
 	}
@@ -82,7 +83,7 @@ func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
 		t.Buckets[j] = make([]prune.Cell, len(cells))
 		for i, c := range cells {
 			// weight grows with tf and, for b in [0, 1], does not with dl
-			t.Buckets[j][i] = prune.Cell{Docs: c.docs, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
+			t.Buckets[j][i] = prune.Cell{Docs: c.docs, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
 		}
 	}
 	return t

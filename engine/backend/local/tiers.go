@@ -1,7 +1,7 @@
 package local
 
 // Tiered postings: a term's postings in an open generation, partitioned by
-// chunk length and term frequency into bitmaps, for prune.TopKTiered. A
+// chunk length and term frequency into cells, for prune.TopKTiered. A
 // generation is opened read-only and never changes, so a term's tiers are
 // built once from its postings, the second time a query of the process
 // uses the term (a one-shot query keeps MaxScore's cost), and kept for the
@@ -14,8 +14,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-
-	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // termTiers is one term's postings (live chunks; those of its languages
@@ -25,8 +23,8 @@ type termTiers struct {
 	docs    []uint32
 	tf      []uint32
 	dl      []uint32
-	all     *roaring.Bitmap
-	buckets [][]tierCell // by lengthBucket, then tfClass
+	code    []uint8      // per document number: 1 + its tfClass, 0 without the term
+	buckets [][]tierCell // by lengthBucket
 	bytes   int
 }
 
@@ -34,20 +32,23 @@ type termTiers struct {
 // the largest frequency and smallest length among them: the cell's weight
 // bound is the weight of that pair.
 type tierCell struct {
-	docs  *roaring.Bitmap
+	docs  []uint32
+	class uint8
 	maxTF uint32
 	minDL uint32
 }
 
-// lengthBucket splits lengths at powers of two and halfway between them,
-// so that lengths in one bucket differ by less than half.
+// lengthBucket is exact below 16 and splits each power of two above into
+// 8 buckets, so that lengths in one bucket differ by less than an eighth.
 func lengthBucket(dl uint32) int {
-	n := bits.Len32(dl)
-	if n <= 1 {
-		return n
+	shift := bits.Len32(dl) - 1 - lengthSubBits
+	if shift <= 0 {
+		return int(dl)
 	}
-	return 2*n - 2 + int(dl>>(n-2)&1)
+	return shift<<lengthSubBits + int(dl>>shift)
 }
+
+const lengthSubBits = 3
 
 // tfClass is 1, 2, 3, 4-7 or 8 and more.
 func tfClass(tf uint32) int {
@@ -65,22 +66,19 @@ const tfClasses = 5
 // buildTiers partitions postings (increasing document numbers, tf ≥ 1),
 // or reports that they do not fit 32 bits.
 func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
-	tt := &termTiers{df: df, docs: make([]uint32, len(postings)), tf: make([]uint32, len(postings)), dl: make([]uint32, len(postings))}
-	type cellDocs struct {
-		docs         []uint32
-		maxTF, minDL uint32
-	}
-	var cells [][tfClasses]cellDocs
+	n := len(postings)
+	tt := &termTiers{df: df, docs: make([]uint32, n), tf: make([]uint32, n), dl: make([]uint32, n)}
+	var cells [][tfClasses]tierCell
 	for i, p := range postings {
 		dl := lengthFromNorm(p.norm)
-		if p.num > math.MaxUint32 || p.tf > math.MaxUint32 || p.tf == 0 || dl < 0 || dl > math.MaxUint32 {
+		if p.num >= math.MaxUint32 || p.tf > math.MaxUint32 || p.tf == 0 || dl < 0 || dl > math.MaxUint32 {
 			return nil, false
 		}
 		d, tf, l := uint32(p.num), uint32(p.tf), uint32(dl)
 		tt.docs[i], tt.tf[i], tt.dl[i] = d, tf, l
 		j := lengthBucket(l)
 		for len(cells) <= j {
-			cells = append(cells, [tfClasses]cellDocs{})
+			cells = append(cells, [tfClasses]tierCell{})
 		}
 		c := &cells[j][tfClass(tf)]
 		if len(c.docs) == 0 || l < c.minDL {
@@ -89,19 +87,21 @@ func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
 		c.maxTF = max(c.maxTF, tf)
 		c.docs = append(c.docs, d)
 	}
-	tt.all = roaring.New()
-	tt.all.AddMany(tt.docs)
-	tt.bytes = 12*len(postings) + int(tt.all.GetSizeInBytes())
+	if n > 0 {
+		tt.code = make([]uint8, tt.docs[n-1]+1)
+	}
+	tt.bytes = 16*n + len(tt.code)
 	tt.buckets = make([][]tierCell, len(cells))
 	for j := range cells {
-		for _, c := range cells[j] {
+		for class, c := range cells[j] {
 			if len(c.docs) == 0 {
 				continue
 			}
-			bm := roaring.New()
-			bm.AddMany(c.docs)
-			tt.bytes += int(bm.GetSizeInBytes())
-			tt.buckets[j] = append(tt.buckets[j], tierCell{docs: bm, maxTF: c.maxTF, minDL: c.minDL})
+			c.class = uint8(class + 1)
+			for _, d := range c.docs {
+				tt.code[d] = c.class
+			}
+			tt.buckets[j] = append(tt.buckets[j], c)
 		}
 	}
 	return tt, true
@@ -147,10 +147,10 @@ type tierCache struct {
 	maxTerms int // queries of more terms use MaxScore
 }
 
-// tierBudget bounds a State's tiers: about 12 bytes a posting, so 256 MiB
-// hold some 20 million postings (the tiers of about 250 broad terms at
-// 100,000 documents).
-const tierBudget = 256 << 20
+// tierBudget bounds a State's tiers: 16 bytes a posting and a byte a
+// chunk, so 128 MiB hold the tiers of some 80 broad terms at 100,000
+// documents (300,000 chunks, 84,500 postings a term).
+const tierBudget = 128 << 20
 
 // maxUses bounds the terms whose uses are counted; past it the counts
 // start over.
