@@ -74,17 +74,29 @@ func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
 		m.n = float64(s.langs.chunks(qt.langs))
 	}
 	idf := m.idf(tt.df)
-	t := prune.TieredTerm{
+	return prune.TieredTerm{
 		Code:    tt.code,
-		Buckets: make([][]prune.Cell, len(tt.buckets)),
+		Buckets: tt.priced(m, idf),
 		Weights: func(docs []uint32, out []float64) { tt.weights(m, idf, docs, out) },
 	}
+}
+
+// priced is the cells with their bounds under the model and idf, kept for
+// the next query of the same model.
+func (tt *termTiers) priced(m bm25, idf float64) [][]prune.Cell {
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.price.buckets != nil && tt.price.m == m && tt.price.idf == idf {
+		return tt.price.buckets
+	}
+	out := make([][]prune.Cell, len(tt.buckets))
 	for j, cells := range tt.buckets {
-		t.Buckets[j] = make([]prune.Cell, len(cells))
+		out[j] = make([]prune.Cell, len(cells))
 		for i, c := range cells {
 			// weight grows with tf and, for b in [0, 1], does not with dl
-			t.Buckets[j][i] = prune.Cell{Docs: c.docs, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
+			out[j][i] = prune.Cell{Docs: c.docs, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
 		}
 	}
-	return t
+	tt.price.m, tt.price.idf, tt.price.buckets = m, idf, out
+	return out
 }

@@ -90,7 +90,8 @@ func buildGen(t *testing.T, st Storage, base, gen string, c pruneCorpus, deletes
 // TestPrunedListMatchesExhaustive builds random generations through the
 // writer (one language and two; then a second generation cloned from the
 // first with files deleted and added, so that bleve holds deleted
-// documents and several segments) and requires the pruned and the
+// documents and several segments) and requires MaxScore, the tiered
+// scorer (its tiers kept across the queries of a generation) and the
 // exhaustive scorer to return identical lists (chunks, scores, order) for
 // random queries, in both modes, with per-file limits and path filters
 // narrow enough to make the list refill.
@@ -186,6 +187,13 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 	}
 	if tieredRuns == 0 {
 		t.Fatalf("%s: no list came from the tiers", where)
+	}
+	scoped := false
+	for key := range tiers.tiers {
+		scoped = scoped || key.langs != allLangs
+	}
+	if ls.multilingual && !scoped {
+		t.Fatalf("%s: no language-scoped term has tiers", where)
 	}
 }
 

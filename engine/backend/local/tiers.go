@@ -14,6 +14,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/autorag/autorag/engine/prune"
 )
 
 // termTiers is one term's postings (live chunks; those of its languages
@@ -26,6 +28,13 @@ type termTiers struct {
 	code    []uint8      // per document number: 1 + its tfClass, 0 without the term
 	buckets [][]tierCell // by lengthBucket
 	bytes   int
+
+	mu    sync.Mutex // guards price, the last query's priced cells
+	price struct {
+		m       bm25
+		idf     float64
+		buckets [][]prune.Cell
+	}
 }
 
 // tierCell is the documents of one length bucket and frequency class, with
