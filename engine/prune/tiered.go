@@ -47,21 +47,26 @@ var ErrBudget = errors.New("top k: tiered search over budget")
 // that documents holding the terms rarely or in long chunks are never
 // looked at. A combination's documents are its smallest cell's whose codes
 // in the other terms match: its cost is that cell's size, not the others'.
-// Each document is in exactly one combination; its score is the sum of
-// its terms' weights in the order of terms. Past budget documents examined
-// (and combinations walked) it gives up with ErrBudget.
+// Combinations with a small cell are scored first, over every bucket, so
+// that the threshold is high before any large cell is read. Each document
+// is in exactly one combination; its score is the sum of its terms'
+// weights in the order of terms. Past budget documents examined (and
+// combinations walked) it gives up with ErrBudget.
 func TopKTiered(terms []TieredTerm, k, budget int) ([]Hit, bool, error) {
 	if k < 1 {
 		return nil, false, fmt.Errorf("top k: k is %d", k)
 	}
 	s := newTiered(terms, k, budget)
-	for _, j := range s.bucketOrder() {
-		s.prepare(j)
-		if s.below(s.rest[0]) {
-			continue
-		}
-		if err := s.walk(0, make([]choice, 0, len(terms)), nil, 0); err != nil {
-			return nil, false, err
+	order := s.bucketOrder()
+	for s.phase = 1; s.phase <= 2; s.phase++ {
+		for _, j := range order {
+			s.prepare(j)
+			if s.below(s.rest[0]) {
+				continue
+			}
+			if err := s.walk(0, make([]choice, 0, len(terms)), nil, 0); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 	hits, complete := s.top.result()
@@ -83,6 +88,7 @@ type tiered struct {
 	work    int // documents examined, and combinations
 	budget  int
 	buckets int
+	phase   int // 1: combinations with a small cell, 2: the others
 	cells   [][]Cell  // per walk position: the bucket's cells, best bound first
 	rest    []float64 // rest[i]: the best bounds of walk positions i.. summed
 	present []bool    // per query term: it holds the leaf's documents
@@ -192,6 +198,9 @@ func (s *tiered) walk(i int, chosen []choice, docs []uint32, partial float64) er
 	}
 	if i == len(s.order) {
 		if docs == nil {
+			if s.phase == 1 {
+				return nil // no small cell: the second phase's
+			}
 			docs = s.list(i, chosen)
 		}
 		return s.leaf(chosen, docs)
@@ -215,6 +224,9 @@ func (s *tiered) walk(i int, chosen []choice, docs []uint32, partial float64) er
 			}
 			next = parts[c.Class]
 		case len(c.Docs) <= materialize:
+			if s.phase == 2 {
+				continue // the first phase's
+			}
 			if next = s.list(i, with); len(next) == 0 {
 				continue
 			}
@@ -343,3 +355,4 @@ func (s *tiered) leaf(chosen []choice, docs []uint32) error {
 	clear(s.present)
 	return nil
 }
+
