@@ -88,7 +88,7 @@ type tiered struct {
 	work    int // documents examined, and combinations
 	budget  int
 	buckets int
-	phase   int // 1: combinations with a small cell, 2: the others
+	phase   int       // 1: combinations with a small cell, 2: the others
 	cells   [][]Cell  // per walk position: the bucket's cells, best bound first
 	rest    []float64 // rest[i]: the best bounds of walk positions i.. summed
 	present []bool    // per query term: it holds the leaf's documents
@@ -355,4 +355,3 @@ func (s *tiered) leaf(chosen []choice, docs []uint32) error {
 	clear(s.present)
 	return nil
 }
-
