@@ -53,12 +53,19 @@ func (c corpus) tieredQuery(qs []int, coarse bool, scored *int) []TieredTerm {
 func TestTopKTieredMatchesExhaustive(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 25))
 	for round := range 300 {
-		c := randomCorpus(r, 50+r.IntN(400), 12)
+		docs := 50 + r.IntN(400)
+		if round%10 == 0 { // cells past materialize, and the k that needs them
+			docs = 3000 + r.IntN(3000)
+		}
+		c := randomCorpus(r, docs, 12)
 		qs := make([]int, 1+r.IntN(6))
 		for i := range qs {
 			qs[i] = r.IntN(len(c.terms)) // repeats allowed, as in a query
 		}
 		k := 1 + r.IntN(30)
+		if round%10 == 0 {
+			k = 100 + r.IntN(1000)
+		}
 		var reads, scored int
 		var lists []*list
 		want := exhaustive(c.query(qs, true, &reads, &lists), k)
