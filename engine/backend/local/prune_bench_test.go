@@ -23,7 +23,7 @@ import (
 // e.g. the harness's generated corpora), with the exhaustive scorer,
 // MaxScore alone, and the default (tiers, built by the two queries before
 // the timed ones), after checking that all give the same list; "build"
-// times a query that builds the terms' tiers. It reports the process's CPU
+// times a query that builds the terms' tiers, and reports their size. It reports the process's CPU
 // time per query beside the wall clock, which on a shared machine varies
 // far more. Skipped without the variable.
 func BenchmarkBroadBM25(b *testing.B) {
@@ -89,6 +89,9 @@ func benchBroad(b *testing.B, dir string) {
 				lexical(sc.scorer)
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			if sc.build {
+				b.ReportMetric(float64(states[sc.scorer].tiers.bytes), "tier-bytes")
+			}
 		})
 	}
 }
