@@ -9,9 +9,10 @@ import (
 // Cell is the documents of a term that share a length bucket and a term
 // frequency class, and a bound of the term's weight in any of them.
 type Cell struct {
-	Docs  []uint32 // increasing
-	Class uint8    // the Code of the documents, at least 1
-	Bound float64
+	Docs   []uint32 // increasing
+	TF, DL []uint32 // the term's frequency and the length of each of Docs
+	Class  uint8    // the Code of the documents, at least 1
+	Bound  float64
 }
 
 // TieredTerm is one query term whose documents are partitioned into cells:
@@ -23,9 +24,9 @@ type TieredTerm struct {
 	// the term is not in d.
 	Code    []uint8
 	Buckets [][]Cell
-	// Weights sets out[i] to the term's weight in docs[i]; docs are
-	// increasing and all hold the term.
-	Weights func(docs []uint32, out []float64)
+	// Weight is the term's weight in a document of the given term
+	// frequency and length; it must be positive.
+	Weight func(tf uint64, dl int) float64
 }
 
 func (t *TieredTerm) code(d uint32) uint8 {
@@ -335,13 +336,18 @@ func (s *tiered) leaf(chosen []choice, docs []uint32) error {
 		if ch.cell == nil {
 			continue
 		}
-		t := ch.term
+		t, c := ch.term, ch.cell
 		s.present[t] = true
 		if cap(s.weights[t]) < len(docs) {
 			s.weights[t] = make([]float64, len(docs), 2*len(docs))
 		}
-		s.weights[t] = s.weights[t][:len(docs)]
-		s.terms[t].Weights(docs, s.weights[t])
+		w := s.weights[t][:len(docs)]
+		s.weights[t] = w
+		at := 0
+		for i, d := range docs {
+			at += gallop(c.Docs[at:], d)
+			w[i] = s.terms[t].Weight(uint64(c.TF[at]), int(c.DL[at]))
+		}
 	}
 	for d, doc := range docs {
 		score := 0.0
@@ -354,4 +360,16 @@ func (s *tiered) leaf(chosen []choice, docs []uint32) error {
 	}
 	clear(s.present)
 	return nil
+}
+
+// gallop is the index of the first element of a (increasing) at or after
+// d, searched from the start: the next document is usually near.
+func gallop(a []uint32, d uint32) int {
+	hi := 1
+	for hi < len(a) && a[hi] < d {
+		hi *= 2
+	}
+	lo := hi / 2
+	i, _ := slices.BinarySearch(a[lo:min(hi+1, len(a))], d)
+	return lo + i
 }

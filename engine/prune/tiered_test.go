@@ -9,14 +9,13 @@ import (
 
 // tieredQuery is c's terms qs as tiered terms: a document's bucket is its
 // length, a cell holds one frequency (rounded up to an even one when
-// coarse, so that cells hold several). scored counts the weights looked up.
+// coarse, so that cells hold several). scored counts the weights computed.
 func (c corpus) tieredQuery(qs []int, coarse bool, scored *int) []TieredTerm {
 	var out []TieredTerm
 	for _, t := range qs {
 		w := c.weightFunc(len(c.terms[t]))
 		tt := TieredTerm{Code: make([]uint8, len(c.lens)), Buckets: make([][]Cell, 10)}
 		cells := map[[2]int]*Cell{}
-		tfOf := map[uint32]uint64{}
 		for i, d := range c.terms[t] {
 			tf := int(c.tfs[t][i])
 			if coarse {
@@ -26,24 +25,16 @@ func (c corpus) tieredQuery(qs []int, coarse bool, scored *int) []TieredTerm {
 			if cells[key] == nil {
 				cells[key] = &Cell{Class: uint8(tf), Bound: w(uint64(tf), c.lens[d])}
 			}
-			cells[key].Docs = append(cells[key].Docs, uint32(d))
+			cl := cells[key]
+			cl.Docs, cl.TF, cl.DL = append(cl.Docs, uint32(d)), append(cl.TF, uint32(c.tfs[t][i])), append(cl.DL, uint32(c.lens[d]))
 			tt.Code[d] = uint8(tf)
-			tfOf[uint32(d)] = c.tfs[t][i]
 		}
 		for key, cell := range cells {
 			tt.Buckets[key[0]] = append(tt.Buckets[key[0]], *cell)
 		}
-		tt.Weights = func(docs []uint32, out []float64) {
-			if !slices.IsSorted(docs) {
-				panic("documents out of order")
-			}
-			for i, d := range docs {
-				if tt.Code[d] == 0 {
-					panic("document without the term")
-				}
-				out[i] = w(tfOf[d], c.lens[d])
-			}
-			*scored += len(docs)
+		tt.Weight = func(tf uint64, dl int) float64 {
+			*scored++
+			return w(tf, dl)
 		}
 		out = append(out, tt)
 	}

@@ -77,7 +77,7 @@ func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
 	return prune.TieredTerm{
 		Code:    tt.code,
 		Buckets: tt.priced(m, idf),
-		Weights: func(docs []uint32, out []float64) { tt.weights(m, idf, docs, out) },
+		Weight:  func(tf uint64, dl int) float64 { return m.weight(idf, tf, dl) },
 	}
 }
 
@@ -94,7 +94,7 @@ func (tt *termTiers) priced(m bm25, idf float64) [][]prune.Cell {
 		out[j] = make([]prune.Cell, len(cells))
 		for i, c := range cells {
 			// weight grows with tf and, for b in [0, 1], does not with dl
-			out[j][i] = prune.Cell{Docs: c.docs, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
+			out[j][i] = prune.Cell{Docs: c.docs, TF: c.tf, DL: c.dl, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
 		}
 	}
 	tt.price.m, tt.price.idf, tt.price.buckets = m, idf, out

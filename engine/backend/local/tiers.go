@@ -12,7 +12,6 @@ import (
 	"context"
 	"math"
 	"math/bits"
-	"slices"
 	"sync"
 
 	"github.com/autorag/autorag/engine/prune"
@@ -21,10 +20,7 @@ import (
 // termTiers is one term's postings (live chunks; those of its languages
 // for a scoped term) in memory and in cells.
 type termTiers struct {
-	df      uint64 // the idf's document count
-	docs    []uint32
-	tf      []uint32
-	dl      []uint32
+	df      uint64       // the idf's document count
 	code    []uint8      // per document number: 1 + its tfClass, 0 without the term
 	buckets [][]tierCell // by lengthBucket
 	bytes   int
@@ -41,10 +37,9 @@ type termTiers struct {
 // the largest frequency and smallest length among them: the cell's weight
 // bound is the weight of that pair.
 type tierCell struct {
-	docs  []uint32
-	class uint8
-	maxTF uint32
-	minDL uint32
+	docs, tf, dl []uint32
+	class        uint8
+	maxTF, minDL uint32
 }
 
 // lengthBucket is exact below 8 and splits each power of two above into 4
@@ -78,15 +73,14 @@ const tfClasses = 5
 // or reports that they do not fit 32 bits.
 func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
 	n := len(postings)
-	tt := &termTiers{df: df, docs: make([]uint32, n), tf: make([]uint32, n), dl: make([]uint32, n)}
+	tt := &termTiers{df: df}
 	var cells [][tfClasses]tierCell
-	for i, p := range postings {
+	for _, p := range postings {
 		dl := lengthFromNorm(p.norm)
 		if p.num >= math.MaxUint32 || p.tf > math.MaxUint32 || p.tf == 0 || dl < 0 || dl > math.MaxUint32 {
 			return nil, false
 		}
 		d, tf, l := uint32(p.num), uint32(p.tf), uint32(dl)
-		tt.docs[i], tt.tf[i], tt.dl[i] = d, tf, l
 		j := lengthBucket(l)
 		for len(cells) <= j {
 			cells = append(cells, [tfClasses]tierCell{})
@@ -96,12 +90,12 @@ func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
 			c.minDL = l
 		}
 		c.maxTF = max(c.maxTF, tf)
-		c.docs = append(c.docs, d)
+		c.docs, c.tf, c.dl = append(c.docs, d), append(c.tf, tf), append(c.dl, l)
 	}
 	if n > 0 {
-		tt.code = make([]uint8, tt.docs[n-1]+1)
+		tt.code = make([]uint8, postings[n-1].num+1)
 	}
-	tt.bytes = 16*n + len(tt.code)
+	tt.bytes = 12*n + len(tt.code)
 	tt.buckets = make([][]tierCell, len(cells))
 	for j := range cells {
 		for class, c := range cells[j] {
@@ -116,28 +110,6 @@ func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
 		}
 	}
 	return tt, true
-}
-
-// weights sets out[i] to the weight of docs[i] (increasing, all among the
-// term's documents) under the model and idf.
-func (tt *termTiers) weights(m bm25, idf float64, docs []uint32, out []float64) {
-	at := 0
-	for i, d := range docs {
-		at += sortSearch(tt.docs[at:], d)
-		out[i] = m.weight(idf, uint64(tt.tf[at]), int(tt.dl[at]))
-	}
-}
-
-// sortSearch is the index of the first element of a (increasing) at or
-// after d, galloping from the start: the next document is usually near.
-func sortSearch(a []uint32, d uint32) int {
-	hi := 1
-	for hi < len(a) && a[hi] < d {
-		hi *= 2
-	}
-	lo := hi / 2
-	i, _ := slices.BinarySearch(a[lo:min(hi+1, len(a))], d)
-	return lo + i
 }
 
 // tierKey names a term's tiers: the term and its languages.
@@ -158,7 +130,7 @@ type tierCache struct {
 	maxTerms int // queries of more terms use MaxScore
 }
 
-// tierBudget bounds a State's tiers: 16 bytes a posting and a byte a
+// tierBudget bounds a State's tiers: 12 bytes a posting and a byte a
 // chunk, so 128 MiB hold the tiers of some 80 broad terms at 100,000
 // documents (300,000 chunks, 84,500 postings a term).
 const tierBudget = 128 << 20
