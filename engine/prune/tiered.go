@@ -90,9 +90,10 @@ type tiered struct {
 	budget  int
 	buckets int
 	phase   int       // 1: combinations with a small cell, 2: the others
-	cells   [][]Cell  // per walk position: the bucket's cells, best bound first
+	cells   [][]*Cell // per walk position: the bucket's cells, best bound first
 	rest    []float64 // rest[i]: the best bounds of walk positions i.. summed
-	present []bool    // per query term: it holds the leaf's documents
+	prep    []prepared
+	present []bool // per query term: it holds the leaf's documents
 	weights [][]float64
 	checks  []check // list's
 	// per walk position: the documents listed, and split, there (they
@@ -115,11 +116,10 @@ func newTiered(terms []TieredTerm, k, budget int) *tiered {
 		}
 	}
 	slices.SortStableFunc(s.order, func(a, b int) int { return size[a] - size[b] })
-	s.cells = make([][]Cell, len(terms))
+	s.prep = make([]prepared, s.buckets)
 	s.listed = make([][]uint32, len(terms)+1)
 	s.split1 = make([][]uint32, len(terms))
 	s.parts = make([][][]uint32, len(terms))
-	s.rest = make([]float64, len(terms)+1)
 	s.present = make([]bool, len(terms))
 	s.weights = make([][]float64, len(terms))
 	return s
@@ -167,14 +167,29 @@ func bestBound(cells []Cell) float64 {
 	return b
 }
 
-// prepare sets the cells and the bounds' suffix sums of bucket j.
+// prepared is a bucket's cells and bounds in walk order.
+type prepared struct {
+	cells [][]*Cell
+	rest  []float64
+}
+
+// prepare sets the cells and the bounds' suffix sums of bucket j, sorted
+// on the first phase's visit.
 func (s *tiered) prepare(j int) {
-	for i := len(s.order) - 1; i >= 0; i-- {
-		cells := cellsOf(s.terms[s.order[i]], j)
-		s.cells[i] = append(s.cells[i][:0], cells...)
-		slices.SortStableFunc(s.cells[i], func(a, b Cell) int { return descending(a.Bound, b.Bound) })
-		s.rest[i] = s.rest[i+1] + bestBound(cells)
+	p := &s.prep[j]
+	if p.cells == nil {
+		p.cells = make([][]*Cell, len(s.order))
+		p.rest = make([]float64, len(s.order)+1)
+		for i := len(s.order) - 1; i >= 0; i-- {
+			cells := cellsOf(s.terms[s.order[i]], j)
+			for ci := range cells {
+				p.cells[i] = append(p.cells[i], &cells[ci])
+			}
+			slices.SortStableFunc(p.cells[i], func(a, b *Cell) int { return descending(a.Bound, b.Bound) })
+			p.rest[i] = p.rest[i+1] + bestBound(cells)
+		}
 	}
+	s.cells, s.rest = p.cells, p.rest
 }
 
 // below reports whether a document whose score is at most bound cannot
@@ -211,8 +226,7 @@ func (s *tiered) walk(i int, chosen []choice, docs []uint32, partial float64) er
 	if docs != nil {
 		parts = s.split(i, docs, t)
 	}
-	for ci := range s.cells[i] {
-		c := &s.cells[i][ci]
+	for _, c := range s.cells[i] {
 		if s.below(partial + c.Bound + s.rest[i+1]) {
 			break
 		}
