@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-18624dabdd9196aca7b1601cbc06985b"
+const QuerySemantics = "q-0d724f94357a53a4a1aed86b0d23b64b"
