@@ -12,7 +12,15 @@
 // identical. Ordering and tie-breaking are left to the caller, which
 // orders them exactly as it orders an exhaustive list.
 //
-// It owns the algorithm only and must never import bleve or the engine:
-// postings arrive through the Postings interface, term weights through a
-// function, bounds as numbers the caller proves valid.
+// TopKTiered is the same answer from postings partitioned into cells
+// (chunk length bucket by term frequency class, with a per-document code
+// of each term's cell): it walks the combinations of one cell per term, or
+// none, bucket by bucket, and never looks at a combination whose cells'
+// bounds add up below the k-th best score; a combination costs its
+// smallest cell, so the documents read are those that can still compete,
+// not every posting of the essential terms.
+//
+// It owns the algorithms only and must never import bleve or the engine:
+// postings arrive through the Postings interface or as cells, term
+// weights through a function, bounds as numbers the caller proves valid.
 package prune

@@ -35,6 +35,10 @@ type searcher struct {
 	postings []posting         // scoreTermIn's buffer
 	// exhaustive scores every posting instead of pruning (ScorerExhaustive).
 	exhaustive bool
+	// tiers are the State's tiered postings (tiers.go), nil without;
+	// tieredRuns counts the lists they answered.
+	tiers      *tierCache
+	tieredRuns int
 }
 
 // externalID returns the chunk ID of internal document n.

@@ -15,16 +15,19 @@ import (
 	"github.com/autorag/autorag/engine/rank"
 )
 
-// Scorer chooses how a generation's BM25 list is computed; both rank alike.
+// Scorer chooses how a generation's BM25 list is computed; all rank alike.
 type Scorer int
 
 const (
 	// ScorerPruned (the default) prunes with MaxScore where that is
-	// cheaper than scoring every posting.
+	// cheaper than scoring every posting, and from a term's second use in
+	// the State on with its tiered postings (tiers.go).
 	ScorerPruned Scorer = iota
 	// ScorerExhaustive scores every posting, as before pruning: tests and
-	// benchmarks compare the two scorers with it.
+	// benchmarks compare the other scorers with it.
 	ScorerExhaustive
+	// ScorerMaxScore prunes with MaxScore alone, as before tiers.
+	ScorerMaxScore
 )
 
 // prunedList is bm25List's walk over prefixes of the pruned scorer's
@@ -70,6 +73,9 @@ const pruneShare = 16
 // included), unordered, whether they are every chunk that matches, and
 // the number of postings of the terms.
 func (s *searcher) bm25Top(ctx context.Context, terms []queryTerm, m int) ([]hit, bool, int, error) {
+	if hits, complete, postings, ok, err := s.tieredTop(ctx, terms, m); err != nil || ok {
+		return hits, complete, postings, err
+	}
 	pts := make([]prune.Term, 0, len(terms))
 	var open []*tfrPostings
 	defer func() {

@@ -8,7 +8,8 @@
 // (bleve_files.go), opening and creating the scorch index without bleve's
 // top-level package (scorch.go), the exact BM25 scorer over bleve's postings (bm25.go,
 // bm25list.go, postings.go; bm25prune.go prunes it with package prune,
-// same ranking; Storage.Scorer chooses),
+// and bm25tiered.go from tiered postings built in memory per open
+// generation (tiers.go), same ranking; Storage.Scorer chooses),
 // per-language term scoping (querylang.go), filter terms (facets.go), the
 // stored fields of results (load.go), the writer and reader of a
 // generation (storage.go, search.go), the vector build (storage.go:

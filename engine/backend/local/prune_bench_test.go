@@ -20,10 +20,12 @@ import (
 // broad query ("water people system", bm25 mode, k 10: the best 50
 // chunks) on the committed generation of each folder in
 // AUTORAG_BENCH_TREES (a comma list of trees indexed by `autorag refresh`,
-// e.g. the harness's generated corpora), with the exhaustive and the
-// pruned scorer, after checking that both give the same list. It reports
-// the process's CPU time per query beside the wall clock, which on a
-// shared machine varies far more. Skipped without the variable.
+// e.g. the harness's generated corpora), with the exhaustive scorer,
+// MaxScore alone, and the default (tiers, built by the two queries before
+// the timed ones), after checking that all give the same list; "build"
+// times a query that builds the terms' tiers, and reports their size. It reports the process's CPU
+// time per query beside the wall clock, which on a shared machine varies
+// far more. Skipped without the variable.
 func BenchmarkBroadBM25(b *testing.B) {
 	env := os.Getenv("AUTORAG_BENCH_TREES")
 	if env == "" {
@@ -43,23 +45,20 @@ func benchBroad(b *testing.B, dir string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	states := map[bool]*State{}
-	for _, exhaustive := range []bool{false, true} {
-		st := Storage{Dir: lay.Dir, GenDir: lay.GenDir}
-		if exhaustive {
-			st.Scorer = ScorerExhaustive
-		}
+	states := map[Scorer]*State{}
+	for _, scorer := range []Scorer{ScorerExhaustive, ScorerMaxScore, ScorerPruned} {
+		st := Storage{Dir: lay.Dir, GenDir: lay.GenDir, Scorer: scorer}
 		state, err := st.Open(sc)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer state.Close()
-		states[exhaustive] = state.(*State)
+		states[scorer] = state.(*State)
 	}
 	ctx := context.Background()
 	q := backend.Query{Text: "water people system", Mode: rank.ModeBM25, K: 10, PerFile: 1, Want: 50, K1: 0.9, B: 0.4}
-	lexical := func(exhaustive bool) []rank.Hit {
-		l, err := states[exhaustive].Query(ctx, q)
+	lexical := func(scorer Scorer) []rank.Hit {
+		l, err := states[scorer].Query(ctx, q)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,19 +69,29 @@ func benchBroad(b *testing.B, dir string) {
 		}
 		return hits
 	}
-	if ex, pr := lexical(true), lexical(false); len(ex) == 0 || !reflect.DeepEqual(ex, pr) {
-		b.Fatalf("scorers differ:\n%v\n%v", ex, pr)
+	ex := lexical(ScorerExhaustive)
+	for _, scorer := range []Scorer{ScorerMaxScore, ScorerPruned, ScorerPruned, ScorerPruned} {
+		if got := lexical(scorer); len(ex) == 0 || !reflect.DeepEqual(ex, got) {
+			b.Fatalf("scorer %d differs:\n%v\n%v", scorer, ex, got)
+		}
 	}
 	for _, sc := range []struct {
-		name       string
-		exhaustive bool
-	}{{"exhaustive", true}, {"pruned", false}} {
+		name   string
+		scorer Scorer
+		build  bool
+	}{{"exhaustive", ScorerExhaustive, false}, {"maxscore", ScorerMaxScore, false}, {"pruned", ScorerPruned, false}, {"build", ScorerPruned, true}} {
 		b.Run(sc.name, func(b *testing.B) {
 			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
-				lexical(sc.exhaustive)
+				if sc.build {
+					states[sc.scorer].tiers = newTierCache(1)
+				}
+				lexical(sc.scorer)
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			if sc.build {
+				b.ReportMetric(float64(states[sc.scorer].tiers.bytes), "tier-bytes")
+			}
 		})
 	}
 }

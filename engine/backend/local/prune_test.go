@@ -90,7 +90,8 @@ func buildGen(t *testing.T, st Storage, base, gen string, c pruneCorpus, deletes
 // TestPrunedListMatchesExhaustive builds random generations through the
 // writer (one language and two; then a second generation cloned from the
 // first with files deleted and added, so that bleve holds deleted
-// documents and several segments) and requires the pruned and the
+// documents and several segments) and requires MaxScore, the tiered
+// scorer (its tiers kept across the queries of a generation) and the
 // exhaustive scorer to return identical lists (chunks, scores, order) for
 // random queries, in both modes, with per-file limits and path filters
 // narrow enough to make the list refill.
@@ -128,6 +129,8 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 	}
 	defer state.Close()
 	ls := state.(*State)
+	tiers := newTierCache(1) // every term's tiers, from the first use on
+	tieredRuns := 0
 	for q := range 60 {
 		var words []string
 		for range 1 + r.IntN(5) {
@@ -153,13 +156,14 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 		if err != nil {
 			t.Fatal(err)
 		}
-		list := func(exhaustive bool) []rank.Hit {
+		list := func(exhaustive bool, tiers *tierCache) []rank.Hit {
 			r, err := openReader(ls.idx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			s := &searcher{r: r, model: modelOf(sc, 0.9, 0.4), exhaustive: exhaustive}
+			s := &searcher{r: r, model: modelOf(sc, 0.9, 0.4), exhaustive: exhaustive, tiers: tiers}
+			defer func() { tieredRuns += s.tieredRuns }()
 			terms, err := s.queryTerms(ctx, ls, text)
 			if err != nil {
 				t.Fatal(err)
@@ -170,13 +174,26 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 			}
 			return hits
 		}
-		ex, pr := list(true), list(false)
+		ex, pr, ti := list(true, nil), list(false, nil), list(false, tiers)
 		if len(ex) == 0 && q%7 != 0 && patterns == nil {
 			t.Fatalf("%s: %q found nothing", where, text)
 		}
 		if !reflect.DeepEqual(ex, pr) {
 			t.Fatalf("%s: %q %s k %d per-file %d %v:\nexhaustive %v\npruned     %v", where, text, mode, k, perFile, patterns, ex, pr)
 		}
+		if !reflect.DeepEqual(ex, ti) {
+			t.Fatalf("%s: %q %s k %d per-file %d %v:\nexhaustive %v\ntiered     %v", where, text, mode, k, perFile, patterns, ex, ti)
+		}
+	}
+	if tieredRuns == 0 {
+		t.Fatalf("%s: no list came from the tiers", where)
+	}
+	scoped := false
+	for key := range tiers.tiers {
+		scoped = scoped || key.langs != allLangs
+	}
+	if ls.multilingual && !scoped {
+		t.Fatalf("%s: no language-scoped term has tiers", where)
 	}
 }
 
@@ -213,5 +230,70 @@ func TestScorerOption(t *testing.T) {
 	ex, pr := lexical(ScorerExhaustive), lexical(ScorerPruned)
 	if len(ex) == 0 || !reflect.DeepEqual(ex, pr) {
 		t.Fatalf("scorers differ:\nexhaustive %v\npruned     %v", ex, pr)
+	}
+}
+
+// TestTiersConcurrentQueries runs queries at once on one State with the
+// default scorer, which builds the terms' tiers on their second use while
+// other queries read them: every list equals the exhaustive one.
+func TestTiersConcurrentQueries(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 25))
+	dir := t.TempDir()
+	st := Storage{Dir: dir, GenDir: func(gen string) string { return filepath.Join(dir, gen) }}
+	c := pruneCorpus{}
+	sc := buildGen(t, st, "", "g1", c, nil, c.addFiles(r, 0, 200, false), false)
+	ctx := context.Background()
+	lexical := func(state backend.State, text string) ([]rank.Hit, error) {
+		l, err := state.Query(ctx, backend.Query{Text: text, Mode: rank.ModeBM25, K: 10, PerFile: 1, Want: 50, K1: 0.9, B: 0.4})
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		hits, _, err := l.Lexical(ctx)
+		return hits, err
+	}
+	open := func(s Scorer) backend.State {
+		st.Scorer = s
+		state, err := st.Open(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { state.Close() })
+		return state
+	}
+	ex, pr := open(ScorerExhaustive), open(ScorerPruned)
+	queries := []string{"water people", "water people system", "river stone water", "people"}
+	want := map[string][]rank.Hit{}
+	for _, q := range queries {
+		hits, err := lexical(ex, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[q] = hits
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := range 6 {
+				q := queries[(g+i)%len(queries)]
+				got, err := lexical(pr, q)
+				if err == nil && !reflect.DeepEqual(got, want[q]) {
+					err = fmt.Errorf("%q: got %v, want %v", q, got, want[q])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(pr.(*State).tiers.tiers); n == 0 {
+		t.Error("no tiers were built")
 	}
 }

@@ -38,7 +38,7 @@ func (ls *State) Query(ctx context.Context, q backend.Query) (backend.Lists, err
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{r: r, model: modelOf(ls.sc, q.K1, q.B), exhaustive: ls.scorer == ScorerExhaustive}
+	s := &searcher{r: r, model: modelOf(ls.sc, q.K1, q.B), exhaustive: ls.scorer == ScorerExhaustive, tiers: ls.tiers}
 	filter, err := s.withFacets(ctx, q.Filter, q.Facets)
 	if err != nil {
 		r.Close()

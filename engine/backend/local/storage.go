@@ -47,6 +47,9 @@ func (s Storage) Open(sc *fingerprint.Sidecar) (backend.State, error) {
 		return nil, err
 	}
 	ls := &State{idx: idx, sc: sc, multilingual: sc.Settings["analyzer"] == analyze.MultiVersion, embedder: s.EmbedderID, scorer: s.Scorer}
+	if s.Scorer == ScorerPruned {
+		ls.tiers = newTierCache(2)
+	}
 	// An embedder's ID is never "" or "none", the IDs of generations
 	// without vectors.
 	if s.EmbedderID != "" && sc.Settings["embedder"] == s.EmbedderID {
@@ -167,6 +170,7 @@ type State struct {
 	multilingual bool
 	embedder     string // the configured embedder's ID, for errors
 	scorer       Scorer
+	tiers        *tierCache // nil unless scorer is ScorerPruned
 
 	langOnce sync.Once // languages, read on first use
 	langs    *genLangs

@@ -1,0 +1,389 @@
+package prune
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Cell is the documents of a term that share a length bucket and a term
+// frequency class, and a bound of the term's weight in any of them.
+type Cell struct {
+	Docs   []uint32 // increasing
+	TF, DL []uint32 // the term's frequency and the length of each of Docs
+	Class  uint8    // the Code of the documents, at least 1
+	Bound  float64
+}
+
+// TieredTerm is one query term whose documents are partitioned into cells:
+// Buckets[j] holds the term's cells of length bucket j, which must be the
+// same bucket of a document for every term of a query (its length's), each
+// of its own Class.
+type TieredTerm struct {
+	// Code[d] is the Class of document d's cell, 0 (or past the end) when
+	// the term is not in d.
+	Code    []uint8
+	Buckets [][]Cell
+	// Weight is the term's weight in a document of the given term
+	// frequency and length; it must be positive.
+	Weight func(tf uint64, dl int) float64
+}
+
+func (t *TieredTerm) code(d uint32) uint8 {
+	if int(d) < len(t.Code) {
+		return t.Code[d]
+	}
+	return 0
+}
+
+// ErrBudget reports a tiered search that stopped after its budget of
+// work: its caller scores another way.
+var ErrBudget = errors.New("top k: tiered search over budget")
+
+// TopKTiered is TopK over tiered terms: it returns, unordered, every
+// document whose score is at least the k-th best (all when fewer match),
+// and whether that is every matching document. It walks the combinations
+// of one cell (or none) per term, bucket by bucket, and skips every
+// combination whose bounds add up below the k-th best score so far, so
+// that documents holding the terms rarely or in long chunks are never
+// looked at. A combination's documents are its smallest cell's whose codes
+// in the other terms match: its cost is that cell's size, not the others'.
+// Combinations with a small cell are scored first, over every bucket, so
+// that the threshold is high before any large cell is read. Each document
+// is in exactly one combination; its score is the sum of its terms'
+// weights in the order of terms. Past budget documents examined (and
+// combinations walked) it gives up with ErrBudget.
+func TopKTiered(terms []TieredTerm, k, budget int) ([]Hit, bool, error) {
+	if k < 1 {
+		return nil, false, fmt.Errorf("top k: k is %d", k)
+	}
+	s := newTiered(terms, k, budget)
+	order := s.bucketOrder()
+	for s.phase = 1; s.phase <= 2; s.phase++ {
+		for _, j := range order {
+			s.prepare(j)
+			if s.below(s.rest[0]) {
+				continue
+			}
+			if err := s.walk(0, make([]choice, 0, len(terms)), nil, 0); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	hits, complete := s.top.result()
+	return hits, complete, nil
+}
+
+// choice is the cell chosen for a term of a combination; a nil cell is
+// the term's absence.
+type choice struct {
+	term int
+	cell *Cell
+}
+
+// tiered is the state of one TopKTiered.
+type tiered struct {
+	terms   []TieredTerm
+	order   []int // terms in walk order: fewest documents first
+	top     collector
+	work    int // documents examined, and combinations
+	budget  int
+	buckets int
+	phase   int       // 1: combinations with a small cell, 2: the others
+	cells   [][]*Cell // per walk position: the bucket's cells, best bound first
+	rest    []float64 // rest[i]: the best bounds of walk positions i.. summed
+	prep    []prepared
+	present []bool // per query term: it holds the leaf's documents
+	weights [][]float64
+	checks  []check // list's
+	// per walk position: the documents listed, and split, there (they
+	// live while the position's subtree is walked)
+	listed [][]uint32
+	split1 [][]uint32
+	parts  [][][]uint32
+}
+
+func newTiered(terms []TieredTerm, k, budget int) *tiered {
+	s := &tiered{terms: terms, top: collector{k: k}, budget: budget}
+	size := make([]int, len(terms))
+	for i, t := range terms {
+		s.order = append(s.order, i)
+		s.buckets = max(s.buckets, len(t.Buckets))
+		for _, cells := range t.Buckets {
+			for _, c := range cells {
+				size[i] += len(c.Docs)
+			}
+		}
+	}
+	slices.SortStableFunc(s.order, func(a, b int) int { return size[a] - size[b] })
+	s.prep = make([]prepared, s.buckets)
+	s.listed = make([][]uint32, len(terms)+1)
+	s.split1 = make([][]uint32, len(terms))
+	s.parts = make([][][]uint32, len(terms))
+	s.present = make([]bool, len(terms))
+	s.weights = make([][]float64, len(terms))
+	return s
+}
+
+// bucketOrder is the buckets by their best bound, highest first, so that
+// the threshold rises early.
+func (s *tiered) bucketOrder() []int {
+	best := make([]float64, s.buckets)
+	var order []int
+	for j := range s.buckets {
+		for _, t := range s.terms {
+			best[j] += bestBound(cellsOf(t, j))
+		}
+		if best[j] > 0 {
+			order = append(order, j)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return descending(best[a], best[b]) })
+	return order
+}
+
+func descending(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+func cellsOf(t TieredTerm, j int) []Cell {
+	if j < len(t.Buckets) {
+		return t.Buckets[j]
+	}
+	return nil
+}
+
+func bestBound(cells []Cell) float64 {
+	b := 0.0
+	for _, c := range cells {
+		b = max(b, c.Bound)
+	}
+	return b
+}
+
+// prepared is a bucket's cells and bounds in walk order.
+type prepared struct {
+	cells [][]*Cell
+	rest  []float64
+}
+
+// prepare sets the cells and the bounds' suffix sums of bucket j, sorted
+// on the first phase's visit.
+func (s *tiered) prepare(j int) {
+	p := &s.prep[j]
+	if p.cells == nil {
+		p.cells = make([][]*Cell, len(s.order))
+		p.rest = make([]float64, len(s.order)+1)
+		for i := len(s.order) - 1; i >= 0; i-- {
+			cells := cellsOf(s.terms[s.order[i]], j)
+			for ci := range cells {
+				p.cells[i] = append(p.cells[i], &cells[ci])
+			}
+			slices.SortStableFunc(p.cells[i], func(a, b *Cell) int { return descending(a.Bound, b.Bound) })
+			p.rest[i] = p.rest[i+1] + bestBound(cells)
+		}
+	}
+	s.cells, s.rest = p.cells, p.rest
+}
+
+// below reports whether a document whose score is at most bound cannot
+// enter the top k.
+func (s *tiered) below(bound float64) bool {
+	t, full := s.top.threshold()
+	return full && bound*(1+slack) < t
+}
+
+// materialize is the size up to which a chosen cell's documents are
+// listed before the combination's last term is chosen: the list is then
+// split by each further term's codes, and an empty part ends a combination
+// early. Larger cells wait for a smaller one.
+const materialize = 256
+
+// walk chooses a cell of the term at walk position i, or none, for a
+// combination of the choices so far whose bounds sum to partial; docs
+// are its documents once listed (nil before).
+func (s *tiered) walk(i int, chosen []choice, docs []uint32, partial float64) error {
+	if s.work++; s.work > s.budget {
+		return ErrBudget
+	}
+	if i == len(s.order) {
+		if docs == nil {
+			if s.phase == 1 {
+				return nil // no small cell: the second phase's
+			}
+			docs = s.list(i, chosen)
+		}
+		return s.leaf(chosen, docs)
+	}
+	t := s.order[i]
+	var parts [][]uint32
+	if docs != nil {
+		parts = s.split(i, docs, t)
+	}
+	for _, c := range s.cells[i] {
+		if s.below(partial + c.Bound + s.rest[i+1]) {
+			break
+		}
+		with := append(chosen, choice{term: t, cell: c})
+		var next []uint32
+		switch {
+		case docs != nil:
+			if int(c.Class) >= len(parts) || len(parts[c.Class]) == 0 {
+				continue
+			}
+			next = parts[c.Class]
+		case len(c.Docs) <= materialize:
+			if s.phase == 2 {
+				continue // the first phase's
+			}
+			if next = s.list(i, with); len(next) == 0 {
+				continue
+			}
+		}
+		if err := s.walk(i+1, with, next, partial+c.Bound); err != nil {
+			return err
+		}
+	}
+	if s.below(partial + s.rest[i+1]) {
+		return nil
+	}
+	var next []uint32
+	if docs != nil {
+		if next = parts[0]; len(next) == 0 {
+			return nil
+		}
+	}
+	return s.walk(i+1, append(chosen, choice{term: t}), next, partial)
+}
+
+// split groups docs by the codes of term t (parts[c]: the documents of
+// code c), at walk position i.
+func (s *tiered) split(i int, docs []uint32, t int) [][]uint32 {
+	s.work += len(docs)
+	var counts [256]int
+	hi := 0
+	for _, d := range docs {
+		c := s.terms[t].code(d)
+		counts[c]++
+		hi = max(hi, int(c))
+	}
+	parts := s.parts[i][:0]
+	for range hi + 1 {
+		parts = append(parts, nil)
+	}
+	s.parts[i] = parts
+	all := s.split1[i][:0]
+	if cap(all) < len(docs) {
+		all = make([]uint32, 0, 2*len(docs))
+		s.split1[i] = all
+	}
+	for c := range parts {
+		parts[c] = all[len(all) : len(all) : len(all)+counts[c]]
+		all = all[:len(all)+counts[c]]
+	}
+	for _, d := range docs {
+		c := s.terms[t].code(d)
+		parts[c] = append(parts[c], d)
+	}
+	return parts
+}
+
+// list is the documents of the combination chosen: its smallest cell's
+// whose codes in the other choices' terms match them, listed at walk
+// position i (len(order) at a leaf).
+func (s *tiered) list(i int, chosen []choice) []uint32 {
+	var small *Cell
+	for _, ch := range chosen {
+		if ch.cell != nil && (small == nil || len(ch.cell.Docs) < len(small.Docs)) {
+			small = ch.cell
+		}
+	}
+	if small == nil {
+		return nil // no term chosen: no document
+	}
+	s.work += len(small.Docs)
+	checks := s.checks[:0]
+	for _, ch := range chosen {
+		if ch.cell == small {
+			continue
+		}
+		c := check{code: s.terms[ch.term].Code}
+		if ch.cell != nil {
+			c.want = ch.cell.Class
+		}
+		checks = append(checks, c)
+	}
+	s.checks = checks
+	out := s.listed[i][:0]
+next:
+	for _, d := range small.Docs {
+		for _, c := range checks {
+			got := uint8(0)
+			if int(d) < len(c.code) {
+				got = c.code[d]
+			}
+			if got != c.want {
+				continue next
+			}
+		}
+		out = append(out, d)
+	}
+	s.listed[i] = out
+	return out
+}
+
+// check is a term's code that a combination's documents have.
+type check struct {
+	code []uint8
+	want uint8
+}
+
+// leaf scores the documents of one combination of cells.
+func (s *tiered) leaf(chosen []choice, docs []uint32) error {
+	for _, ch := range chosen {
+		if ch.cell == nil {
+			continue
+		}
+		t, c := ch.term, ch.cell
+		s.present[t] = true
+		if cap(s.weights[t]) < len(docs) {
+			s.weights[t] = make([]float64, len(docs), 2*len(docs))
+		}
+		w := s.weights[t][:len(docs)]
+		s.weights[t] = w
+		at := 0
+		for i, d := range docs {
+			at += gallop(c.Docs[at:], d)
+			w[i] = s.terms[t].Weight(uint64(c.TF[at]), int(c.DL[at]))
+		}
+	}
+	for d, doc := range docs {
+		score := 0.0
+		for t, on := range s.present {
+			if on {
+				score += s.weights[t][d]
+			}
+		}
+		s.top.offer(Hit{Doc: uint64(doc), Score: score})
+	}
+	clear(s.present)
+	return nil
+}
+
+// gallop is the index of the first element of a (increasing) at or after
+// d, searched from the start: the next document is usually near.
+func gallop(a []uint32, d uint32) int {
+	hi := 1
+	for hi < len(a) && a[hi] < d {
+		hi *= 2
+	}
+	lo := hi / 2
+	i, _ := slices.BinarySearch(a[lo:min(hi+1, len(a))], d)
+	return lo + i
+}
