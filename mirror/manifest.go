@@ -55,8 +55,16 @@ type Manifest struct {
 	// one that was never saved): entries whose mtime is not older than it
 	// are racy (see doc.go) and are hashed even when size and mtime match.
 	WrittenNS int64
+	// Stamp is an opaque string the caller records about the entries (the
+	// engine: the fingerprint of their paths and text hashes). Save keeps
+	// it with the entries in the log record it appends, and LoadManifest
+	// returns the one saved with the entries it returns; "" when none was
+	// (a manifest written whole, or by an older version). A scan's
+	// manifest starts without one.
+	Stamp string
 
 	origin *origin // the files it was loaded from; nil: Save writes it whole
+	delta  *delta  // how Scan derived it from the manifest it scanned against
 }
 
 // racyWindow bounds how far past the manifest's write an entry's mtime
