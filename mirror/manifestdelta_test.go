@@ -149,16 +149,23 @@ func TestChangesFromOtherManifest(t *testing.T) {
 }
 
 // TestManifestLogStamp: the stamp saved with a record is the one loaded,
-// a damaged last record gives the stamp of the one before, and a manifest
-// written whole has none.
+// also when the manifest is written whole (into a log of one record), and
+// a damaged last record gives the stamp of the one before.
 func TestManifestLogStamp(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "manifest.bin")
 	lp := filepath.Join(filepath.Dir(p), "manifest.log")
 	m := sampleManifest(300)
 	m.Stamp = "whole"
 	save(t, m, p)
+	if got := checkEntries(t, p, m); got.Stamp != "whole" {
+		t.Fatalf("stamp %q after a whole save, want whole", got.Stamp)
+	}
+	save(t, sampleManifest(300), p) // no stamp: no log
 	if got := load(t, p); got.Stamp != "" {
-		t.Fatalf("stamp %q after a whole save, want none", got.Stamp)
+		t.Fatalf("stamp %q after a whole save without one", got.Stamp)
+	}
+	if _, err := os.Stat(lp); err == nil {
+		t.Fatal("a log after a whole save without a stamp")
 	}
 	m1 := edit(load(t, p), 1, 2, 1)
 	m1.Stamp = "one"

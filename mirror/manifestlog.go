@@ -58,6 +58,13 @@ func (m *Manifest) save(path string) error {
 	if o.logEnd+int64(len(rec)) > max(o.baseSize/logCompactRatio, 4<<10) {
 		return m.saveWhole(path)
 	}
+	return m.appendRecord(path, rec)
+}
+
+// appendRecord appends rec to the log of m's origin and makes m's entries
+// the origin's.
+func (m *Manifest) appendRecord(path string, rec []byte) error {
+	o := m.origin
 	end, fi, err := appendLog(logPath(path), o, rec)
 	if err != nil {
 		return err
