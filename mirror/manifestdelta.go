@@ -44,8 +44,18 @@ func sameSlice(a, b []Entry) bool {
 // changesOf compares prev and next (both sorted by path) at the given
 // paths only, in any order and possibly repeated, and returns the changes
 // there. The caller vouches that every other path has equal entries on
-// both sides (or none).
+// both sides (or none). When the paths are many (a first scan, a large
+// change), one walk over both sides is cheaper than sorting and looking
+// them up.
 func changesOf(prev, next []Entry, paths []string) []Change {
+	if len(paths) > (len(prev)+len(next))/16 {
+		return changesByWalk(prev, next)
+	}
+	return changesAt(prev, next, paths)
+}
+
+// changesAt compares prev and next at paths only.
+func changesAt(prev, next []Entry, paths []string) []Change {
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
 	var out []Change
@@ -79,4 +89,27 @@ func upsertsAndRemovals(changes []Change) (upserts []*Entry, removed []string) {
 		}
 	}
 	return upserts, removed
+}
+
+// changesByWalk compares every entry of prev and next (both sorted).
+func changesByWalk(prev, next []Entry) []Change {
+	var out []Change
+	i, j := 0, 0
+	for i < len(prev) || j < len(next) {
+		switch {
+		case j == len(next) || i < len(prev) && prev[i].Path < next[j].Path:
+			out = append(out, Change{Path: prev[i].Path, Old: &prev[i]})
+			i++
+		case i == len(prev) || next[j].Path < prev[i].Path:
+			out = append(out, Change{Path: next[j].Path, New: &next[j]})
+			j++
+		default:
+			if prev[i] != next[j] {
+				out = append(out, Change{Path: next[j].Path, Old: &prev[i], New: &next[j]})
+			}
+			i++
+			j++
+		}
+	}
+	return out
 }

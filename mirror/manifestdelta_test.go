@@ -221,3 +221,41 @@ func TestManifestLogVersion1(t *testing.T) {
 	}
 	checkEntries(t, p, m2)
 }
+
+// TestChangesOfWalkAndLookup: the two ways changesOf finds the changes
+// (looking up the touched paths, walking both sides) agree on random
+// manifests, with touched holding every changed path and some others.
+func TestChangesOfWalkAndLookup(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for round := range 200 {
+		var prev, next []Entry
+		var touched []string
+		for i := range 40 {
+			p := fmt.Sprintf("f%03d", i)
+			e := Entry{Path: p, Size: int64(i)}
+			k := r.IntN(10)
+			if k != 0 {
+				prev = append(prev, e)
+			}
+			switch {
+			case k == 1: // removed
+				touched = append(touched, p)
+				continue
+			case k == 2 || k == 0: // changed or added
+				e.Size += 100
+				touched = append(touched, p)
+			case k == 3: // touched, unchanged
+				touched = append(touched, p)
+			}
+			next = append(next, e)
+		}
+		byWalk := changesByWalk(prev, next)
+		byLookup := changesAt(prev, next, touched)
+		if diff := cmp.Diff(byWalk, byLookup); diff != "" {
+			t.Fatalf("round %d (-walk +lookup):\n%s", round, diff)
+		}
+		if diff := cmp.Diff(fullChanges(prev, next), byWalk); diff != "" {
+			t.Fatalf("round %d (-full +walk):\n%s", round, diff)
+		}
+	}
+}
