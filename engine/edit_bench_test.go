@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/mirror"
 )
 
 // BenchmarkEditMinusNoop is a one-file edit's refresh against a no-op
@@ -37,6 +38,7 @@ func BenchmarkEditMinusNoop(b *testing.B) {
 
 func benchEditMinusNoop(b *testing.B, dir string) {
 	s := DefaultSettings()
+	s.MaxFileSize = mirror.DefaultMaxFileSize // the CLI's default, recorded in the sidecar
 	if os.Getenv("AUTORAG_BENCH_EMBEDDER") != "none" {
 		s.Embedder = static.New()
 	}
