@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-a274f5da86e9adc673af819664d2dff0"
+const QuerySemantics = "q-521d3a125cd35652f31ce42070ddb393"
