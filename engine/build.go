@@ -39,14 +39,10 @@ type builder struct {
 
 // build writes the generation completely and durably (not visibly), and
 // returns the counts of its file table. It fills the change counts of res.
-// prev is the base generation's table (nil for a fresh build).
-func (b *builder) build(ctx context.Context, prev *filetable.Loaded, man *mirror.Manifest, res *RefreshResult) (filetable.Counts, error) {
+// prev is the base generation's table (nil for a fresh build), cs the
+// change from it to the scan's manifest.
+func (b *builder) build(ctx context.Context, prev *filetable.Loaded, cs filetable.ChangeSet, res *RefreshResult) (filetable.Counts, error) {
 	dir := b.e.Layout.GenDir(b.gen)
-	var base filetable.Table
-	if prev != nil {
-		base = prev.Table
-	}
-	cs := filetable.Diff(base, man)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.Added, cs.Modified, cs.Deleted, cs.Renamed
 	b.startBuildPhase(ctx, cs.Index)
 	records, err := b.index(ctx, cs)

@@ -22,16 +22,18 @@ import (
 // commitNew builds the next generation, commits it through the sidecar and
 // collects garbage. On any error before the commit the new generation is
 // removed and the old one stays served.
-func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, scan *mirror.ScanResult,
+// prev is the manifest scanned against.
+func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprint.Sidecar, prev *mirror.Manifest, scan *mirror.ScanResult,
 	store *mirror.Store, res *RefreshResult, clock *progress.Clock) (*RefreshResult, error) {
 	st, err := e.storageFor(nil)
 	if err != nil {
 		return nil, err
 	}
-	base, prevTable, err := e.incrementalBase(ctx, st, o, sc, res)
+	base, prevTable, cs, err := e.incrementalBase(ctx, st, o, sc, prev, scan.Manifest, res)
 	if err != nil {
 		return nil, err
 	}
+	defer prevTable.Close()
 	current := ""
 	if sc != nil {
 		current = sc.Generation
@@ -60,7 +62,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	}
 	defer w.Close()
 	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
-	counts, err := b.build(ctx, prevTable, scan.Manifest, res)
+	counts, err := b.build(ctx, prevTable, cs, res)
 	if err == nil {
 		err = flushVectors(vb, res)
 	}
@@ -119,33 +121,46 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 
 // incrementalBase picks the generation to build on: the committed one when
 // it is intact and was built with the same settings; else none (rebuild).
-// A remote backend that cannot be reached fails the refresh instead: a
-// rebuild could not reach it either.
-func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar, res *RefreshResult) (string, *filetable.Loaded, error) {
+// It returns that generation's file table (nil for none; the caller closes
+// it) and the change set from it to man (scanned against prev). A remote
+// backend that cannot be reached fails the refresh: a rebuild could not.
+func (e *Engine) incrementalBase(ctx context.Context, st backend.Storage, o RefreshOptions, sc *fingerprint.Sidecar,
+	prev, man *mirror.Manifest, res *RefreshResult) (string, *filetable.Loaded, filetable.ChangeSet, error) {
+	rebuild := func(warning string) (string, *filetable.Loaded, filetable.ChangeSet, error) {
+		if warning != "" {
+			res.Warnings = append(res.Warnings, warning)
+		}
+		return "", nil, filetable.Diff(nil, man), nil
+	}
 	if o.Rebuild || sc == nil || sc.SemanticsVersion != IndexSemanticsVersion || !maps.Equal(sc.Settings, e.Settings.fingerprinted()) {
-		return "", nil, nil
+		return rebuild("")
 	}
 	if err := st.Check(ctx, sc); unavailable(err) {
-		return "", nil, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
+		return "", nil, filetable.ChangeSet{}, fmt.Errorf("weaviate: %w (the committed index is untouched and still served)", err)
 	} else if err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-		return "", nil, nil
+		return rebuild(fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 	}
 	// Opening the generation to probe it costs what a no-op refresh skips
 	// (unchangedCandidate): a settled local generation was not written
 	// since its commit, and the build opens it again anyway.
-	if settled, _ := e.settledLocal(sc); !settled {
+	settled, _ := e.settledLocal(sc)
+	if !settled {
 		if err := e.probeCommitted(ctx, sc); errors.Is(err, ErrDamaged) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
-			return "", nil, nil
+			return rebuild(fmt.Sprintf("committed generation damaged, rebuilding: %v", err))
 		}
 	}
-	t, err := filetable.Load(e.Layout.GenDir(sc.Generation))
+	// prev holds the table's paths and text hashes when stamped with sc's
+	// fingerprint (refreshLocked stamps each manifest it saves with that of
+	// its entries): then only the changed paths are looked up. Only for a
+	// settled generation: Open checks the blocks it reads, not the whole.
+	changes, known := man.ChangesFrom(prev)
+	known = known && settled && prev.Stamp != "" && prev.Stamp == sc.Fingerprint
+	c := filetable.Counts{Files: sc.Counts.Files, Chunks: sc.Counts.Chunks, Tokens: sc.Counts.Tokens}
+	t, cs, err := filetable.LoadDiff(e.Layout.GenDir(sc.Generation), man, changes, known, c)
 	if err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("rebuilding: %v", err))
-		return "", nil, nil
+		return rebuild(fmt.Sprintf("rebuilding: %v", err))
 	}
-	return sc.Generation, t, nil
+	return sc.Generation, t, cs, nil
 }
 
 // settledLocal reports whether sc's generation is local and settled
@@ -199,7 +214,7 @@ func (e *Engine) afterCommit(ctx context.Context, st backend.Storage, sc *finger
 	if err := st.Collect(ctx, sc); err != nil {
 		warn(fmt.Errorf("collect old states: %w", err))
 	}
-	if store.CollectDue() { // else it would only count: no live set of every file
+	if store.CollectDue() { // else there is nothing to publish, sweep or merge
 		if err := collectMirror(store, scan.Manifest); err != nil {
 			warn(fmt.Errorf("mirror gc: %w", err))
 		}
@@ -227,15 +242,12 @@ func (e *Engine) dropQueryCache(sc *fingerprint.Sidecar, all bool) error {
 // collectMirror publishes the mirror objects restored during the build and
 // removes those the new manifest no longer uses, along with anything left
 // by refreshes that failed before committing. The store's packs are read
-// by their indexes only, and rewritten only when dead objects dominate or
-// packs accumulate (see mirror.Store.Collect), so the cost after a small
+// by their indexes only, and rewritten only when packs accumulate or dead
+// objects can dominate (see mirror.Store.CollectEntries, which builds the
+// set of every live text only then), so the cost after a small
 // incremental refresh stays small.
 func collectMirror(store *mirror.Store, next *mirror.Manifest) error {
-	keep := make(map[mirror.Hash]bool, len(next.Entries))
-	for _, en := range next.Entries {
-		keep[en.TextHash] = true
-	}
-	_, err := store.Collect(keep)
+	_, err := store.CollectEntries(next.Entries)
 	return err
 }
 

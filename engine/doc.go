@@ -45,9 +45,10 @@
 // directory under <root>/.autorag/index/<generation>/: the backend's state
 // (the local backend's bleve/ and vectors/, package backend/local; a
 // Weaviate state's record weaviate.json) and the file table: path, text
-// hash, chunk count and token count per source, as files.bin and, after
-// small changes, files.log (the base's later changes; the base is linked
-// from the generation built on, package filetable). A refresh asks
+// hash, chunk count and token count per source, as files.bin with its
+// index files.idx and, after small changes, files.log (the base's later
+// changes; the base and its index are linked from the generation built on,
+// package filetable). A refresh asks
 // the storage whether the committed state can be built on, begins the next
 // state from it and sends it the change set (deletes and upserts by chunk
 // ID, with text, metadata and vectors) in parts of batchChunks, then

@@ -168,6 +168,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 
 	fp := e.fingerprintOf(scan.Manifest)
 	res.Fingerprint = fp
+	scan.Manifest.Stamp = fp // saved with it: the next refresh knows whether it is the committed one's
 	if ok, probe := e.unchangedCandidate(sc, fp, o); ok {
 		var err error
 		if probe {
@@ -181,7 +182,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		}
 		// Damaged: commitNew's incrementalBase finds it so and rebuilds.
 	}
-	return e.commitNew(ctx, o, sc, scan, store, res, clock)
+	return e.commitNew(ctx, o, sc, man, scan, store, res, clock)
 }
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {

@@ -98,6 +98,13 @@ func (s *Store) collectLocked(keep map[Hash]bool, st *CollectStats) error {
 	if err != nil || !found {
 		return err
 	}
+	return s.collectKeptLocked(keep, st)
+}
+
+// collectKeptLocked is Collect's work after the sweep: the packs' dead
+// bytes counted, dead packs removed, then a rewrite or a merge when due.
+// The caller holds wmu and mu.
+func (s *Store) collectKeptLocked(keep map[Hash]bool, st *CollectStats) error {
 	st.PacksBefore = len(s.packs)
 	var kept []*pack
 	var total, dead int64

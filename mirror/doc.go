@@ -122,6 +122,13 @@
 // the manifest is then as an earlier save left it, which costs hashing and
 // nothing else. Once the log would pass an eighth of the base's size, or
 // the files changed since the load, the save is whole and removes the log.
+// A manifest derived by Scan knows which entries the scan changed
+// (ChangesFrom), so the record costs what the change costs, not a compare
+// of every entry. Each record (version 2) also keeps the caller's Stamp,
+// which the engine sets to the fingerprint of the entries: a manifest
+// loaded with the committed fingerprint as its stamp holds the committed
+// generation's paths and text hashes, and the refresh diffs its file
+// table at the changed paths only.
 //
 // # Walking
 //

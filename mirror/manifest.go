@@ -55,8 +55,16 @@ type Manifest struct {
 	// one that was never saved): entries whose mtime is not older than it
 	// are racy (see doc.go) and are hashed even when size and mtime match.
 	WrittenNS int64
+	// Stamp is an opaque string the caller records about the entries (the
+	// engine: the fingerprint of their paths and text hashes). Save keeps
+	// it with the entries in the log record it appends (written whole, in
+	// a log of one record), and LoadManifest returns the one saved with
+	// the entries it returns; "" when none was (or an older version saved
+	// them). A scan's manifest starts without one.
+	Stamp string
 
 	origin *origin // the files it was loaded from; nil: Save writes it whole
+	delta  *delta  // how Scan derived it from the manifest it scanned against
 }
 
 // racyWindow bounds how far past the manifest's write an entry's mtime
@@ -131,7 +139,8 @@ func (m *Manifest) Save(path string) error {
 }
 
 // saveWhole writes the base file and removes the log it supersedes (a log
-// left behind names the old base's checksum and is ignored).
+// left behind names the old base's checksum and is ignored); a stamp goes
+// into a new log.
 func (m *Manifest) saveWhole(path string) error {
 	b := m.encode()
 	if err := fingerprint.WriteFileAtomic(path, b, fingerprint.FilePerm); err != nil {
@@ -147,7 +156,12 @@ func (m *Manifest) saveWhole(path string) error {
 	}
 	m.origin = &origin{sum: Hash(b[len(b)-len(Hash{}):]), base: seen(fi), baseSize: int64(len(b)), entries: m.Entries}
 	m.WrittenNS = fi.ModTime().UnixNano()
-	return nil
+	if m.Stamp == "" {
+		return nil
+	}
+	// The base has no room for the stamp: a log of one record, changing
+	// nothing, keeps it.
+	return m.appendRecord(path, encodeLogRecord(nil, nil, m.Stamp))
 }
 
 // Lookup returns the entry for path by binary search. The pointer aliases

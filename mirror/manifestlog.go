@@ -24,6 +24,7 @@ type origin struct {
 	baseSize int64
 	log      fileSeen // the log as loaded; zero when there was none
 	logEnd   int64    // end of the last intact record; 0 without a log
+	logVer   byte     // the log's version; 0 without a log
 	entries  []Entry  // the entries as loaded: base plus log
 }
 
@@ -42,29 +43,54 @@ func logPath(path string) string { return strings.TrimSuffix(path, filepath.Ext(
 const logCompactRatio = 8
 
 // save writes m: appended to the log of its origin when that still
-// describes the files on disk and the record keeps the log small, else
-// whole (see Save).
+// describes the files on disk, is of the current version (or none yet) and
+// the record keeps the log small, else whole (see Save).
 func (m *Manifest) save(path string) error {
-	if o := m.origin; o != nil && !m.aliases(o.entries) && o.current(path) {
-		rec := encodeLogRecord(o.entries, m.Entries)
-		if o.logEnd+int64(len(rec)) <= max(o.baseSize/logCompactRatio, 4<<10) {
-			end, fi, err := appendLog(logPath(path), o, rec)
-			if err != nil {
-				return err
-			}
-			m.origin = &origin{sum: o.sum, base: o.base, baseSize: o.baseSize, log: seen(fi), logEnd: end, entries: m.Entries}
-			m.WrittenNS = fi.ModTime().UnixNano()
-			return nil
-		}
+	o := m.origin
+	if o == nil || o.logEnd > 0 && o.logVer != manifestLogVersion || !o.current(path) {
+		return m.saveWhole(path)
 	}
-	return m.saveWhole(path)
+	upserts, removed, ok := m.changesSince(o.entries)
+	if !ok {
+		return m.saveWhole(path)
+	}
+	rec := encodeLogRecord(upserts, removed, m.Stamp)
+	if o.logEnd+int64(len(rec)) > max(o.baseSize/logCompactRatio, 4<<10) {
+		return m.saveWhole(path)
+	}
+	return m.appendRecord(path, rec)
 }
 
-// aliases reports that m's entries share their array with the entries as
-// loaded: changed in place, they would show no difference to append. Scan
-// derives a manifest with an array of its own.
-func (m *Manifest) aliases(loaded []Entry) bool {
-	return len(m.Entries) > 0 && len(loaded) > 0 && &m.Entries[0] == &loaded[0]
+// appendRecord appends rec to the log of m's origin and makes m's entries
+// the origin's.
+func (m *Manifest) appendRecord(path string, rec []byte) error {
+	o := m.origin
+	end, fi, err := appendLog(logPath(path), o, rec)
+	if err != nil {
+		return err
+	}
+	m.origin = &origin{sum: o.sum, base: o.base, baseSize: o.baseSize, log: seen(fi), logEnd: end,
+		logVer: manifestLogVersion, entries: m.Entries}
+	m.WrittenNS = fi.ModTime().UnixNano()
+	return nil
+}
+
+// changesSince returns the entries of m that loaded, the entries as loaded,
+// does not hold equal, and the paths of loaded m lacks, both sorted: from
+// the scan's delta when Scan derived m from loaded (in proportion to the
+// change), else by comparing every entry. ok is false when m's entries
+// share their array with loaded's without such a delta: changed in place,
+// they would show no difference.
+func (m *Manifest) changesSince(loaded []Entry) (upserts []*Entry, removed []string, ok bool) {
+	if d := m.delta; d != nil && sameSlice(d.from, loaded) && sameSlice(d.to, m.Entries) {
+		upserts, removed = upsertsAndRemovals(d.changes)
+		return upserts, removed, true
+	}
+	if len(m.Entries) > 0 && len(loaded) > 0 && &m.Entries[0] == &loaded[0] {
+		return nil, nil, false
+	}
+	upserts, removed = diffEntries(loaded, m.Entries)
+	return upserts, removed, true
 }
 
 // current reports that the base and the log are as they were loaded.
@@ -95,7 +121,7 @@ func appendLog(path string, o *origin, rec []byte) (int64, fs.FileInfo, error) {
 	end := o.logEnd
 	var b []byte
 	if end == 0 {
-		b = appendLogHeader(nil, o.sum)
+		b = appendLogHeader(nil, manifestLogVersion, o.sum)
 	}
 	b = append(b, rec...)
 	if err := f.Truncate(end); err != nil {
@@ -124,8 +150,9 @@ func appendLog(path string, o *origin, rec []byte) (int64, fs.FileInfo, error) {
 
 // loadLog applies the log beside the base at path, when it extends that
 // base (its header names the base's checksum), to m, and records m's
-// origin. A log that is missing, of another base or damaged from some
-// record on contributes the intact records before; it never fails the load.
+// origin and the stamp of the last record applied. A log that is missing,
+// of another base or damaged from some record on contributes the intact
+// records before; it never fails the load.
 func (m *Manifest) loadLog(path string, base []byte, baseMtime int64) {
 	o := &origin{sum: Hash(base[len(base)-len(Hash{}):]), base: fileSeen{int64(len(base)), baseMtime}, baseSize: int64(len(base))}
 	m.origin = o
@@ -134,12 +161,13 @@ func (m *Manifest) loadLog(path string, base []byte, baseMtime int64) {
 	if err != nil {
 		return
 	}
-	changes, end := decodeLog(b, o.sum)
-	if end == 0 {
+	l := decodeLog(b, o.sum)
+	if l.end == 0 {
 		return
 	}
-	o.log, o.logEnd = fileSeen{int64(len(b)), logMtime}, end
-	m.Entries = applyChanges(m.Entries, changes)
+	o.log, o.logEnd, o.logVer = fileSeen{int64(len(b)), logMtime}, l.end, l.version
+	m.Entries = applyChanges(m.Entries, l.changes)
+	m.Stamp = l.stamp
 	m.WrittenNS = max(m.WrittenNS, logMtime)
 }
 

@@ -185,10 +185,13 @@ func TestManifestLogBaseChanged(t *testing.T) {
 func FuzzManifestLog(f *testing.F) {
 	base := HashBytes([]byte("base"))
 	old := sampleManifest(5).Entries
-	f.Add(append(appendLogHeader(nil, base), encodeLogRecord(old, edit(&Manifest{Entries: old}, 1, 2, 1).Entries)...))
-	f.Add(appendLogHeader(nil, base))
+	upserts, removed := diffEntries(old, edit(&Manifest{Entries: old}, 1, 2, 1).Entries)
+	f.Add(append(appendLogHeader(nil, manifestLogVersion, base), encodeLogRecord(upserts, removed, "stamp")...))
+	f.Add(appendLogHeader(nil, manifestLogVersion, base))
+	f.Add(appendLogHeader(nil, 1, base))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		changes, end := decodeLog(data, base)
+		l := decodeLog(data, base)
+		changes, end := l.changes, l.end
 		if end > int64(len(data)) {
 			t.Fatalf("end %d past the input's %d bytes", end, len(data))
 		}

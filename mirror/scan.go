@@ -107,7 +107,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	}
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
-		memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
+		full: cov.all, memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
 	walked := time.Now()
 	fresh, err := s.run(w.files, res)
@@ -118,10 +118,13 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	if err != nil {
 		return nil, err
 	}
-	res.Manifest = &Manifest{Entries: mergeEntries(prev.Entries, fresh, cov), origin: prev.origin}
+	entries := mergeEntries(prev.Entries, fresh, cov, &s.touched)
+	changes := changesOf(prev.Entries, entries, s.touched)
+	res.Manifest = &Manifest{Entries: entries, origin: prev.origin,
+		delta: &delta{from: prev.Entries, to: entries, changes: changes}}
 	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
 	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
-	res.Changed = !slices.Equal(prev.Entries, res.Manifest.Entries)
+	res.Changed = len(changes) > 0
 	slices.SortFunc(res.Failed, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
 	return res, nil
 }
@@ -134,6 +137,13 @@ type scanner struct {
 	prev   *Manifest
 	max    int64
 	limits parse.Limits
+	full   bool // the whole tree is walked (not targeted)
+
+	// touched are the paths whose entry the scan may have changed: those
+	// read and, in a full scan, the previous entries not reused as they
+	// are (a targeted scan's are found by mergeEntries). Every other path
+	// keeps its previous entry, or has none on either side.
+	touched []string
 
 	memo     *FailMemo               // remembered parse failures
 	repeated map[string]ParseFailure // memo entries that still apply; filled before the workers start
@@ -212,6 +222,7 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 		}
 		if o.ok {
 			fresh = append(fresh, o.entry)
+			s.touched = append(s.touched, o.entry.Path)
 		}
 	}
 	// The reused entries are in order already; only the files read are
@@ -220,6 +231,9 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 	entries := make([]Entry, 0, res.StatSkipped+len(fresh))
 	for j := range prev {
 		if !reused[j] {
+			if s.full {
+				s.touched = append(s.touched, prev[j].Path)
+			}
 			continue
 		}
 		for len(fresh) > 0 && fresh[0].Path < prev[j].Path {
@@ -315,8 +329,9 @@ func (s *scanner) feed(jobs chan<- int, work []int, errs chan error) error {
 }
 
 // mergeEntries combines the previous entries that the scan did not cover
-// with the fresh ones; both inputs are sorted by path.
-func mergeEntries(prev, fresh []Entry, cov *coverage) []Entry {
+// with the fresh ones; both inputs are sorted by path. The paths of the
+// previous entries it drops (covered) are added to touched.
+func mergeEntries(prev, fresh []Entry, cov *coverage, touched *[]string) []Entry {
 	if cov.all {
 		return fresh
 	}
@@ -324,6 +339,7 @@ func mergeEntries(prev, fresh []Entry, cov *coverage) []Entry {
 	j := 0
 	for _, e := range prev {
 		if cov.covers(e.Path) {
+			*touched = append(*touched, e.Path)
 			continue
 		}
 		for j < len(fresh) && fresh[j].Path < e.Path {

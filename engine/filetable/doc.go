@@ -14,5 +14,12 @@
 // committed, digested in the sidecar): a crash before the commit leaves
 // them in a generation no sidecar names.
 //
+// Each base has an index, files.idx, written and linked with it: where
+// each block of 64 records starts, its first path and its checksum. When
+// the caller knows that a manifest differs from the one the table was built
+// from only at some paths, Open and DiffChanges look those paths up, one
+// block each, instead of reading the base whole (Load and Diff), so a
+// refresh of one changed file reads a few kilobytes of a table of any size.
+//
 // It must never import the engine, the backends or the CLI.
 package filetable

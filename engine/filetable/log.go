@@ -38,8 +38,10 @@ const (
 	logVersion = 1
 )
 
-func logHeader(base []byte) []byte {
-	return changelog.Header(logMagic, logVersion, [changelog.SumLen]byte(base[len(base)-changelog.SumLen:]))
+// logHeader is the header of a log that extends the base whose checksum
+// (its last 32 bytes) is sum.
+func logHeader(sum [changelog.SumLen]byte) []byte {
+	return changelog.Header(logMagic, logVersion, sum)
 }
 
 // encodeChange encodes one record: upserts replace or add records by path,
@@ -57,12 +59,12 @@ func encodeChange(upserts []Record, removed []string) []byte {
 	return changelog.AppendRecord(nil, body)
 }
 
-// applyLog applies the records of log, which must extend base, to t (the
-// decoded base) and returns the result.
-func applyLog(t Table, base, log []byte) (Table, error) {
+// readLog decodes the records of log, which must extend the base whose
+// checksum is sum, into each changed path's last state (nil: removed).
+func readLog(log []byte, sum [changelog.SumLen]byte) (map[string]*Record, error) {
 	last := make(map[string]*Record)
 	bad, records := false, 0
-	end := changelog.Records(log, logHeader(base), func(body []byte) bool {
+	end := changelog.Records(log, logHeader(sum), func(body []byte) bool {
 		bad = !decodeChange(body, last)
 		records++
 		return !bad
@@ -71,7 +73,7 @@ func applyLog(t Table, base, log []byte) (Table, error) {
 	if records == 0 || end != len(log) || bad {
 		return nil, ErrCorrupt
 	}
-	return apply(t, last), nil
+	return last, nil
 }
 
 // decodeChange decodes one record's body into last (path → its record,

@@ -4,17 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/zeebo/blake3"
 
-	"github.com/autorag/autorag/fingerprint"
-	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -159,112 +151,3 @@ func (d *decoder) record() Record {
 }
 
 //semguard:end file-table
-
-// Loaded is a generation's table as read from its directory, with the
-// bytes it was read from, which the next generation's log extends.
-type Loaded struct {
-	Table Table
-	base  []byte // files.bin
-	log   []byte // files.log; nil without one
-}
-
-// Load reads the table of the generation in dir: its base and, when there
-// is one, its log applied to it.
-func Load(dir string) (*Loaded, error) {
-	path := filepath.Join(dir, File)
-	base, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read file table: %w", err)
-	}
-	t, err := Decode(base)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	l := &Loaded{Table: t, base: base}
-	log, err := os.ReadFile(filepath.Join(dir, LogFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return l, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read file table log: %w", err)
-	}
-	if l.Table, err = applyLog(t, base, log); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LogFile), err)
-	}
-	l.log = log
-	return l, nil
-}
-
-// Write writes the whole table into a generation that is still being
-// built: nothing reads it before the commit, and the builder fsyncs the
-// whole generation before that, so a plain write is enough (a temp file and
-// rename would cost another inode and two fsyncs).
-func Write(dir string, t Table) error {
-	if err := os.WriteFile(filepath.Join(dir, File), t.Encode(), fingerprint.FilePerm); err != nil {
-		return fmt.Errorf("write file table: %w", err)
-	}
-	return nil
-}
-
-// WriteNext writes into dir, a generation being built on the one l was
-// loaded from (fromDir), that generation's table changed by upserts
-// (records that replace or add theirs) and removed (paths that leave it):
-// as a hard link to the base in fromDir and the base's log plus one record
-// while that log stays within logLimit, else whole. It returns the counts
-// of the table it wrote; l.Table may be changed in place to make it.
-func (l *Loaded) WriteNext(fromDir, dir string, upserts []Record, removed []string) (Counts, error) {
-	rec := encodeChange(upserts, removed)
-	log := l.log
-	if log == nil {
-		log = logHeader(l.base)
-	}
-	if len(log)+len(rec) > logLimit(len(l.base)) {
-		next := apply(l.Table, changes(upserts, removed))
-		return next.Counts(), Write(dir, next)
-	}
-	if err := os.Link(filepath.Join(fromDir, File), filepath.Join(dir, File)); err != nil {
-		return Counts{}, fmt.Errorf("carry file table: %w", err)
-	}
-	b := make([]byte, 0, len(log)+len(rec))
-	b = append(append(b, log...), rec...)
-	if err := os.WriteFile(filepath.Join(dir, LogFile), b, fingerprint.FilePerm); err != nil {
-		return Counts{}, fmt.Errorf("write file table log: %w", err)
-	}
-	return l.countsAfter(upserts, removed), failpoint.Hit("after-files-log")
-}
-
-// countsAfter is the counts of l's table changed by upserts and removed,
-// found by looking up only the changed paths.
-func (l *Loaded) countsAfter(upserts []Record, removed []string) Counts {
-	c := l.Table.Counts()
-	for p, r := range changes(upserts, removed) {
-		if old, ok := l.Table.find(p); ok {
-			c.add(old, -1)
-		}
-		if r != nil {
-			c.add(*r, +1)
-		}
-	}
-	return c
-}
-
-// find returns the record of path by binary search.
-func (t Table) find(path string) (Record, bool) {
-	i, ok := slices.BinarySearchFunc(t, path, func(r Record, p string) int { return strings.Compare(r.Path, p) })
-	if !ok {
-		return Record{}, false
-	}
-	return t[i], true
-}
-
-// Carry links the table of the generation in fromDir, base and log, into
-// dir (a compaction changes no file).
-func Carry(fromDir, dir string) error {
-	for _, name := range []string{File, LogFile} {
-		err := os.Link(filepath.Join(fromDir, name), filepath.Join(dir, name))
-		if err != nil && !(name == LogFile && errors.Is(err, fs.ErrNotExist)) {
-			return fmt.Errorf("carry file table: %w", err)
-		}
-	}
-	return nil
-}
