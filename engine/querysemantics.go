@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-7fbabd66909eef4fc2aa4cb9e832448e"
+const QuerySemantics = "q-1b41705e5e2eb83cd087038b54196b52"
