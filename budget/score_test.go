@@ -15,6 +15,18 @@ import (
 // the scorer remembered words' terms and the line choice moved into
 // Choose: every word analyzed with its line, and the choice written out.
 
+// refFound is the distinct query terms of line, in the order they first
+// occur, analyzing the line whole.
+func refFound(m *Matcher, line string) []string {
+	var out []string
+	for _, t := range analyze.Analyzer().Analyze([]byte(line)) {
+		if term := string(t.Term); m.terms[term] && !slices.Contains(out, term) {
+			out = append(out, term)
+		}
+	}
+	return out
+}
+
 func refDistinct(m *Matcher, line string) (n, at int) {
 	at = -1
 	if len(m.terms) == 0 || strings.TrimSpace(line) == "" {
@@ -105,9 +117,9 @@ func randomLine(r *rand.Rand) string {
 	return b.String()
 }
 
-// TestScoresMatchPerLineAnalysis: Scores, which analyzes an ASCII line
-// word by word through the memo, finds in every line the terms and first
-// offsets that analyzing the line whole finds.
+// TestScoresMatchPerLineAnalysis: Scores and Found, which analyze an
+// ASCII line word by word through the memo, find in every line the terms
+// and first offsets that analyzing the line whole finds.
 func TestScoresMatchPerLineAnalysis(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 25))
 	queries := []string{"heron", "refresh index", "parse http request", "fish heron happy", "café 日本語 straße", "o'neil 3.14", "water people system", "bay pony generalize", "istanbul ölçü fish"}
@@ -118,12 +130,37 @@ func TestScoresMatchPerLineAnalysis(t *testing.T) {
 			lines[i] = randomLine(r)
 		}
 		score, at := m.Scores(lines)
+		found := m.Found(lines)
 		for i, l := range lines {
 			n, a := refDistinct(m, l)
 			if score[i] != n || at[i] != a {
 				t.Fatalf("query %q line %q: score %d at %d, analyzed whole: %d at %d", queries[round%len(queries)], l, score[i], at[i], n, a)
 			}
+			if want := refFound(m, l); !slices.Equal(found[i], want) {
+				t.Fatalf("query %q line %q: found %q, analyzed whole: %q", queries[round%len(queries)], l, found[i], want)
+			}
 		}
+	}
+}
+
+// TestSpans: the ranges to highlight are the words the analyzer turns
+// into query terms (stems, identifier parts, any case), in order, with
+// nothing for a query without terms.
+func TestSpans(t *testing.T) {
+	line := "We rotate the signing keys; jwtSigningKey rotated, JWTs too. Café keys"
+	words := func(spans [][2]int) []string {
+		var out []string
+		for _, s := range spans {
+			out = append(out, line[s[0]:s[1]])
+		}
+		return out
+	}
+	want := []string{"rotate", "signing", "keys", "jwt", "Signing", "Key", "rotated", "JWTs", "keys"}
+	if got := words(NewMatcher("rotating jwt signing key").Spans(line)); !slices.Equal(got, want) {
+		t.Errorf("spans %q, want %q", got, want)
+	}
+	if got := NewMatcher("the").Spans(line); got != nil {
+		t.Errorf("a query of stop words highlights %v", got)
 	}
 }
 

@@ -1,14 +1,14 @@
 package eval
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/autorag/autorag/internal/jsonl"
 )
 
 // Doc is one corpus document.
@@ -43,13 +43,14 @@ func Load(dir, split string) (*Dataset, error) {
 	if ds.Qrels, err = loadQrels(filepath.Join(dir, "qrels", split+".tsv")); err != nil {
 		return nil, err
 	}
-	if err := readJSONL(filepath.Join(dir, "corpus.jsonl"), func(d Doc) { ds.Docs = append(ds.Docs, d) }); err != nil {
+	if err := jsonl.Read(filepath.Join(dir, "corpus.jsonl"), func(d Doc) bool { ds.Docs = append(ds.Docs, d); return true }); err != nil {
 		return nil, err
 	}
-	err = readJSONL(filepath.Join(dir, "queries.jsonl"), func(q Query) {
+	err = jsonl.Read(filepath.Join(dir, "queries.jsonl"), func(q Query) bool {
 		if _, ok := ds.Qrels[q.ID]; ok {
 			ds.Queries = append(ds.Queries, q)
 		}
+		return true
 	})
 	if err != nil {
 		return nil, err
@@ -62,30 +63,6 @@ func Load(dir, split string) (*Dataset, error) {
 		return nil, fmt.Errorf("%s: no documents", filepath.Join(dir, "corpus.jsonl"))
 	}
 	return ds, nil
-}
-
-func readJSONL[T any](path string, fn func(T)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(strings.TrimSpace(sc.Text())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		fn(v)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
 }
 
 // loadQrels reads "query-id \t corpus-id \t score" lines, after an optional

@@ -9,9 +9,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/engine/vector"
+	"github.com/autorag/autorag/internal/jsonl"
 )
 
 func main() {
@@ -110,22 +109,12 @@ func recall(ix *vector.Index, qv [][]float32, exact [][]vector.Hit, k, n int) fl
 
 // readTexts reads the title and text of up to limit (0: all) JSON lines.
 func readTexts(path string, limit int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() && (limit == 0 || len(out) < limit) {
-		var r struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	err := jsonl.Read(path, func(r struct{ Title, Text string }) bool {
 		out = append(out, strings.TrimSpace(r.Title+"\n"+r.Text))
-	}
-	return out, sc.Err()
+		return limit == 0 || len(out) < limit
+	})
+	return out, err
 }
 
 // split cuts text at spaces into passages of about size bytes.

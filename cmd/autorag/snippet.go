@@ -1,10 +1,10 @@
 package main
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
-	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/budget"
 )
 
 // ANSI styles of the text format on a terminal.
@@ -13,60 +13,24 @@ const (
 	styleReset = "\x1b[0m"
 )
 
-// matcher finds the query's terms in a passage, as the index saw them: a
-// word of the text matches when the analyzer (lower-casing, identifier
-// splitting, stemming) turns it into one of the query's terms.
-type matcher struct {
-	terms map[string]bool
-}
+// matcher is budget's Matcher (the query's terms as the index saw them)
+// with what the text format does with it: choose the lines to show and
+// highlight the terms in them.
+type matcher struct{ *budget.Matcher }
 
-func newMatcher(query string) *matcher {
-	m := &matcher{terms: map[string]bool{}}
-	for _, t := range analyze.Terms(query) {
-		m.terms[t] = true
-	}
-	return m
-}
-
-// span is a byte range of a line.
-type span struct{ start, end int }
-
-// matches returns the ranges of line that hold a query term, in order and
-// without overlaps, and how many distinct terms they cover.
-func (m *matcher) matches(line string) ([]span, map[string]bool) {
-	if len(m.terms) == 0 {
-		return nil, nil
-	}
-	// Analyze may modify its input in place: give it a copy.
-	toks := analyze.Analyzer().Analyze([]byte(line))
-	var out []span
-	seen := map[string]bool{}
-	for _, t := range toks {
-		term := string(t.Term)
-		if !m.terms[term] {
-			continue
-		}
-		seen[term] = true
-		s := span{t.Start, t.End}
-		if n := len(out); n > 0 && s.start < out[n-1].end {
-			out[n-1].end = max(out[n-1].end, s.end)
-			continue
-		}
-		out = append(out, s)
-	}
-	return out, seen
-}
+func newMatcher(query string) matcher { return matcher{budget.NewMatcher(query)} }
 
 // bestLines picks the n consecutive non-blank lines of text that hold the
-// most distinct query terms (the earliest such window on a tie; the first
-// lines when nothing matches). skipped reports whether lines before the
-// window were left out.
-func (m *matcher) bestLines(text string, n int) (lines []string, skipped bool) {
-	all, starts := nonBlankLines(text)
+// most distinct query terms, found by budget's line scorer as --max-tokens
+// and MCP snippets find them (the earliest such window on a tie; the
+// first lines when nothing matches). skipped reports whether lines before
+// the window were left out.
+func (m matcher) bestLines(text string, n int) (lines []string, skipped bool) {
+	all := nonBlankLines(text)
 	if len(all) <= n {
 		return all, false
 	}
-	found := m.foundPerLine(text, all, starts)
+	found := m.Found(all)
 	// Windows start at the first line or at a line with a match, so that
 	// the passage shown opens on what matched.
 	best, bestScore := 0, -1
@@ -82,75 +46,45 @@ func (m *matcher) bestLines(text string, n int) (lines []string, skipped bool) {
 }
 
 // nonBlankLines returns the lines of text that hold more than white space,
-// without trailing white space, and the byte offset in text where each
-// starts.
-func nonBlankLines(text string) (lines []string, starts []int) {
-	at := 0
+// without trailing white space.
+func nonBlankLines(text string) []string {
+	var lines []string
 	for l := range strings.SplitSeq(text, "\n") {
-		start := at
-		at += len(l) + 1
-		l = strings.TrimRight(l, " \t\r")
-		if strings.TrimSpace(l) == "" {
-			continue
+		if l = strings.TrimRight(l, " \t\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
 		}
-		lines = append(lines, l)
-		starts = append(starts, start)
 	}
-	return lines, starts
+	return lines
 }
 
-// foundPerLine returns, for each of lines (starting in text at starts), the
-// query terms it holds. It analyzes text once: a token never spans a line
-// break (Unicode word boundaries always break at one) and the analyzer
-// treats each token alone, so the terms found are those analyzing each
-// line alone would find, at a fraction of the calls.
-func (m *matcher) foundPerLine(text string, lines []string, starts []int) []map[string]bool {
-	found := make([]map[string]bool, len(lines))
-	if len(m.terms) == 0 {
-		return found
-	}
-	// Analyze may modify its input in place: give it a copy.
-	for _, t := range analyze.Analyzer().Analyze([]byte(text)) {
-		term := string(t.Term)
-		if !m.terms[term] {
-			continue
-		}
-		i := sort.SearchInts(starts, t.Start+1) - 1
-		if i < 0 || t.Start >= starts[i]+len(lines[i]) {
-			continue
-		}
-		if found[i] == nil {
-			found[i] = map[string]bool{}
-		}
-		found[i][term] = true
-	}
-	return found
-}
-
-func distinct(sets []map[string]bool) int {
-	u := map[string]bool{}
-	for _, s := range sets {
-		for k := range s {
-			u[k] = true
+// distinct counts the distinct terms of a window's lines (few terms, few
+// lines: a list beats a map).
+func distinct(window [][]string) int {
+	var u []string
+	for _, terms := range window {
+		for _, t := range terms {
+			if !slices.Contains(u, t) {
+				u = append(u, t)
+			}
 		}
 	}
 	return len(u)
 }
 
 // highlight wraps the query terms of line in styleMatch.
-func (m *matcher) highlight(line string) string {
-	spans, _ := m.matches(line)
+func (m matcher) highlight(line string) string {
+	spans := m.Spans(line)
 	if len(spans) == 0 {
 		return line
 	}
 	var b strings.Builder
 	at := 0
 	for _, s := range spans {
-		b.WriteString(line[at:s.start])
+		b.WriteString(line[at:s[0]])
 		b.WriteString(styleMatch)
-		b.WriteString(line[s.start:s.end])
+		b.WriteString(line[s[0]:s[1]])
 		b.WriteString(styleReset)
-		at = s.end
+		at = s[1]
 	}
 	b.WriteString(line[at:])
 	return b.String()

@@ -6,11 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/chunk"
 )
 
-// bestLinesPerLine is bestLines as it was, analyzing each line alone: the
-// reference the one-pass version must agree with.
-func (m *matcher) bestLinesPerLine(text string, n int) (lines []string, skipped bool) {
+// bestLinesPerLine is bestLines as it was before it scored lines through
+// budget.Matcher, analyzing each line alone: the reference the scorer
+// (which remembers words' terms) must agree with.
+func bestLinesPerLine(query, text string, n int) (lines []string, skipped bool) {
+	terms := map[string]bool{}
+	for _, t := range analyze.Terms(query) {
+		terms[t] = true
+	}
 	var all []string
 	var found []map[string]bool
 	for _, l := range strings.Split(text, "\n") {
@@ -19,7 +27,12 @@ func (m *matcher) bestLinesPerLine(text string, n int) (lines []string, skipped 
 			continue
 		}
 		all = append(all, l)
-		_, seen := m.matches(l)
+		seen := map[string]bool{}
+		for _, t := range analyze.Analyzer().Analyze([]byte(l)) {
+			if terms[string(t.Term)] {
+				seen[string(t.Term)] = true
+			}
+		}
 		found = append(found, seen)
 	}
 	if len(all) <= n {
@@ -30,18 +43,24 @@ func (m *matcher) bestLinesPerLine(text string, n int) (lines []string, skipped 
 		if i > 0 && len(found[i]) == 0 {
 			continue
 		}
-		if s := distinct(found[i : i+n]); s > bestScore {
-			best, bestScore = i, s
+		u := map[string]bool{}
+		for _, f := range found[i : i+n] {
+			for t := range f {
+				u[t] = true
+			}
+		}
+		if len(u) > bestScore {
+			best, bestScore = i, len(u)
 		}
 	}
 	return all[best : best+n], best > 0
 }
 
-// TestBestLinesOnePassMatchesPerLine checks that analyzing a passage once
-// finds, line by line, what analyzing each line alone finds: over every
+// TestBestLinesMatchesPerLine checks that bestLines, through budget's
+// scorer, picks the lines that analyzing each line alone picks: over every
 // file of the test corpora, with queries made of their own words, and over
 // texts whose lines begin or end in what could join across a line break.
-func TestBestLinesOnePassMatchesPerLine(t *testing.T) {
+func TestBestLinesMatchesPerLine(t *testing.T) {
 	var texts []string
 	for _, dir := range []string{"../../testdata/corpus", "../../testdata/multilingual"} {
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -76,9 +95,9 @@ func TestBestLinesOnePassMatchesPerLine(t *testing.T) {
 				q := strings.Join(words[k:min(k+3, len(words))], " ")
 				m := newMatcher(q)
 				got, gotSkip := m.bestLines(text, n)
-				want, wantSkip := m.bestLinesPerLine(text, n)
+				want, wantSkip := bestLinesPerLine(q, text, n)
 				if strings.Join(got, "\n") != strings.Join(want, "\n") || gotSkip != wantSkip {
-					t.Fatalf("text %d, query %q, n=%d:\none pass %q (skipped %v)\nper line %q (skipped %v)", i, q, n, got, gotSkip, want, wantSkip)
+					t.Fatalf("text %d, query %q, n=%d:\nbestLines %q (skipped %v)\nper line %q (skipped %v)", i, q, n, got, gotSkip, want, wantSkip)
 				}
 				checked++
 			}
@@ -89,20 +108,45 @@ func TestBestLinesOnePassMatchesPerLine(t *testing.T) {
 	}
 }
 
+// BenchmarkBestLines picks the lines the text format shows (n=3) in every
+// chunk of the test corpus, as the index cuts them, for a few queries: the
+// work of printing a few hundred results.
 func BenchmarkBestLines(b *testing.B) {
-	text, err := os.ReadFile("../../testdata/corpus/README.md")
+	var texts []string
+	err := filepath.WalkDir("../../testdata/corpus", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		kind := chunk.KindCode
+		if strings.HasSuffix(p, ".md") {
+			kind = chunk.KindMarkdown
+		}
+		for _, c := range chunk.Split(kind, string(src), chunk.Options{}) {
+			texts = append(texts, c.Text)
+		}
+		return nil
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newMatcher("index refresh query")
-	b.Run("one-pass", func(b *testing.B) {
-		for b.Loop() {
-			m.bestLines(string(text), 3)
+	queries := []string{"index refresh query", "retry backoff", "parse config file", "vector embedding model"}
+	var ms []matcher
+	for _, q := range queries {
+		ms = append(ms, newMatcher(q))
+	}
+	b.ReportMetric(float64(len(texts)*len(ms)), "passages/op")
+	cpu0, _, _ := cpuTimes(0)
+	for b.Loop() {
+		for _, m := range ms {
+			for _, t := range texts {
+				m.bestLines(t, 3)
+			}
 		}
-	})
-	b.Run("per-line", func(b *testing.B) {
-		for b.Loop() {
-			m.bestLinesPerLine(string(text), 3)
-		}
-	})
+	}
+	cpu, _, _ := cpuTimes(0)
+	b.ReportMetric(float64((cpu-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

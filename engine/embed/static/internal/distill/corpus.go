@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -10,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/autorag/autorag/internal/jsonl"
 )
 
 // passageChars is the length passages are gathered to: a few sentences,
@@ -59,24 +59,14 @@ func filePassages(path string) ([]string, error) {
 }
 
 func jsonlPassages(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var doc struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &doc); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	err := jsonl.Read(path, func(doc struct{ Title, Text string }) bool {
 		if t := strings.TrimSpace(doc.Title + "\n" + doc.Text); len(t) > 40 {
 			out = append(out, t[:min(len(t), 2*passageChars)])
 		}
-	}
-	return out, sc.Err()
+		return true
+	})
+	return out, err
 }
 
 // paragraphs joins a file's blank-line separated blocks into passages,

@@ -3,6 +3,8 @@ package gemm
 import (
 	"fmt"
 	"sync"
+
+	"github.com/autorag/autorag/engine/embed/transformer/internal/parallel"
 )
 
 // Width is the number of columns of one panel.
@@ -83,22 +85,7 @@ func MatMul(c []float32, ldc int, a []float32, lda int, m int, b *Panels) {
 // goroutines: for one short sequence (a query), where there is no other
 // sequence to give the other cores.
 func MatMulParallel(c []float32, ldc int, a []float32, lda int, m int, b *Panels, workers int) {
-	n := b.N / Width
-	workers = min(workers, n)
-	if workers <= 1 {
-		MatMul(c, ldc, a, lda, m, b)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		j0, j1 := w*n/workers, (w+1)*n/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			panels(c, ldc, a, lda, m, b, j0, j1)
-		}()
-	}
-	wg.Wait()
+	parallel.Split(b.N/Width, workers, func(j0, j1 int) { panels(c, ldc, a, lda, m, b, j0, j1) })
 }
 
 // panels computes the columns of panels j0 to j1 (exclusive) of C.

@@ -110,6 +110,21 @@ func BenchmarkMatMul(b *testing.B) {
 	gflops(b, cpu0)
 }
 
+// BenchmarkMatMulParallel: one query's product (12 tokens, 384 × 1536)
+// shared out between two workers, as the encoder does for a short sequence.
+func BenchmarkMatMulParallel(b *testing.B) {
+	const m = 12
+	r := rand.New(rand.NewPCG(5, 6))
+	a, p, c := random(r, m*bk), PackRows(random(r, bn*bk), bn, bk), make([]float32, m*bn)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		MatMulParallel(c, bn, a, bk, m, p, 2)
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(2*m*bk*bn)*float64(b.N)/cpu.Seconds()/1e9, "GFLOP/cpu-s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
 // BenchmarkVekMatMul is the alternative measured against: vek's AVX2
 // MatMul (which spreads rows over every core by itself).
 func BenchmarkVekMatMul(b *testing.B) {

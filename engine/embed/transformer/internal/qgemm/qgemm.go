@@ -3,7 +3,8 @@ package qgemm
 import (
 	"fmt"
 	"math"
-	"sync"
+
+	"github.com/autorag/autorag/engine/embed/transformer/internal/parallel"
 )
 
 // Width is the number of columns of one panel.
@@ -286,22 +287,7 @@ func MatMul(c []float32, ldc int, a *Quant, b *Panels, bias []float32) {
 // MatMulParallel is MatMul with the panels shared among workers goroutines.
 func MatMulParallel(c []float32, ldc int, a *Quant, b *Panels, bias []float32, workers int) {
 	check(a, b, bias)
-	n := b.N / Width
-	workers = min(workers, n)
-	if workers <= 1 {
-		panels(c, ldc, a, b, bias, 0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		j0, j1 := w*n/workers, (w+1)*n/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			panels(c, ldc, a, b, bias, j0, j1)
-		}()
-	}
-	wg.Wait()
+	parallel.Split(b.N/Width, workers, func(j0, j1 int) { panels(c, ldc, a, b, bias, j0, j1) })
 }
 
 func check(a *Quant, b *Panels, bias []float32) {

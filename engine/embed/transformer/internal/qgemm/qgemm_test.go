@@ -143,24 +143,50 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// The benchmarks' FFN product: m tokens of ffnK values, ffnN outputs.
+const ffnK, ffnN = 384, 1536
+
+// ffn returns random activations for m tokens, packed random weights, the
+// output and a zero bias.
+func ffn(m int) (a []float32, p *Panels, c, bias []float32) {
+	r := rand.New(rand.NewPCG(9, 10))
+	a, w := random(r, m*ffnK, -1, 1), random(r, ffnN*ffnK, -1, 1)
+	p = NewPanels(ffnK, ffnN)
+	PackInto(p, 0, w, ffnN, 1, ffnK, 1)
+	return a, p, make([]float32, m*ffnN), make([]float32, ffnN)
+}
+
 // BenchmarkMatMul: one FFN product at 256 tokens (256 × 384 · 384 × 1536),
 // activations quantized inside the loop as the encoder does.
 func BenchmarkMatMul(b *testing.B) {
-	const m, k, n = 256, 384, 1536
-	r := rand.New(rand.NewPCG(9, 10))
-	a, w := random(r, m*k, -1, 1), random(r, n*k, -1, 1)
-	p := NewPanels(k, n)
-	PackInto(p, 0, w, n, 1, k, 1)
-	c, bias := make([]float32, m*n), make([]float32, n)
+	const m = 256
+	a, p, c, bias := ffn(m)
 	var q Quant
 	cpu0 := cpuTime()
 	for b.Loop() {
-		Quantize(&q, a, k, m, k)
-		MatMul(c, n, &q, p, bias)
+		Quantize(&q, a, ffnK, m, ffnK)
+		MatMul(c, ffnN, &q, p, bias)
 	}
-	op := float64(2*m*k*n) * float64(b.N)
+	op := float64(2*m*ffnK*ffnN) * float64(b.N)
 	b.ReportMetric(op/b.Elapsed().Seconds()/1e9, "GOP/s")
 	b.ReportMetric(op/(cpuTime()-cpu0).Seconds()/1e9, "GOP/cpu-s")
+}
+
+// BenchmarkMatMulParallel: one query's FFN product (12 tokens, 384 ×
+// 1536) shared out between two workers, as the encoder does for a short
+// sequence.
+func BenchmarkMatMulParallel(b *testing.B) {
+	const m = 12
+	a, p, c, bias := ffn(m)
+	var q Quant
+	Quantize(&q, a, ffnK, m, ffnK)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		MatMulParallel(c, ffnN, &q, p, bias, 2)
+	}
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(2*m*ffnK*ffnN)*float64(b.N)/cpu.Seconds()/1e9, "GOP/cpu-s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // TestPackLayoutsAgree: a matrix packed from its torch layout (columns
