@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-1b41705e5e2eb83cd087038b54196b52"
+const QuerySemantics = "q-ebae644fbb58b2dd0f66dcef7e2d5c24"
