@@ -139,7 +139,7 @@ func BenchmarkBestLines(b *testing.B) {
 		ms = append(ms, newMatcher(q))
 	}
 	b.ReportMetric(float64(len(texts)*len(ms)), "passages/op")
-	cpu0, _, _ := cpuTimes(0)
+	cpu0, _, _, _ := cpuTimes(0)
 	for b.Loop() {
 		for _, m := range ms {
 			for _, t := range texts {
@@ -147,6 +147,6 @@ func BenchmarkBestLines(b *testing.B) {
 			}
 		}
 	}
-	cpu, _, _ := cpuTimes(0)
+	cpu, _, _, _ := cpuTimes(0)
 	b.ReportMetric(float64((cpu-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
