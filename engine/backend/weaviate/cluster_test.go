@@ -19,7 +19,7 @@ func TestCollectionSettingsAndLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Collection{Name: name, Shards: s.Shards, Replicas: s.Replicas, K1: 0.9, B: 0.4}
+	want := Collection{Name: name, Shards: s.Shards, Replicas: s.Replicas, K1: 0.9, B: 0.4, VectorIndex: "hnsw"}
 	if got != want {
 		t.Fatalf("collection = %+v, want %+v", got, want)
 	}
