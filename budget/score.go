@@ -2,26 +2,27 @@ package budget
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/engine/analyze"
 )
 
-// Line scoring: how many distinct query terms each line of a passage holds,
-// and where the first one starts. Trim, agentapi's snippets and the CLI's
-// text format all choose lines by it. Analyzing every word of every passage
-// with the index's analyzer (stemming included) was a fifth of an uncached
-// MCP search, so the terms of an ASCII word are remembered: the analyzer
-// treats each token alone after tokenizing, and in ASCII text a space or a
-// tab always ends a token, so a word between blanks analyzes alone to the
-// terms it yields inside its line (TestScoresMatchPerLineAnalysis holds the
-// two to each other). A line with other bytes is analyzed whole, as before.
-// Before the memo, a word of lower-case letters a-z only is passed over
-// when no query term starts with its first letter: such a word is one
-// token, not split, and yields at most its Porter stem, which keeps the
-// word's first letter (TestStemKeepsFirstLetter), so it cannot yield a
-// query term. Most words of a passage end there.
+// Line scoring: how many distinct query terms each line of a passage
+// holds, and where the first one starts. Trim and agentapi's snippets both
+// order lines by it, the CLI's text format finds them with Found. Analyzing every word of every passage with the
+// index's analyzer (stemming included) was a fifth of an uncached MCP
+// search, so the terms of an ASCII word are remembered: the analyzer
+// treats each token alone after tokenizing, and in ASCII text a space or
+// a tab always ends a token, so a word between blanks analyzes alone to
+// the terms it yields inside its line (TestScoresMatchPerLineAnalysis
+// holds the two to each other). A line with other bytes is analyzed whole,
+// as before. Before the memo, a word of lower-case letters a-z only is
+// passed over when no query term starts with its first letter: such a
+// word is one token, not split, and yields at most its Porter stem, which
+// keeps the word's first letter (TestStemKeepsFirstLetter), so it cannot
+// yield a query term. Most words of a passage end there.
 
 // wordTerm is a term a word yields and its byte offset in the word.
 type wordTerm struct {
@@ -63,32 +64,11 @@ func (w *wordMemo) termsOf(word string) []wordTerm {
 // holds and the byte offset in the line of the first term found (-1: none).
 func (m *Matcher) Scores(lines []string) (score, at []int) {
 	score, at = make([]int, len(lines)), make([]int, len(lines))
-	m.scan(lines, func(i int, ls *lineScore) { score[i], at[i] = len(ls.seen), ls.at })
-	return score, at
-}
-
-// Found returns, for each line, the distinct query terms it holds (nil:
-// none), in the order they first occur: what Scores counts, for callers
-// that score runs of lines by the terms the run holds in all.
-func (m *Matcher) Found(lines []string) [][]string {
-	found := make([][]string, len(lines))
-	m.scan(lines, func(i int, ls *lineScore) {
-		if len(ls.seen) > 0 {
-			found[i] = slices.Clone(ls.seen)
-		}
-	})
-	return found
-}
-
-// scan gathers the query terms of each line and hands them to visit (ls
-// is reused for the next line).
-func (m *Matcher) scan(lines []string, visit func(i int, ls *lineScore)) {
-	ls := lineScore{m: m, at: -1}
+	for i := range at {
+		at[i] = -1
+	}
 	if len(m.terms) == 0 {
-		for i := range lines {
-			visit(i, &ls)
-		}
-		return
+		return score, at
 	}
 	var initial [256]bool // first bytes of the query's terms
 	for t := range m.terms {
@@ -96,6 +76,7 @@ func (m *Matcher) scan(lines []string, visit func(i int, ls *lineScore)) {
 			initial[t[0]] = true
 		}
 	}
+	ls := lineScore{m: m}
 	for i, l := range lines {
 		ls.reset()
 		if isASCII(l) {
@@ -105,14 +86,45 @@ func (m *Matcher) scan(lines []string, visit func(i int, ls *lineScore)) {
 				ls.note(string(t.Term), t.Start)
 			}
 		}
-		visit(i, &ls)
+		score[i], at[i] = len(ls.seen), ls.at
 	}
+	return score, at
+}
+
+// Found returns, for each line, the distinct query terms it holds (nil:
+// none), in the order they first occur: what Scores counts, for callers
+// that score runs of lines by the terms the run holds in all. Unlike
+// Scores it analyzes the lines once, joined, and leaves the memo alone:
+// its caller, the CLI's text format, shows a few passages once a process,
+// where learning words costs more than it saves (docs/BENCHMARKS.md,
+// "Snippets and shared helpers"). A token never spans a line break
+// (Unicode word boundaries always break at one) and the analyzer treats
+// each token alone, so the terms are those of each line analyzed alone.
+func (m *Matcher) Found(lines []string) [][]string {
+	found := make([][]string, len(lines))
+	if len(m.terms) == 0 {
+		return found
+	}
+	starts := make([]int, len(lines))
+	var text []byte
+	for i, l := range lines {
+		starts[i] = len(text)
+		text = append(append(text, l...), '\n')
+	}
+	for _, t := range analyze.Analyzer().Analyze(text) {
+		term := string(t.Term)
+		if !m.terms[term] {
+			continue
+		}
+		if i := sort.SearchInts(starts, t.Start+1) - 1; !slices.Contains(found[i], term) {
+			found[i] = append(found[i], term)
+		}
+	}
+	return found
 }
 
 // Spans returns the byte ranges of line that hold a query term, in order,
-// overlapping ones merged: what a terminal highlights. The line is
-// analyzed whole (Scores' memo keeps no word ends), which is fine for the
-// few lines a caller shows.
+// overlapping ones merged: what a terminal highlights.
 func (m *Matcher) Spans(line string) [][2]int {
 	if len(m.terms) == 0 {
 		return nil
