@@ -11,11 +11,11 @@ import (
 
 // Line scoring: how many distinct query terms each line of a passage
 // holds, and where the first one starts. Trim and agentapi's snippets both
-// order lines by it, the CLI's text format finds them with Found. Analyzing every word of every passage with the
-// index's analyzer (stemming included) was a fifth of an uncached MCP
-// search, so the terms of an ASCII word are remembered: the analyzer
-// treats each token alone after tokenizing, and in ASCII text a space or
-// a tab always ends a token, so a word between blanks analyzes alone to
+// order lines by it; the CLI's text format finds the terms with Found.
+// Analyzing every word of every passage with the index's analyzer
+// (stemming included) was a fifth of an uncached MCP search, so the terms
+// of an ASCII word are remembered: the analyzer treats each token alone
+// after tokenizing, and in ASCII text a space or a tab always ends a token, so a word between blanks analyzes alone to
 // the terms it yields inside its line (TestScoresMatchPerLineAnalysis
 // holds the two to each other). A line with other bytes is analyzed whole,
 // as before. Before the memo, a word of lower-case letters a-z only is
