@@ -66,6 +66,16 @@ func (s *Store) CollectDue() bool {
 // Other files are left alone. The caller must hold the refresh lock: a
 // temporary file of another writer would be removed too.
 func (s *Store) Collect(keep map[Hash]bool) (CollectStats, error) {
+	return s.collect(func(st *CollectStats) error {
+		err := s.collectLocked(keep, st)
+		st.Live = s.countLive(keep)
+		return err
+	})
+}
+
+// collect runs one collection's work on the synced, loaded store under
+// both locks, and fills in what every collection reports after it.
+func (s *Store) collect(work func(st *CollectStats) error) (CollectStats, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	var st CollectStats
@@ -77,7 +87,7 @@ func (s *Store) Collect(keep map[Hash]bool) (CollectStats, error) {
 	if !s.loaded {
 		s.loadLocked()
 	}
-	err := s.collectLocked(keep, &st)
+	err := work(&st)
 	if err == nil {
 		s.untidy = false
 	}
@@ -85,7 +95,6 @@ func (s *Store) Collect(keep map[Hash]bool) (CollectStats, error) {
 	for _, p := range s.packs {
 		st.Objects += len(p.entries)
 	}
-	st.Live = s.countLive(keep)
 	if err != nil {
 		return st, fmt.Errorf("collect mirror store: %w", err)
 	}

@@ -1,10 +1,6 @@
 package mirror
 
-import (
-	"fmt"
-
-	"github.com/autorag/autorag/fingerprint"
-)
+import "github.com/autorag/autorag/fingerprint"
 
 // deadShare is the number of object copies per entry past which
 // CollectEntries counts the live objects of every pack (Collect's full
@@ -24,32 +20,13 @@ const deadShare = 2
 // deadShare copies per entry before it is). CollectStats.Live is -1 when
 // not counted.
 func (s *Store) CollectEntries(entries []Entry) (CollectStats, error) {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	var st CollectStats
-	if err := s.syncLocked(); err != nil {
-		return st, fmt.Errorf("collect mirror store: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.loaded {
-		s.loadLocked()
-	}
-	found, err := s.sweepLocked(&st)
-	if err == nil && found {
-		err = s.collectEntriesLocked(entries, &st)
-	}
-	if err == nil {
-		s.untidy = false
-	}
-	st.PacksAfter = len(s.packs)
-	for _, p := range s.packs {
-		st.Objects += len(p.entries)
-	}
-	if err != nil {
-		return st, fmt.Errorf("collect mirror store: %w", err)
-	}
-	return st, nil
+	return s.collect(func(st *CollectStats) error {
+		found, err := s.sweepLocked(st)
+		if err != nil || !found {
+			return err
+		}
+		return s.collectEntriesLocked(entries, st)
+	})
 }
 
 // collectEntriesLocked picks between merging the small packs and the full
