@@ -225,7 +225,7 @@ func (c *Embeddings) flush() error {
 	}
 	c.tailN += len(c.pendIdx) / idxEntryLen
 	c.pendIdx = c.pendIdx[:0]
-	if c.tailN > max(compactMin, len(c.index.base)/idxEntryLen/4) {
+	if c.tailN > max(compactMin, c.index.base.len()/4) {
 		if err := c.compactIndex(); err != nil {
 			return err
 		}
@@ -259,6 +259,7 @@ func (c *Embeddings) Close() error {
 		}
 	}
 	c.f, c.idx = nil, nil
+	c.index.base.close()
 	if c.lock != nil {
 		_ = c.lock.Unlock()
 		c.lock = nil
@@ -271,7 +272,11 @@ func (c *Embeddings) Close() error {
 // once enough have been appended to its tail (which every opening process
 // loads into a map). Log data must be durable first.
 func (c *Embeddings) compactIndex() error {
-	data := fullIndex(c.nonce, c.end, c.index.all())
+	entries, err := c.index.all()
+	if err != nil {
+		return fmt.Errorf("embedding cache: compact index: %w", err)
+	}
+	data := fullIndex(c.nonce, c.end, entries)
 	path := filepath.Join(c.dir, idxName)
 	if err := fingerprint.WriteFileAtomic(path, data, fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("embedding cache: compact index: %w", err)
@@ -282,6 +287,7 @@ func (c *Embeddings) compactIndex() error {
 		return c.werr
 	}
 	_ = c.idx.Close()
-	c.idx, c.index, c.tailN = idx, newEntryIndex(data[idxHeaderLen:], 0), 0
+	c.index.base.close()
+	c.idx, c.index, c.tailN = idx, newEntryIndex(memRegion(data[idxHeaderLen:]), 0), 0
 	return nil
 }
