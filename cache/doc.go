@@ -39,9 +39,10 @@
 // it), so a later read sees what opening would have; a read that fails makes
 // the entries it covers absent. Tail entries (checked one by one, stopping
 // at the first bad one) go to a map; then the log is scanned, headers only,
-// from the end of the last indexed record to the end of the file. When the tail passes
-// max(4096, sortedN/4) entries, Flush rewrites the index sorted (temporary
-// file, fsync, rename).
+// from the end of the last indexed record to the end of the file. When the
+// tail passes max(4096, sortedN/64) entries, Flush rewrites the index
+// sorted (temporary file, fsync, rename); older versions, which waited for
+// sortedN/4, read either.
 //
 // Crash safety. Flush writes the buffered records, fsyncs the log, then
 // appends and fsyncs their index entries. Older records are never
