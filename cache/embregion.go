@@ -12,9 +12,10 @@ import (
 
 // lazyLookups is how many lookups a sortedRegion serves from the file
 // before reading it whole. A lookup from the file costs about a dozen
-// small preads; reading 100,000 entries whole costs about as much as a few
-// hundred such lookups, so an incremental refresh (a few lookups per
-// changed chunk) never reads the region, and a full one reads it once.
+// small preads (BenchmarkEmbeddingsOpenGet: open and 3 lookups in 51 µs);
+// reading 300,000 entries whole (14 MB) cost 4 ms, a few hundred such
+// lookups. So an incremental refresh (a few lookups per changed chunk)
+// never reads the region, and a full one reads it once.
 const lazyLookups = 64
 
 // windowEntries is the span of entries a lookup from the file reads in one
