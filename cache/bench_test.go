@@ -164,3 +164,25 @@ func BenchmarkEmbeddingsOpenPut(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEmbeddingsOpenGet is a no-op or one-file refresh's reading of
+// the cache: open it, Get three cached vectors, close it (nothing to
+// flush). The cache holds the chunks of 100,000 documents.
+func BenchmarkEmbeddingsOpenGet(b *testing.B) {
+	const n = 300_000
+	dir := writeEmbeddings(b, n, 100)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		c := openEmb(b, dir, "bench")
+		for range 3 {
+			i = (i + 7919) % n
+			if _, ok := c.Get(testHash(i)); !ok {
+				b.Fatal("miss")
+			}
+		}
+		if err := c.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -29,14 +29,20 @@
 //
 // The first sortedN entries are sorted by hash and cover every record
 // before log offset sortedEnd; entries after them (the tail) are appended
-// in log order by each Flush. Opening reads the index in one read and keeps
-// the sorted region as it is, searching it by binary search, so it does no
-// per-entry work: 100k entries open in about 1.5 ms whatever the dimensions.
-// Tail entries (checked one by one, stopping at the first bad one) go to a
-// map; then the log is scanned, headers only, from the end of the last
-// indexed record to the end of the file. When the tail passes
-// max(4096, sortedN/4) entries, Flush rewrites the index sorted (temporary
-// file, fsync, rename).
+// in log order by each Flush. Opening reads the index's header and tail
+// only: the sorted region stays in the file, and a lookup binary-searches it
+// there, reading the entries it probes (a dozen small preads), until 64
+// lookups have been served; the next reads the region whole and the rest
+// search it in memory. So an incremental refresh reads a few KB of the index
+// whatever its size, and a full one reads it once. The region is never
+// rewritten in place (writers append after it or rename a new index over
+// it), so a later read sees what opening would have; a read that fails makes
+// the entries it covers absent. Tail entries (checked one by one, stopping
+// at the first bad one) go to a map; then the log is scanned, headers only,
+// from the end of the last indexed record to the end of the file. When the
+// tail passes max(4096, sortedN/64) entries, Flush rewrites the index
+// sorted (temporary file, fsync, rename); older versions, which waited for
+// sortedN/4, read either.
 //
 // Crash safety. Flush writes the buffered records, fsyncs the log, then
 // appends and fsyncs their index entries. Older records are never

@@ -102,7 +102,11 @@ func (c *Embeddings) rewrite(live func(h [32]byte) bool) (evicted int, err error
 	off := int64(len(hdr))
 	var kept []hashSlot
 	w := &window{r: c.f, size: c.end}
-	for _, e := range c.index.all() {
+	all, err := c.index.all()
+	if err != nil {
+		return 0, fmt.Errorf("embedding cache: read index: %w", err)
+	}
+	for _, e := range all {
 		n := recordLen(e.dims)
 		if !live(e.h) {
 			evicted++
@@ -152,7 +156,8 @@ func (c *Embeddings) install(logTmp *fingerprint.AtomicFile, idx []byte, nonce u
 	}
 	_ = c.f.Close()
 	_ = c.idx.Close()
-	c.f, c.idx, c.index, c.nonce, c.tailN = f, ix, newEntryIndex(idx[idxHeaderLen:], 0), nonce, 0
+	c.index.base.close()
+	c.f, c.idx, c.index, c.nonce, c.tailN = f, ix, newEntryIndex(memRegion(idx[idxHeaderLen:]), 0), nonce, 0
 	c.end, c.bufStart, c.dirty = end, end, false
 	return nil
 }

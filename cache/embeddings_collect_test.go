@@ -147,7 +147,7 @@ func TestEmbeddingsIndexCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = openEmb(t, dir, id)
-	if got, want := len(c.index.base), n*idxEntryLen; got != want {
+	if got, want := c.index.base.len()*idxEntryLen, n*idxEntryLen; got != want {
 		t.Fatalf("sorted region is %d bytes, want %d", got, want)
 	}
 	if len(idx) != idxHeaderLen+(n+10)*idxEntryLen {

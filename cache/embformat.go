@@ -137,8 +137,8 @@ func idxHeader(nonce uint64, sortedN int, sortedEnd int64) []byte {
 
 // parseIdxHeader checks that b starts with the header of the index of the
 // log with the given nonce, and returns the sorted region's length in bytes
-// (which b holds) and end.
-func parseIdxHeader(b []byte, nonce uint64) (sortedLen int, sortedEnd int64, ok bool) {
+// (which an index file of size bytes holds) and end.
+func parseIdxHeader(b []byte, size int64, nonce uint64) (sortedLen int, sortedEnd int64, ok bool) {
 	if len(b) < idxHeaderLen || string(b[:8]) != idxMagic ||
 		binary.LittleEndian.Uint32(b[8:]) != embFormat ||
 		binary.LittleEndian.Uint64(b[12:]) != nonce ||
@@ -146,7 +146,7 @@ func parseIdxHeader(b []byte, nonce uint64) (sortedLen int, sortedEnd int64, ok 
 		return 0, 0, false
 	}
 	n := binary.LittleEndian.Uint64(b[20:])
-	if n > uint64(len(b)-idxHeaderLen)/idxEntryLen {
+	if size < idxHeaderLen || n > uint64(size-idxHeaderLen)/idxEntryLen {
 		return 0, 0, false
 	}
 	return int(n) * idxEntryLen, int64(binary.LittleEndian.Uint64(b[28:])), true

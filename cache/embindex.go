@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"sort"
 )
 
 // slot locates one record in the log.
@@ -19,34 +18,39 @@ type hashSlot struct {
 }
 
 // entryIndex maps hashes to log records. Most entries sit in base: the
-// sorted region of vectors.idx exactly as read from disk, searched in place
-// by binary search, so opening costs one file read and no per-entry work.
-// Entries added since (the index's unsorted tail, records found by scanning
-// the log, new Puts) go to slots, which wins over base; gone hides base
-// entries found corrupt or superseded.
+// sorted region of vectors.idx, searched by binary search where it lies
+// (sortedRegion: in the file, or in memory once read whole), so opening
+// costs no per-entry work. Entries added since (the index's unsorted tail,
+// records found by scanning the log, new Puts) go to slots, which wins over
+// base; gone hides base entries found corrupt or superseded. The index's
+// tail goes to slots without looking in base (which would read it): its
+// keys wait in pending until something needs to know whether base holds
+// them too.
 //
 // Invariant: every key of gone is in base, and every key of slots that is
-// in base is in gone; so len() = entries in base - len(gone) + len(slots).
+// in base is in gone or in pending; so len() = entries in base - len(gone)
+// + len(slots) - (keys of pending in base).
 type entryIndex struct {
-	base  []byte
-	slots map[[32]byte]slot
-	gone  map[[32]byte]struct{}
+	base    *sortedRegion
+	slots   map[[32]byte]slot
+	gone    map[[32]byte]struct{}
+	pending map[[32]byte]struct{}
 }
 
-func newEntryIndex(base []byte, extra int) entryIndex {
-	return entryIndex{base: base, slots: make(map[[32]byte]slot, extra), gone: map[[32]byte]struct{}{}}
+func newEntryIndex(base *sortedRegion, extra int) entryIndex {
+	return entryIndex{base: base, slots: make(map[[32]byte]slot, extra), gone: map[[32]byte]struct{}{},
+		pending: map[[32]byte]struct{}{}}
 }
 
 // baseFind searches base for h. present reports an entry with h's hash
 // bytes; ok that it also passes its checksum, so s can be trusted to say
 // where the record is.
 func (x *entryIndex) baseFind(h [32]byte) (s slot, present, ok bool) {
-	n := len(x.base) / idxEntryLen
-	i := sort.Search(n, func(i int) bool { return bytes.Compare(x.base[i*idxEntryLen:i*idxEntryLen+32], h[:]) >= 0 })
-	if i == n || !bytes.Equal(x.base[i*idxEntryLen:i*idxEntryLen+32], h[:]) {
+	e := x.base.find(h)
+	if e == nil {
 		return slot{}, false, false
 	}
-	_, s, ok = parseIdxEntry(x.base[i*idxEntryLen : (i+1)*idxEntryLen])
+	_, s, ok = parseIdxEntry(e)
 	return s, true, ok
 }
 
@@ -59,6 +63,26 @@ func (x *entryIndex) lookup(h [32]byte) (slot, bool) {
 	}
 	s, _, ok := x.baseFind(h)
 	return s, ok
+}
+
+// addTail records that h is at s, as add does, but leaves finding whether
+// base holds h too for later (pending).
+func (x *entryIndex) addTail(h [32]byte, s slot) {
+	if _, ok := x.slots[h]; !ok {
+		x.pending[h] = struct{}{}
+	}
+	x.slots[h] = s
+}
+
+// resolve settles a pending key: if base holds it, gone hides it there.
+func (x *entryIndex) resolve(h [32]byte) {
+	if _, ok := x.pending[h]; !ok {
+		return
+	}
+	delete(x.pending, h)
+	if _, present, _ := x.baseFind(h); present {
+		x.gone[h] = struct{}{}
+	}
 }
 
 // add records that h is at s, superseding any previous location.
@@ -75,6 +99,7 @@ func (x *entryIndex) add(h [32]byte, s slot) {
 func (x *entryIndex) forget(h [32]byte, s slot) {
 	if cur, ok := x.slots[h]; ok {
 		if cur == s {
+			x.resolve(h)
 			delete(x.slots, h)
 		}
 		return
@@ -84,17 +109,31 @@ func (x *entryIndex) forget(h [32]byte, s slot) {
 	}
 }
 
-func (x *entryIndex) len() int { return len(x.base)/idxEntryLen - len(x.gone) + len(x.slots) }
+func (x *entryIndex) len() int {
+	n := x.base.len() - len(x.gone) + len(x.slots)
+	for h := range x.pending {
+		if _, present, _ := x.baseFind(h); present {
+			n--
+		}
+	}
+	return n
+}
 
-// all lists every entry in log order.
-func (x *entryIndex) all() []hashSlot {
-	out := make([]hashSlot, 0, x.len())
-	for b := x.base; len(b) >= idxEntryLen; b = b[idxEntryLen:] {
+// all lists every entry in log order. It reads the sorted region whole;
+// an error reading it is returned.
+func (x *entryIndex) all() ([]hashSlot, error) {
+	base, err := x.base.whole()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hashSlot, 0, x.base.len()+len(x.slots))
+	for b := base; len(b) >= idxEntryLen; b = b[idxEntryLen:] {
 		h, s, ok := parseIdxEntry(b[:idxEntryLen])
 		if !ok {
 			continue
 		}
-		if _, hidden := x.gone[h]; !hidden {
+		_, hidden := x.gone[h]
+		if _, wait := x.pending[h]; !hidden && !wait {
 			out = append(out, hashSlot{h, s})
 		}
 	}
@@ -102,7 +141,7 @@ func (x *entryIndex) all() []hashSlot {
 		out = append(out, hashSlot{h, s})
 	}
 	slices.SortFunc(out, func(a, b hashSlot) int { return cmp.Compare(a.off, b.off) })
-	return out
+	return out, nil
 }
 
 // sortedEntries encodes entries as a sorted index region.

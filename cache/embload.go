@@ -22,10 +22,10 @@ type logState struct {
 	index    entryIndex
 }
 
-// loadLog indexes the log open as f. It reads vectors.idx in one go, keeps
-// its sorted region as it is, and then scans only the log records the
-// index does not cover (normally none), reading record headers but never
-// payloads.
+// loadLog indexes the log open as f. It reads the header and the unsorted
+// tail of vectors.idx, leaves its sorted region in the file for lookups to
+// search (sortedRegion), and then scans only the log records the index does
+// not cover (normally none), reading record headers but never payloads.
 func loadLog(f *os.File, dir, identity string) (*logState, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -43,6 +43,7 @@ func loadLog(f *os.File, dir, identity string) (*logState, error) {
 	w := &window{r: f, size: st.size}
 	st.validEnd, err = scanLog(w, covered, &st.index)
 	if err != nil {
+		st.index.base.close()
 		return nil, err
 	}
 	st.idxClean = clean && st.validEnd == covered
@@ -51,23 +52,45 @@ func loadLog(f *os.File, dir, identity string) (*logState, error) {
 
 // loadIdx loads vectors.idx into st.index and returns the end of the log
 // region it covers. The sorted region is trusted as a whole (each entry is
-// checked when used); the tail is checked entry by entry and ends at the
-// first that is torn, fails its checksum, or does not fit the log after the
-// previous one. clean reports that no such entry was found.
+// checked when used) and stays in the file, which st.index then owns; the
+// tail is read and checked entry by entry and ends at the first that is
+// torn, fails its checksum, or does not fit the log after the previous one.
+// clean reports that no such entry was found.
 func loadIdx(dir string, st *logState) (covered int64, clean bool, err error) {
-	b, err := os.ReadFile(filepath.Join(dir, idxName))
+	f, err := os.Open(filepath.Join(dir, idxName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return st.hdrLen, false, nil
 	}
 	if err != nil {
 		return 0, false, err
 	}
-	sortedLen, sortedEnd, ok := parseIdxHeader(b, st.nonce)
+	owned := false
+	defer func() {
+		if !owned {
+			_ = f.Close()
+		}
+	}()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, false, err
+	}
+	hdr := make([]byte, idxHeaderLen)
+	if err := readAtFull(f, hdr, 0); err != nil {
+		return st.hdrLen, false, ignoreShort(err)
+	}
+	sortedLen, sortedEnd, ok := parseIdxHeader(hdr, fi.Size(), st.nonce)
 	if !ok || sortedEnd < st.hdrLen || sortedEnd > st.size {
 		return st.hdrLen, false, nil
 	}
-	tail := b[idxHeaderLen+sortedLen:]
-	st.index = newEntryIndex(b[idxHeaderLen:idxHeaderLen+sortedLen], len(tail)/idxEntryLen)
+	tail, err := readRest(f, int64(idxHeaderLen+sortedLen), fi.Size())
+	if err != nil {
+		return 0, false, err
+	}
+	base := memRegion(nil)
+	if sortedLen > 0 {
+		base, owned = fileRegion(f, idxHeaderLen, sortedLen/idxEntryLen), true
+	}
+	st.index = newEntryIndex(base, len(tail)/idxEntryLen)
 	clean = len(tail)%idxEntryLen == 0
 	covered = sortedEnd
 	for ; len(tail) >= idxEntryLen; tail = tail[idxEntryLen:] {
@@ -75,11 +98,29 @@ func loadIdx(dir string, st *logState) (covered int64, clean bool, err error) {
 		if !ok || e.off < covered || e.off+recordLen(e.dims) > st.size {
 			return covered, false, nil
 		}
-		st.index.add(h, e)
+		st.index.addTail(h, e)
 		st.tailN++
 		covered = e.off + recordLen(e.dims)
 	}
 	return covered, clean, nil
+}
+
+// readRest reads f from off to size, or to its end if it is shorter now.
+func readRest(f *os.File, off, size int64) ([]byte, error) {
+	b := make([]byte, max(size-off, 0))
+	n, err := f.ReadAt(b, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return b[:n], nil
+}
+
+// ignoreShort drops errShort: a file shorter than its header holds nothing.
+func ignoreShort(err error) error {
+	if errors.Is(err, errShort) {
+		return nil
+	}
+	return err
 }
 
 // scanLog adds every record found from off on to x and returns the end

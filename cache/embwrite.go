@@ -40,8 +40,12 @@ func (c *Embeddings) startWriter() (err error) {
 		return ErrWriterBusy
 	}
 	var f, idx *os.File
+	var st *logState
 	defer func() {
 		if err != nil {
+			if st != nil && st.index.base != c.index.base {
+				st.index.base.close()
+			}
 			for _, x := range []*os.File{f, idx} {
 				if x != nil {
 					_ = x.Close()
@@ -56,7 +60,7 @@ func (c *Embeddings) startWriter() (err error) {
 	if err != nil {
 		return err
 	}
-	st, err := c.loadForWrite(f)
+	st, err = c.loadForWrite(f)
 	if err == nil {
 		err = c.repair(f, st)
 	}
@@ -69,6 +73,9 @@ func (c *Embeddings) startWriter() (err error) {
 	}
 	if c.f != nil {
 		_ = c.f.Close()
+	}
+	if c.index.base != st.index.base {
+		c.index.base.close()
 	}
 	c.f, c.idx, c.lock, c.index, c.nonce, c.tailN = f, idx, lk, st.index, st.nonce, st.tailN
 	c.end, c.bufStart, c.writing, c.newFiles, c.dirty = st.validEnd, st.validEnd, true, true, true
@@ -112,11 +119,16 @@ func (c *Embeddings) repair(f *os.File, st *logState) error {
 		}
 	}
 	if !st.idxClean {
-		data := fullIndex(st.nonce, st.validEnd, st.index.all())
+		entries, err := st.index.all()
+		if err != nil {
+			return err
+		}
+		data := fullIndex(st.nonce, st.validEnd, entries)
 		if err := fingerprint.WriteFileAtomic(filepath.Join(c.dir, idxName), data, fingerprint.FilePerm); err != nil {
 			return err
 		}
-		st.index, st.tailN = newEntryIndex(data[idxHeaderLen:], 0), 0
+		st.index.base.close()
+		st.index, st.tailN = newEntryIndex(memRegion(data[idxHeaderLen:]), 0), 0
 	}
 	return nil
 }

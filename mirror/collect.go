@@ -47,8 +47,11 @@ func (s *Store) CollectDue() bool {
 	if !s.loaded {
 		s.loadLocked()
 	}
-	return s.untidy || s.loadErr != nil || len(s.packs) > maxPacks
+	return s.untidy || s.loadErr != nil || len(s.packs) > maxPacks || slices.ContainsFunc(s.packs, isBad)
 }
+
+// isBad reports a pack whose index was found damaged when read.
+func isBad(p *pack) bool { return p.bad.Load() }
 
 // Collect removes what the store holds beyond the objects in keep. It first
 // publishes the session's pack, then:
@@ -93,7 +96,7 @@ func (s *Store) collect(work func(st *CollectStats) error) (CollectStats, error)
 	}
 	st.PacksAfter = len(s.packs)
 	for _, p := range s.packs {
-		st.Objects += len(p.entries)
+		st.Objects += p.count
 	}
 	if err != nil {
 		return st, fmt.Errorf("collect mirror store: %w", err)
@@ -118,8 +121,12 @@ func (s *Store) collectKeptLocked(keep map[Hash]bool, st *CollectStats) error {
 	var kept []*pack
 	var total, dead int64
 	for _, p := range s.packs {
-		d := deadBytes(p, keep)
-		if d < 0 {
+		es, err := p.index()
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			return fmt.Errorf("read pack %s: %w", p.name, err)
+		}
+		d := deadBytes(es, keep)
+		if d < 0 || err != nil {
 			if err := s.removePack(p, st); err != nil {
 				return err
 			}
@@ -147,12 +154,13 @@ func (s *Store) collectKeptLocked(keep map[Hash]bool, st *CollectStats) error {
 	return nil
 }
 
-// deadBytes returns how many bytes of p belong to objects not in keep
-// (records and index entries), or -1 when p holds no object in keep.
-func deadBytes(p *pack, keep map[Hash]bool) int64 {
+// deadBytes returns how many bytes of a pack of entries belong to objects
+// not in keep (records and index entries), or -1 when it holds no object in
+// keep.
+func deadBytes(entries []packEntry, keep map[Hash]bool) int64 {
 	var dead int64
 	live := false
-	for _, e := range p.entries {
+	for _, e := range entries {
 		if keep[e.hash] {
 			live = true
 		} else {
@@ -166,10 +174,14 @@ func deadBytes(p *pack, keep map[Hash]bool) int64 {
 }
 
 // sweepLocked lists the store directory and removes temporary files,
-// old-layout fan-out directories and packs that fail their checks; a valid
-// pack published since the packs were loaded is adopted. found is false
-// when the directory does not exist. The caller holds wmu and mu.
+// old-layout fan-out directories and packs that fail their checks (or whose
+// index failed them since they were opened); a valid pack published since
+// the packs were loaded is adopted. found is false when the directory does
+// not exist. The caller holds wmu and mu.
 func (s *Store) sweepLocked(st *CollectStats) (found bool, err error) {
+	if err := s.removeBadLocked(st); err != nil {
+		return true, err
+	}
 	ents, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -213,6 +225,20 @@ func (s *Store) sweepEntry(e fs.DirEntry, open map[string]bool, st *CollectStats
 		s.packs = append(s.packs, p)
 	}
 	return nil
+}
+
+// removeBadLocked removes the packs whose index was found damaged since
+// they were opened. The caller holds wmu and mu.
+func (s *Store) removeBadLocked(st *CollectStats) error {
+	var err error
+	s.packs = slices.DeleteFunc(s.packs, func(p *pack) bool {
+		if err != nil || !isBad(p) {
+			return false
+		}
+		err = s.removePack(p, st)
+		return err == nil
+	})
+	return err
 }
 
 // removeFile removes path, counting it and its size in st.
@@ -307,7 +333,11 @@ func mergeSet(packs []*pack) []*pack {
 func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
 	n := 0
 	for _, p := range packs {
-		for _, e := range p.entries {
+		es, err := p.index()
+		if err != nil && !errors.Is(err, ErrCorrupt) {
+			return n, fmt.Errorf("read pack %s: %w", p.name, err)
+		}
+		for _, e := range es { // none in a damaged pack: its objects are lost
 			if _, done := w.lookup(e.hash); done || !keep[e.hash] {
 				continue
 			}
@@ -333,7 +363,8 @@ func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
 func (s *Store) countLive(keep map[Hash]bool) int {
 	n := 0
 	for _, p := range s.packs {
-		for _, e := range p.entries {
+		es, _ := p.index() // a damaged pack holds nothing
+		for _, e := range es {
 			if keep[e.hash] {
 				n++
 			}

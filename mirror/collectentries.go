@@ -34,7 +34,7 @@ func (s *Store) CollectEntries(entries []Entry) (CollectStats, error) {
 func (s *Store) collectEntriesLocked(entries []Entry, st *CollectStats) error {
 	copies := 0
 	for _, p := range s.packs {
-		copies += len(p.entries)
+		copies += p.count
 	}
 	st.PacksBefore, st.Live = len(s.packs), -1
 	switch {
@@ -62,7 +62,8 @@ func (s *Store) collectEntriesLocked(entries []Entry, st *CollectStats) error {
 func liveIn(packs []*pack, entries []Entry) map[Hash]bool {
 	live := map[Hash]bool{}
 	for _, p := range packs {
-		for _, e := range p.entries {
+		es, _ := p.index() // a damaged pack holds nothing: merged away
+		for _, e := range es {
 			live[e.hash] = false
 		}
 	}

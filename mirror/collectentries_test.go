@@ -21,7 +21,8 @@ func storeObjects(t *testing.T, dir string) []string {
 	defer s.mu.RUnlock()
 	var out []string
 	for _, p := range s.packs {
-		for _, e := range p.entries {
+		es, _ := p.index()
+		for _, e := range es {
 			out = append(out, e.hash.String())
 		}
 	}

@@ -67,8 +67,15 @@
 // pack-<16 hex>.pack (layout in pack.go): a "ARPK" header, then records
 // (hash, uvarint length, object), then an index of (hash, offset, length)
 // sorted by hash, the entry count, a BLAKE3-256 of index and count, and a
-// tail magic. Opening a pack reads only its fixed-size tail and its index;
-// lookups binary-search each pack's index. A Store appends the objects of a
+// tail magic. Opening a pack reads only its header and fixed-size tail.
+// Lookups binary-search each pack's index in the file, a dozen small preads,
+// until one finds its hash or the pack has answered 64; the index is then
+// read whole and checked (count, checksum, ranges, order), and searched in
+// memory. A miss needs no check: an intact index is the file's bytes, and a
+// damaged one answers nothing. So the scan of an edit, which Puts new
+// objects only, reads no pack index. A pack whose index fails when read is
+// unreadable from then on; the next Collect removes it (CollectDue says so),
+// as it removes one whose tail was bad at opening. A Store appends the objects of a
 // refresh to one temporary pack (".tmp-" prefix) and Sync writes the index,
 // fsyncs and renames it, so a pack is either complete or never read, and a
 // crash loses only objects nothing depends on yet (a missing or damaged

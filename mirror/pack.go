@@ -31,8 +31,11 @@ import (
 //	        32 bytes  BLAKE3-256 of the index and the entry count
 //	        "ARPKIDX" 0x01                  magic, version
 //
-// Opening a pack reads the tail and then the index, never the records. A
-// pack whose tail, index or checksum is wrong is not read at all; a record
+// Opening a pack reads its header and tail. Lookups search the index in
+// the file (packindex.go) until one finds its hash or a pack has served
+// lazyLookups of them; then the index is read whole and checked. A pack
+// whose tail, index or checksum is wrong is not read at all (an index that
+// fails when read later makes the pack unreadable from then on); a record
 // is verified when it is read (its hash and length must match the index and
 // its object must hash to its name).
 const (
@@ -67,23 +70,26 @@ func uvarintLen(v uint64) int {
 
 //semguard:end pack-format
 
-// pack is a published pack file, open for reading.
+// pack is a published pack file, open for reading. Its index is read and
+// checked when first needed (packindex.go).
 type pack struct {
-	name    string // base name in the store directory
-	f       *os.File
-	size    int64
-	entries []packEntry // sorted by hash
+	name  string // base name in the store directory
+	f     *os.File
+	size  int64
+	count int    // entries in the index, from the tail
+	tail  []byte // the tail as read, which the index must match
+	packIndex
 }
 
-// find returns the entry of object h.
-func (p *pack) find(h Hash) (packEntry, bool) {
-	i, ok := slices.BinarySearchFunc(p.entries, h, func(e packEntry, h Hash) int {
+// searchEntries returns the entry of object h in entries (sorted).
+func searchEntries(entries []packEntry, h Hash) (packEntry, bool) {
+	i, ok := slices.BinarySearchFunc(entries, h, func(e packEntry, h Hash) int {
 		return bytes.Compare(e.hash[:], h[:])
 	})
 	if !ok {
 		return packEntry{}, false
 	}
-	return p.entries[i], true
+	return entries[i], true
 }
 
 // openPack opens the pack at path and loads its index. A pack that is
@@ -103,7 +109,7 @@ func openPack(path, name string) (*pack, error) {
 
 //semguard:begin pack-read
 
-// loadPack checks f's header and tail and reads its index.
+// loadPack checks f's header and tail; the index is read when needed.
 func loadPack(f *os.File, name string) (*pack, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -124,24 +130,40 @@ func loadPack(f *os.File, name string) (*pack, error) {
 	if err := readFull(f, tail, size-int64(packTailLen)); err != nil {
 		return nil, err
 	}
-	entries, err := readPackIndex(f, size, tail)
+	count, err := checkPackTail(size, tail)
 	if err != nil {
 		return nil, err
 	}
-	return &pack{name: name, f: f, size: size, entries: entries}, nil
+	return &pack{name: name, f: f, size: size, count: count, tail: tail}, nil
 }
 
-// readPackIndex reads and checks the index that tail describes.
-func readPackIndex(f *os.File, size int64, tail []byte) ([]packEntry, error) {
+// checkPackTail checks the tail of a pack of size bytes and returns its
+// entry count.
+func checkPackTail(size int64, tail []byte) (int, error) {
 	if string(tail[8+len(Hash{}):]) != packTailMagic {
-		return nil, fmt.Errorf("bad tail: %w", ErrCorrupt)
+		return 0, fmt.Errorf("bad tail: %w", ErrCorrupt)
 	}
 	count := binary.LittleEndian.Uint64(tail)
 	room := uint64(size) - uint64(packHeaderLen+packTailLen)
 	if count > room/uint64(packEntryLen) {
-		return nil, fmt.Errorf("index of %d entries does not fit: %w", count, ErrCorrupt)
+		return 0, fmt.Errorf("index of %d entries does not fit: %w", count, ErrCorrupt)
 	}
-	indexStart := size - int64(packTailLen) - int64(count)*int64(packEntryLen)
+	return int(count), nil
+}
+
+// indexStart is where the index of a pack of size bytes and count entries
+// starts.
+func indexStart(size int64, count int) int64 {
+	return size - int64(packTailLen) - int64(count)*int64(packEntryLen)
+}
+
+// readPackIndex reads and checks the index that tail describes.
+func readPackIndex(f *os.File, size int64, tail []byte) ([]packEntry, error) {
+	count, err := checkPackTail(size, tail)
+	if err != nil {
+		return nil, err
+	}
+	indexStart := indexStart(size, count)
 	b := make([]byte, int(count)*packEntryLen+8) // the index and the count
 	if err := readFull(f, b, indexStart); err != nil {
 		return nil, err
@@ -286,7 +308,8 @@ func (pw *packWriter) finish(dir string) (*pack, error) {
 		_ = pw.abort()
 		return nil, fmt.Errorf("finish pack: %w", err)
 	}
-	p := &pack{name: name, f: pw.f.File, size: pw.off + int64(len(index)), entries: entries}
+	p := &pack{name: name, f: pw.f.File, size: pw.off + int64(len(index)), count: len(entries)}
+	p.setEntries(entries)
 	if err != nil { // published, but the directory fsync failed
 		return p, fmt.Errorf("finish pack: %w", err)
 	}

@@ -25,7 +25,7 @@ func packLayout(t *testing.T, dir, name string) ([]byte, int) {
 		t.Fatal(err)
 	}
 	p.f.Close()
-	return b, len(b) - packTailLen - len(p.entries)*packEntryLen
+	return b, len(b) - packTailLen - p.count*packEntryLen
 }
 
 // assertIgnored checks that a store on dir does not see hs, still reads
@@ -115,6 +115,9 @@ func TestStoreFlippedRecordByte(t *testing.T) {
 	full, indexStart := packLayout(t, src, name)
 	p, err := openPack(filepath.Join(src, name), name)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.index(); err != nil {
 		t.Fatal(err)
 	}
 	p.f.Close()

@@ -292,7 +292,8 @@ func TestStoreConcurrentPut(t *testing.T) {
 	seen := map[Hash]int{}
 	for _, p := range s.packs {
 		size := int64(packHeaderLen + packTailLen)
-		for _, e := range p.entries {
+		es, _ := p.index()
+		for _, e := range es {
 			seen[e.hash]++
 			size += e.recordLen() + int64(packEntryLen)
 		}
