@@ -40,7 +40,7 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream { return a.analyze
 func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
 	if s != nil {
-		r.out, r.slab = s.out[:0], s.slab
+		r.out, r.slab, r.stems = s.out[:0], s.slab, &s.stems
 	}
 	if a.steps != nil && a.steps.zwnj {
 		separateZWNJ(input)
@@ -112,8 +112,9 @@ func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 // Scratch is token storage that AnalyzeReusing reuses from one call to
 // the next. Its zero value is ready; it is not safe for concurrent use.
 type Scratch struct {
-	out  analysis.TokenStream
-	slab []analysis.Token
+	out   analysis.TokenStream
+	slab  []analysis.Token
+	stems stemCache
 }
 
 // maxScratchTokens bounds the tokens a Scratch keeps between calls.
@@ -154,7 +155,8 @@ type run struct {
 	arena    []byte           // room for the bytes of identifier parts
 	spans    []span
 	parts    []analysis.Token
-	runes    []rune // for stemming non-ASCII terms
+	runes    []rune     // for stemming non-ASCII terms
+	stems    *stemCache // the Scratch's, or nil
 }
 
 // emit runs the steps after identifier splitting on t and appends it to
@@ -232,7 +234,7 @@ func (r *run) stepsBefore(term []byte) []byte {
 func (r *run) stepsAfter(term []byte) []byte {
 	s := r.steps
 	if s.porter && isASCII(term) {
-		return stemASCII(term)
+		return r.stemASCII(term)
 	}
 	for _, f := range s.after {
 		if len(term) == 0 {
@@ -308,7 +310,7 @@ func possessive(term []byte) []byte {
 // slice is allocated as bleve does.
 func (r *run) stem(term []byte) []byte {
 	if isASCII(term) {
-		return stemASCII(term)
+		return r.stemASCII(term)
 	}
 	runes := r.runes[:0]
 	for i := 0; i < len(term); {
@@ -330,6 +332,15 @@ func (r *run) stem(term []byte) []byte {
 		n += utf8.EncodeRune(term[n:], c)
 	}
 	return term[:n]
+}
+
+// stemASCII is stemASCII(term), from the Scratch's cache when there is
+// one.
+func (r *run) stemASCII(term []byte) []byte {
+	if r.stems == nil {
+		return stemASCII(term)
+	}
+	return r.stems.stem(term)
 }
 
 // stemSnowball stems term with the language's Snowball stemmer, in place

@@ -1,0 +1,37 @@
+package analyze
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestStemCacheMatchesStemASCII stems random lower-case words, many of
+// them again, and more distinct ones than the cache holds, through one
+// cache and directly: the stems must agree.
+func TestStemCacheMatchesStemASCII(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 2))
+	suffixes := []string{"", "s", "es", "ies", "ed", "ing", "ational", "ization", "ness", "ful", "ly", "ement", "bled", "ated", "e", "y"}
+	var words []string
+	for range 3 * maxCachedStems {
+		n := 1 + r.IntN(9)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abcdeilmnorstuyz"[r.IntN(16)]
+		}
+		words = append(words, string(b)+suffixes[r.IntN(len(suffixes))])
+	}
+	var c stemCache
+	for i := range 8 * maxCachedStems {
+		w := words[r.IntN(len(words))]
+		if i%3 == 0 {
+			w = words[r.IntN(64)] // frequent words
+		}
+		got := string(c.stem([]byte(w)))
+		if want := string(stemASCII([]byte(w))); got != want {
+			t.Fatalf("stem of %q from the cache is %q, want %q", w, got, want)
+		}
+		if len(c.stems) > maxCachedStems {
+			t.Fatalf("cache holds %d stems, more than %d", len(c.stems), maxCachedStems)
+		}
+	}
+}
