@@ -40,7 +40,7 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream { return a.analyze
 func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
 	if s != nil {
-		r.out, r.slab, r.stems = s.out[:0], s.slab, &s.stems
+		r.out, r.slab, r.stems, r.strs = s.out[:0], s.slab, &s.stems, s.strs[:0]
 	}
 	if a.steps != nil && a.steps.zwnj {
 		separateZWNJ(input)
@@ -102,44 +102,12 @@ func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 		}
 	}
 	if s != nil {
-		s.keep(r.out)
+		s.keep(r.out, r.strs)
 	}
 	return r.out
 }
 
 //semguard:end analyzer-chain
-
-// Scratch is token storage that AnalyzeReusing reuses from one call to
-// the next. Its zero value is ready; it is not safe for concurrent use.
-type Scratch struct {
-	out   analysis.TokenStream
-	slab  []analysis.Token
-	stems stemCache
-}
-
-// maxScratchTokens bounds the tokens a Scratch keeps between calls.
-const maxScratchTokens = 8192
-
-// keep makes s hold room for a stream as long as out next time: its token
-// structs are the previous stream's, overwritten.
-func (s *Scratch) keep(out analysis.TokenStream) {
-	s.out = out[:0]
-	if n := len(out); n > len(s.slab) && n <= maxScratchTokens {
-		s.slab = make([]analysis.Token, n+n/4)
-	}
-}
-
-// AnalyzeReusing is a.Analyze(input), the same tokens, with the token
-// structs and the stream taken from s instead of allocated: the stream is
-// valid until the next call with s, the terms (in input or memory of
-// their own) for as long as Analyze's. An analyzer of another package is
-// called as it is.
-func AnalyzeReusing(a analysis.Analyzer, input []byte, s *Scratch) analysis.TokenStream {
-	if ours, ok := a.(*analyzer); ok {
-		return ours.analyze(input, s)
-	}
-	return a.Analyze(input)
-}
 
 // run is the state of one Analyze call.
 type run struct {
@@ -157,11 +125,14 @@ type run struct {
 	parts    []analysis.Token
 	runes    []rune     // for stemming non-ASCII terms
 	stems    *stemCache // the Scratch's, or nil
+	strs     []string   // with stems: out's terms as strings, "" where not cached
+	str      string     // the string of the term stemASCII last returned from stems
 }
 
 // emit runs the steps after identifier splitting on t and appends it to
 // the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
+	r.str = ""
 	var term []byte
 	if r.steps != nil {
 		if term = r.stepsBefore(t.Term); len(term) == 0 {
@@ -194,6 +165,9 @@ func (r *run) emit(t analysis.Token) {
 	r.slab = r.slab[1:]
 	*slot = t
 	r.out = append(r.out, slot)
+	if r.stems != nil {
+		r.strs = append(r.strs, r.str)
+	}
 }
 
 // stepsBefore is what a language's steps do before the stop list:
@@ -340,7 +314,9 @@ func (r *run) stemASCII(term []byte) []byte {
 	if r.stems == nil {
 		return stemASCII(term)
 	}
-	return r.stems.stem(term)
+	stem, str := r.stems.stem(term)
+	r.str = str
+	return stem
 }
 
 // stemSnowball stems term with the language's Snowball stemmer, in place

@@ -11,8 +11,9 @@ import (
 
 // TestAnalyzeReusingMatchesAnalyze runs one Scratch through texts of
 // growing and shrinking length in every language's chain and requires the
-// tokens Analyze gives each text; the terms of a stream stay intact after
-// the Scratch serves the next one.
+// tokens Analyze gives each text, and Terms the strings of their terms
+// (or ""); the terms of a stream stay intact after the Scratch serves the
+// next one.
 func TestAnalyzeReusingMatchesAnalyze(t *testing.T) {
 	words := strings.Fields("the water River's people système parseHTTPRequest fooBar_baz Kinder spielen 東京都 ภาษาไทย Привет مرحبا running quickly d41d8cd98f00b204e9800998ecf8427e")
 	r := rand.New(rand.NewPCG(25, 1))
@@ -35,6 +36,15 @@ func TestAnalyzeReusingMatchesAnalyze(t *testing.T) {
 			got := AnalyzeReusing(a, []byte(text), &s)
 			if g, w := render(got), render(want); g != w {
 				t.Fatalf("%s text %d:\n%s\nwant\n%s", code, i, g, w)
+			}
+			if strs := s.Terms(); len(strs) != len(got) {
+				t.Fatalf("%s text %d: %d term strings for %d tokens", code, i, len(strs), len(got))
+			} else {
+				for j, str := range strs {
+					if str != "" && str != string(got[j].Term) {
+						t.Fatalf("%s text %d: term string %d is %q, token %q", code, i, j, str, got[j].Term)
+					}
+				}
 			}
 			for j, term := range prevTerms {
 				if string(prev[j]) != term {

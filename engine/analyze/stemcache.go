@@ -14,10 +14,11 @@ type stemCache struct {
 // with many one-off identifiers would otherwise grow it without end).
 const maxCachedStems = 1 << 14
 
-// stem is stemASCII(term), written over term as stemASCII writes it.
-func (c *stemCache) stem(term []byte) []byte {
+// stem is stemASCII(term), written over term as stemASCII writes it, and
+// the stem as a string (the cache's, shared).
+func (c *stemCache) stem(term []byte) ([]byte, string) {
 	if s, ok := c.stems[string(term)]; ok {
-		return term[:copy(term, s)]
+		return term[:copy(term, s)], s
 	}
 	if c.stems == nil {
 		c.stems = make(map[string]string, 1024)
@@ -26,8 +27,9 @@ func (c *stemCache) stem(term []byte) []byte {
 	}
 	key := string(term)
 	stem := stemASCII(term)
-	c.stems[key] = stemString(key, stem)
-	return stem
+	s := stemString(key, stem)
+	c.stems[key] = s
+	return stem, s
 }
 
 // stemString is stem as a string, sharing key's memory when the stem is a

@@ -26,9 +26,9 @@ func TestStemCacheMatchesStemASCII(t *testing.T) {
 		if i%3 == 0 {
 			w = words[r.IntN(64)] // frequent words
 		}
-		got := string(c.stem([]byte(w)))
-		if want := string(stemASCII([]byte(w))); got != want {
-			t.Fatalf("stem of %q from the cache is %q, want %q", w, got, want)
+		stem, str := c.stem([]byte(w))
+		if want := string(stemASCII([]byte(w))); string(stem) != want || str != want {
+			t.Fatalf("stem of %q from the cache is %q (string %q), want %q", w, stem, str, want)
 		}
 		if len(c.stems) > maxCachedStems {
 			t.Fatalf("cache holds %d stems, more than %d", len(c.stems), maxCachedStems)

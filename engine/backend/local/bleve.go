@@ -98,7 +98,7 @@ func (f *bodyField) Analyze() {
 	s := scratchPool.Get().(*analyze.Scratch)
 	tokens := analyze.AnalyzeReusing(f.Analyzer(), f.Value(), s)
 	f.length = len(tokens)
-	f.freqs = termFrequencies(tokens)
+	f.freqs = termFrequencies(tokens, s.Terms())
 	scratchPool.Put(s)
 }
 
@@ -116,8 +116,13 @@ func (f *bodyField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f
 // vectors: each distinct term once, with the number of its tokens. Its
 // entries come from slabs. The map is sized for every token, as bleve's
 // is: sized for half of them, it grew on the generated corpus and cost
-// more than the entries saved.
-func termFrequencies(tokens analysis.TokenStream) index.TokenFrequencies {
+// more than the entries saved. strs, when it has a string for each token
+// (analyze.Scratch.Terms), gives the keys of the terms it has ("" where
+// not) instead of a new string each.
+func termFrequencies(tokens analysis.TokenStream, strs []string) index.TokenFrequencies {
+	if len(strs) != len(tokens) {
+		strs = nil
+	}
 	m := make(index.TokenFrequencies, len(tokens))
 	var slab []index.TokenFreq
 	for i, t := range tokens {
@@ -132,7 +137,11 @@ func termFrequencies(tokens analysis.TokenStream) index.TokenFrequencies {
 		slab = slab[1:]
 		tf.Term = t.Term
 		tf.SetFrequency(1)
-		m[string(t.Term)] = tf
+		if strs != nil && strs[i] != "" {
+			m[strs[i]] = tf
+		} else {
+			m[string(t.Term)] = tf
+		}
 	}
 	return m
 }
