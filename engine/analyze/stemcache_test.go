@@ -35,3 +35,41 @@ func TestStemCacheMatchesStemASCII(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStemCache stems words drawn Zipf-like from a vocabulary of
+// 20,000 through a cache, and directly.
+func BenchmarkStemCache(b *testing.B) {
+	r := rand.New(rand.NewPCG(25, 4))
+	z := rand.NewZipf(r, 1.1, 2, 19999)
+	vocab := make([]string, 20000)
+	suffixes := []string{"", "s", "ed", "ing", "ation", "ness", "ly", "ement"}
+	for i := range vocab {
+		b := make([]byte, 3+r.IntN(7))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		vocab[i] = string(b) + suffixes[r.IntN(len(suffixes))]
+	}
+	words := make([][]byte, 1<<16)
+	for i := range words {
+		words[i] = []byte(vocab[z.Uint64()])
+	}
+	buf := make([]byte, 64)
+	b.Run("cache", func(b *testing.B) {
+		var c stemCache
+		i := 0
+		for b.Loop() {
+			w := words[i%len(words)]
+			c.stem(buf[:copy(buf, w)])
+			i++
+		}
+	})
+	b.Run("direct", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			w := words[i%len(words)]
+			stemASCII(buf[:copy(buf, w)])
+			i++
+		}
+	})
+}
