@@ -40,7 +40,8 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream { return a.analyze
 func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
 	if s != nil {
-		r.out, r.slab, r.stems, r.strs = s.out[:0], s.slab, &s.stems, s.strs[:0]
+		r.out, r.slab, r.stems, r.ids = s.out[:0], s.slab, &s.stems, s.ids[:0]
+		s.stems.trim()
 	}
 	if a.steps != nil && a.steps.zwnj {
 		separateZWNJ(input)
@@ -102,7 +103,7 @@ func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 		}
 	}
 	if s != nil {
-		s.keep(r.out, r.strs)
+		s.keep(r.out, r.ids)
 	}
 	return r.out
 }
@@ -125,14 +126,14 @@ type run struct {
 	parts    []analysis.Token
 	runes    []rune     // for stemming non-ASCII terms
 	stems    *stemCache // the Scratch's, or nil
-	strs     []string   // with stems: out's terms as strings, "" where not cached
-	str      string     // the string of the term stemASCII last returned from stems
+	ids      []int32    // with stems: the stem ids of out's terms, -1 where not cached
+	id       int32      // the stem id of the term stemASCII last returned, or -1
 }
 
 // emit runs the steps after identifier splitting on t and appends it to
 // the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
-	r.str = ""
+	r.id = -1
 	var term []byte
 	if r.steps != nil {
 		if term = r.stepsBefore(t.Term); len(term) == 0 {
@@ -166,7 +167,7 @@ func (r *run) emit(t analysis.Token) {
 	*slot = t
 	r.out = append(r.out, slot)
 	if r.stems != nil {
-		r.strs = append(r.strs, r.str)
+		r.ids = append(r.ids, r.id)
 	}
 }
 
@@ -314,8 +315,8 @@ func (r *run) stemASCII(term []byte) []byte {
 	if r.stems == nil {
 		return stemASCII(term)
 	}
-	stem, str := r.stems.stem(term)
-	r.str = str
+	stem, id := r.stems.stem(term)
+	r.id = id
 	return stem
 }
 

@@ -9,29 +9,36 @@ type Scratch struct {
 	out   analysis.TokenStream
 	slab  []analysis.Token
 	stems stemCache
-	strs  []string
+	ids   []int32
 }
 
 // maxScratchTokens bounds the tokens a Scratch keeps between calls.
 const maxScratchTokens = 8192
 
 // keep makes s hold room for a stream as long as out next time: its token
-// structs are the previous stream's, overwritten. strs is the stream's
-// Terms.
-func (s *Scratch) keep(out analysis.TokenStream, strs []string) {
-	s.out, s.strs = out[:0], strs
+// structs are the previous stream's, overwritten. ids are the stream's
+// StemIDs.
+func (s *Scratch) keep(out analysis.TokenStream, ids []int32) {
+	s.out, s.ids = out[:0], ids
 	if n := len(out); n > len(s.slab) && n <= maxScratchTokens {
 		s.slab = make([]analysis.Token, n+n/4)
 	}
 }
 
-// Terms are the terms of the stream AnalyzeReusing last returned, as
-// strings where the analysis had them already (stems from the cache),
-// else "": Terms()[i] is string(stream[i].Term) or "". Counting terms with
-// them as map keys saves a string allocation a distinct term. They are
+// StemIDs are the ids of the terms of the stream AnalyzeReusing last
+// returned, where the analysis had them in its cache of stems, else -1:
+// StemIDs()[i] >= 0 means string(stream[i].Term) == Stem(StemIDs()[i]),
+// and two tokens with the same id have the same term. Ids are below
+// NumStems. Counting terms by id saves a map look-up a token. They are
 // valid until the next call with s; empty after an analyzer of another
 // package.
-func (s *Scratch) Terms() []string { return s.strs }
+func (s *Scratch) StemIDs() []int32 { return s.ids }
+
+// Stem is the term of a stem id.
+func (s *Scratch) Stem(id int32) string { return s.stems.stems[id] }
+
+// NumStems is one more than the largest stem id.
+func (s *Scratch) NumStems() int { return len(s.stems.stems) }
 
 // AnalyzeReusing is a.Analyze(input), the same tokens, with the token
 // structs and the stream taken from s instead of allocated: the stream is
@@ -42,6 +49,6 @@ func AnalyzeReusing(a analysis.Analyzer, input []byte, s *Scratch) analysis.Toke
 	if ours, ok := a.(*analyzer); ok {
 		return ours.analyze(input, s)
 	}
-	s.strs = s.strs[:0]
+	s.ids = s.ids[:0]
 	return a.Analyze(input)
 }

@@ -7,8 +7,10 @@ import (
 
 // TestStemCacheMatchesStemASCII stems random lower-case words, many of
 // them again, and more distinct ones than the cache holds, through one
-// cache and directly: the stems must agree.
+// cache (trimmed before each word, as before each analysis) and directly:
+// the stems must agree, and a stem's id must be the one of its string.
 func TestStemCacheMatchesStemASCII(t *testing.T) {
+	const stemSlack = 1 // a trimmed cache takes one more word
 	r := rand.New(rand.NewPCG(25, 2))
 	suffixes := []string{"", "s", "es", "ies", "ed", "ing", "ational", "ization", "ness", "ful", "ly", "ement", "bled", "ated", "e", "y"}
 	var words []string
@@ -26,9 +28,16 @@ func TestStemCacheMatchesStemASCII(t *testing.T) {
 		if i%3 == 0 {
 			w = words[r.IntN(64)] // frequent words
 		}
-		stem, str := c.stem([]byte(w))
-		if want := string(stemASCII([]byte(w))); string(stem) != want || str != want {
-			t.Fatalf("stem of %q from the cache is %q (string %q), want %q", w, stem, str, want)
+		c.trim()
+		stem, id := c.stem([]byte(w))
+		if want := string(stemASCII([]byte(w))); string(stem) != want || c.stems[id] != want {
+			t.Fatalf("stem of %q from the cache is %q (id %d: %q), want %q", w, stem, id, c.stems[id], want)
+		}
+		if other, ok := c.byStem[string(stem)]; !ok || other != id {
+			t.Fatalf("stem %q has id %d, and %d, %v by its string", stem, id, other, ok)
+		}
+		if len(c.ids) > stemSlack+maxCachedStems {
+			t.Fatalf("cache holds %d stems", len(c.ids))
 		}
 		if len(c.stems) > maxCachedStems {
 			t.Fatalf("cache holds %d stems, more than %d", len(c.stems), maxCachedStems)
