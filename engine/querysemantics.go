@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-cb2d7cc395a03571ec765a35ba54b9d9"
+const QuerySemantics = "q-74b13de09cc271c22c41a6dd79cfc8fc"
