@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-6d37172f0ddf9bdd6a2a0d2322b882dd"
+const QuerySemantics = "q-6f14c315a09ccbb20e5d9b8ea2c3b183"

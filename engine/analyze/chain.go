@@ -40,7 +40,8 @@ func (a *analyzer) Analyze(input []byte) analysis.TokenStream { return a.analyze
 func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 	r := run{stop: a.stop, english: a.english, snowball: a.snowball, steps: a.steps, size: len(input)}
 	if s != nil {
-		r.out, r.slab = s.out[:0], s.slab
+		r.out, r.slab, r.stems, r.ids = s.out[:0], s.slab, &s.stems, s.ids[:0]
+		s.stems.trim()
 	}
 	if a.steps != nil && a.steps.zwnj {
 		separateZWNJ(input)
@@ -102,43 +103,12 @@ func (a *analyzer) analyze(input []byte, s *Scratch) analysis.TokenStream {
 		}
 	}
 	if s != nil {
-		s.keep(r.out)
+		s.keep(r.out, r.ids)
 	}
 	return r.out
 }
 
 //semguard:end analyzer-chain
-
-// Scratch is token storage that AnalyzeReusing reuses from one call to
-// the next. Its zero value is ready; it is not safe for concurrent use.
-type Scratch struct {
-	out  analysis.TokenStream
-	slab []analysis.Token
-}
-
-// maxScratchTokens bounds the tokens a Scratch keeps between calls.
-const maxScratchTokens = 8192
-
-// keep makes s hold room for a stream as long as out next time: its token
-// structs are the previous stream's, overwritten.
-func (s *Scratch) keep(out analysis.TokenStream) {
-	s.out = out[:0]
-	if n := len(out); n > len(s.slab) && n <= maxScratchTokens {
-		s.slab = make([]analysis.Token, n+n/4)
-	}
-}
-
-// AnalyzeReusing is a.Analyze(input), the same tokens, with the token
-// structs and the stream taken from s instead of allocated: the stream is
-// valid until the next call with s, the terms (in input or memory of
-// their own) for as long as Analyze's. An analyzer of another package is
-// called as it is.
-func AnalyzeReusing(a analysis.Analyzer, input []byte, s *Scratch) analysis.TokenStream {
-	if ours, ok := a.(*analyzer); ok {
-		return ours.analyze(input, s)
-	}
-	return a.Analyze(input)
-}
 
 // run is the state of one Analyze call.
 type run struct {
@@ -154,12 +124,16 @@ type run struct {
 	arena    []byte           // room for the bytes of identifier parts
 	spans    []span
 	parts    []analysis.Token
-	runes    []rune // for stemming non-ASCII terms
+	runes    []rune     // for stemming non-ASCII terms
+	stems    *stemCache // the Scratch's, or nil
+	ids      []int32    // with stems: the stem ids of out's terms, -1 where not cached
+	id       int32      // the stem id of the term stemASCII last returned, or -1
 }
 
 // emit runs the steps after identifier splitting on t and appends it to
 // the output unless it is a stop word.
 func (r *run) emit(t analysis.Token) {
+	r.id = -1
 	var term []byte
 	if r.steps != nil {
 		if term = r.stepsBefore(t.Term); len(term) == 0 {
@@ -192,6 +166,9 @@ func (r *run) emit(t analysis.Token) {
 	r.slab = r.slab[1:]
 	*slot = t
 	r.out = append(r.out, slot)
+	if r.stems != nil {
+		r.ids = append(r.ids, r.id)
+	}
 }
 
 // stepsBefore is what a language's steps do before the stop list:
@@ -232,7 +209,7 @@ func (r *run) stepsBefore(term []byte) []byte {
 func (r *run) stepsAfter(term []byte) []byte {
 	s := r.steps
 	if s.porter && isASCII(term) {
-		return stemASCII(term)
+		return r.stemASCII(term)
 	}
 	for _, f := range s.after {
 		if len(term) == 0 {
@@ -308,7 +285,7 @@ func possessive(term []byte) []byte {
 // slice is allocated as bleve does.
 func (r *run) stem(term []byte) []byte {
 	if isASCII(term) {
-		return stemASCII(term)
+		return r.stemASCII(term)
 	}
 	runes := r.runes[:0]
 	for i := 0; i < len(term); {
@@ -330,6 +307,17 @@ func (r *run) stem(term []byte) []byte {
 		n += utf8.EncodeRune(term[n:], c)
 	}
 	return term[:n]
+}
+
+// stemASCII is stemASCII(term), from the Scratch's cache when there is
+// one.
+func (r *run) stemASCII(term []byte) []byte {
+	if r.stems == nil {
+		return stemASCII(term)
+	}
+	stem, id := r.stems.stem(term)
+	r.id = id
+	return stem
 }
 
 // stemSnowball stems term with the language's Snowball stemmer, in place

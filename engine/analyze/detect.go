@@ -90,6 +90,10 @@ func detect(text, fallback string, least float64) string {
 		c, w := rune(text[i]), 1
 		if c >= utf8.RuneSelf {
 			c, w = utf8.DecodeRuneInString(text[i:])
+		} else if !isASCIILetter(byte(c)) {
+			sentence = sentence || endsSentence(c)
+			i++
+			continue
 		}
 		if !isLetter(c) {
 			sentence = sentence || endsSentence(c)
@@ -101,38 +105,8 @@ func detect(text, fallback string, least float64) string {
 		// only when the other words do not decide.
 		name := !sentence && isUpper(c)
 		sentence = false
-		n, long, viet := 0, false, false
-		for i < len(text) {
-			c, w = rune(text[i]), 1
-			if c >= utf8.RuneSelf {
-				c, w = utf8.DecodeRuneInString(text[i:])
-			}
-			if !isLetter(c) && c != '\'' {
-				break
-			}
-			scripts.letters += w
-			if c >= utf8.RuneSelf {
-				scripts.add(c, w)
-				viet = viet || isVietnamese(c)
-			}
-			switch c {
-			case 'і', 'ї', 'є', 'ґ', 'І', 'Ї', 'Є', 'Ґ':
-				ukrainian = true
-			}
-			i += w
-			if c < utf8.RuneSelf {
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-			} else {
-				c = unicode.ToLower(c)
-			}
-			if n+utf8.RuneLen(c) > len(buf) {
-				long = true
-				continue
-			}
-			n += utf8.EncodeRune(buf[n:], c)
-		}
+		next, n, long, viet, ukr := readWord(text, i, &buf, &scripts)
+		i, ukrainian = next, ukrainian || ukr
 		words++
 		if viet {
 			scripts.viet++
@@ -171,6 +145,55 @@ func detect(text, fallback string, least float64) string {
 	}
 	return fallback
 }
+
+// readWord reads the word at text[i:] (letters and apostrophes), counts
+// its letters' scripts in s and writes it lower-cased to buf (long when it
+// does not fit). It returns the index after the word, the bytes written,
+// and whether the word has a letter only Vietnamese or only Ukrainian
+// writes. ASCII letters take a quick path: they are not of any script
+// counted, nor Vietnamese or Ukrainian, and lower-case to one byte.
+func readWord(text string, i int, buf *[32]byte, s *scriptCounts) (next, n int, long, viet, ukrainian bool) {
+	for i < len(text) {
+		if b := text[i]; b < utf8.RuneSelf {
+			if !isASCIILetter(b) && b != '\'' {
+				break
+			}
+			s.letters++
+			i++
+			if n >= len(buf) {
+				long = true
+				continue
+			}
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			buf[n] = b
+			n++
+			continue
+		}
+		c, w := utf8.DecodeRuneInString(text[i:])
+		if !isLetter(c) {
+			break
+		}
+		s.letters += w
+		s.add(c, w)
+		viet = viet || isVietnamese(c)
+		switch c {
+		case 'і', 'ї', 'є', 'ґ', 'І', 'Ї', 'Є', 'Ґ':
+			ukrainian = true
+		}
+		i += w
+		c = unicode.ToLower(c)
+		if n+utf8.RuneLen(c) > len(buf) {
+			long = true
+			continue
+		}
+		n += utf8.EncodeRune(buf[n:], c)
+	}
+	return i, n, long, viet, ukrainian
+}
+
+func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // vote returns the language with the highest score if it has enough (ties
 // go to English, then to the order of others).
