@@ -106,7 +106,8 @@ type tiered struct {
 }
 
 // scratch is a search's buffers, kept for the next search: at 100,000
-// documents allocating and clearing them anew cost a fifth of a query.
+// documents allocating and clearing them anew was 18 % of a query's CPU
+// profile (mallocgc).
 type scratch struct {
 	weights [][]float64 // per query term
 	checks  []check     // list's
