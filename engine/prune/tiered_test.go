@@ -114,3 +114,46 @@ func TestTopKTieredPrunes(t *testing.T) {
 		t.Error("k 0: no error")
 	}
 }
+
+// TestTopKTieredListsLargeCells checks the second phase's lists of cells
+// past materialize before a leaf (listLarge): three broad terms over
+// corpora large enough that the best documents' cells hold hundreds, for
+// several k, against exhaustive scoring.
+func TestTopKTieredListsLargeCells(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	early := 0
+	for _, docs := range []int{20000, 60000} {
+		c := corpus{lens: make([]int, docs)}
+		for d := range c.lens {
+			c.lens[d] = 4 + r.IntN(5)
+		}
+		for range 3 {
+			var ds, tfs []uint64
+			for d := range c.lens {
+				if r.Float64() < 0.3 {
+					ds, tfs = append(ds, uint64(d)), append(tfs, uint64(1+r.IntN(1+r.IntN(4))))
+				}
+			}
+			c.terms, c.tfs = append(c.terms, ds), append(c.tfs, tfs)
+		}
+		qs := []int{0, 1, 2}
+		for _, k := range []int{10, 50, 200, 1000} {
+			var reads, scored int
+			var lists []*list
+			want := exhaustive(c.query(qs, true, &reads, &lists), k)
+			s := newTiered(c.tieredQuery(qs, false, &scored), k, 1<<30)
+			got, _, err := s.run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sortHits(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d documents, k %d:\n got %v\nwant %v", docs, k, got, want)
+			}
+			early += s.listedLarge
+		}
+	}
+	if early == 0 {
+		t.Error("no second-phase list before a leaf")
+	}
+}

@@ -4,8 +4,10 @@ package local
 // (tiers.go), with the same ranking as MaxScore and the exhaustive scorer.
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/autorag/autorag/engine/prune"
 )
@@ -96,6 +98,8 @@ func (tt *termTiers) priced(m bm25, idf float64) [][]prune.Cell {
 			// weight grows with tf and, for b in [0, 1], does not with dl
 			out[j][i] = prune.Cell{Docs: c.docs, TF: c.tf, DL: c.dl, Class: c.class, Bound: m.weight(idf, uint64(c.maxTF), int(c.minDL))}
 		}
+		// best bound first, the walk's order
+		slices.SortStableFunc(out[j], func(a, b prune.Cell) int { return cmp.Compare(b.Bound, a.Bound) })
 	}
 	tt.price.m, tt.price.idf, tt.price.buckets = m, idf, out
 	return out
