@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -51,6 +52,40 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 		err = fmt.Errorf("close index: %w", cerr)
 	}
 	return err
+}
+
+// mergePersisted runs the writers' merge policy on idx (forceMerge) and,
+// when that leaves the index at a snapshot not yet persisted (a merge was
+// introduced after the last batch), stamps gen once more, so that the
+// merged segments are what the generation's root.bolt lists: a batch
+// returns once its snapshot is persisted, a merge alone may still be in
+// memory at Close. Without it the merge of most one-file refreshes was
+// lost at Close: the generation kept the merged file unlisted, and the
+// next refresh merged the same segments again.
+func mergePersisted(ctx context.Context, idx *bleveIndex, gen string) error {
+	if err := forceMerge(ctx, idx); err != nil {
+		return err
+	}
+	if !unpersisted(idx) {
+		return nil
+	}
+	return applyBatch(ctx, idx, nil, nil, gen, false)
+}
+
+// unpersisted reports whether idx's current snapshot may not be persisted
+// yet. The persister records its epoch after the batches it persisted
+// return, so a true may be stale: it costs one more batch, never a loss.
+func unpersisted(idx *bleveIndex) bool {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return true
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return false
+	}
+	st, ok := s.Stats().(*scorch.Stats)
+	return !ok || atomic.LoadUint64(&st.CurRootEpoch) != atomic.LoadUint64(&st.LastPersistedEpoch)
 }
 
 // mergeToOne force-merges until one segment is left, in at most
