@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-421a70c1a2e1d1cbd9b727ccbef86f72"
+const QuerySemantics = "q-3750491a9256b3ddbdeeb5ea53525166"

@@ -54,38 +54,37 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 	return err
 }
 
-// mergePersisted runs the writers' merge policy on idx (forceMerge) and,
-// when that leaves the index at a snapshot not yet persisted (a merge was
-// introduced after the last batch), stamps gen once more, so that the
-// merged segments are what the generation's root.bolt lists: a batch
-// returns once its snapshot is persisted, a merge alone may still be in
-// memory at Close. Without it the merge of most one-file refreshes was
-// lost at Close: the generation kept the merged file unlisted, and the
-// next refresh merged the same segments again.
-func mergePersisted(ctx context.Context, idx *bleveIndex, gen string) error {
+// mergePersisted runs the writers' merge policy on idx (forceMerge) after
+// its last batch, applied when idx had introduced done merges, and stamps
+// gen once more when a merge was introduced since, so that the merged
+// segments are what the generation's root.bolt lists: a batch returns once
+// a snapshot holding every earlier introduction is persisted, a merge
+// alone may still be in memory at Close. Without it the merge of most
+// one-file refreshes was lost at Close: the generation kept the merged
+// file unlisted, and the next refresh merged the same segments again.
+func mergePersisted(ctx context.Context, idx *bleveIndex, gen string, done uint64) error {
 	if err := forceMerge(ctx, idx); err != nil {
 		return err
 	}
-	if !unpersisted(idx) {
+	if mergesDone(idx) == done {
 		return nil
 	}
 	return applyBatch(ctx, idx, nil, nil, gen, false)
 }
 
-// unpersisted reports whether idx's current snapshot may not be persisted
-// yet. The persister records its epoch after the batches it persisted
-// return, so a true may be stale: it costs one more batch, never a loss.
-func unpersisted(idx *bleveIndex) bool {
+// mergesDone is the number of merges idx has introduced (scorch counts
+// one once its introduction is applied).
+func mergesDone(idx *bleveIndex) uint64 {
 	adv, err := idx.Advanced()
 	if err != nil {
-		return true
+		return 0
 	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return false
+	if s, ok := adv.(*scorch.Scorch); ok {
+		if st, ok := s.Stats().(*scorch.Stats); ok {
+			return atomic.LoadUint64(&st.TotFileMergeIntroductionsDone)
+		}
 	}
-	st, ok := s.Stats().(*scorch.Stats)
-	return !ok || atomic.LoadUint64(&st.CurRootEpoch) != atomic.LoadUint64(&st.LastPersistedEpoch)
+	return 0
 }
 
 // mergeToOne force-merges until one segment is left, in at most

@@ -62,7 +62,7 @@ func TestEditsKeepTheirMerges(t *testing.T) {
 
 // edit builds gen from base with c replacing its file's chunk, as a
 // one-file refresh does.
-func edit(t *testing.T, s Storage, base, gen string, c *backend.Chunk) {
+func edit(t testing.TB, s Storage, base, gen string, c *backend.Chunk) {
 	t.Helper()
 	ctx := context.Background()
 	if err := os.MkdirAll(s.GenDir(gen), 0o755); err != nil {

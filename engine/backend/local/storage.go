@@ -106,9 +106,10 @@ var _ backend.Writer = (*writer)(nil)
 // generation (the last one is followed by a merge, mergePersisted) and
 // keeps its vectors for finish.
 func (w *writer) Apply(ctx context.Context, ch backend.Change) error {
+	done := mergesDone(w.idx)
 	err := applyBatch(ctx, w.idx, ch.Deletes, ch.Upserts, w.gen, false)
 	if err == nil && ch.Final {
-		err = mergePersisted(ctx, w.idx, w.gen)
+		err = mergePersisted(ctx, w.idx, w.gen, done)
 	}
 	if err != nil {
 		return err
