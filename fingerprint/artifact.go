@@ -71,10 +71,12 @@ func checkOne(base string, a Artifact) (fs.FileInfo, error) {
 // generation without opening it: Check's, and moreover every artifact has
 // the modification time Describe recorded, older than the sidecar's at
 // sidecarPath. Content rewritten after the commit has a newer mtime,
-// whatever the timestamp granularity, since the sidecar was written in a
-// later tick than any artifact; an artifact as new as the sidecar, or
-// recorded without an mtime, is not settled. It returns Check's error, and
-// settled only when that is nil.
+// whatever the timestamp granularity, since the kernel stamped the sidecar
+// later than every recorded artifact time (WriteSidecar waits for that,
+// settleAfter): the file clock had left their ticks. An artifact as new as
+// the sidecar (one WriteSidecar could not settle in time), or recorded
+// without an mtime, is not settled. It returns Check's error, and settled
+// only when that is nil.
 func Settled(base string, arts []Artifact, sidecarPath string) (settled bool, err error) {
 	var before int64
 	if sc, err := os.Lstat(sidecarPath); err == nil {

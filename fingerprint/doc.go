@@ -40,8 +40,11 @@
 // file in it and the directory itself. It then describes the generation
 // (Describe), and only then replaces the sidecar with WriteSidecar, which goes
 // through WriteFileAtomic: a temporary file named ".tmp-*" in the same
-// directory is written, fsynced and closed, renamed over the old sidecar, and
-// the directory is fsynced. The rename is the single commit point: a crash at
+// directory is written, stamped later than every artifact's recorded
+// modification time (rewritten in place until the kernel's file clock has
+// passed them, at most a few ticks, so that Settled can trust the
+// generation), fsynced and closed, renamed over the old sidecar, and the
+// directory is fsynced. The rename is the single commit point: a crash at
 // any earlier instant leaves the previous sidecar, and the generation it
 // names, intact and served; readers ignore ".tmp-" names. Once the rename has
 // happened the commit has happened: a directory fsync that fails after it is

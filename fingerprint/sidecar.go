@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -104,8 +105,10 @@ func ParseSidecar(data []byte) (*Sidecar, error) {
 
 // WriteSidecar atomically replaces the sidecar at path with s. This is the
 // commit point of a refresh: call it only after the generation s names is
-// completely written and fsynced. A zero s.Format is written as
-// FormatVersion; s itself is not modified.
+// completely written and fsynced. The new sidecar is stamped later than
+// every artifact's recorded time, so that the commit is settled (see
+// Settled and settleAfter; this may wait a tick of the file clock). A zero
+// s.Format is written as FormatVersion; s itself is not modified.
 func WriteSidecar(path string, s *Sidecar) error {
 	out := *s
 	if out.Format == 0 {
@@ -118,7 +121,18 @@ func WriteSidecar(path string, s *Sidecar) error {
 	if err != nil {
 		return fmt.Errorf("write sidecar %s: %w", path, err)
 	}
-	return WriteFileAtomic(path, append(data, '\n'), FilePerm)
+	a, err := CreateAtomic(filepath.Dir(path), filepath.Base(path), FilePerm)
+	if err != nil {
+		return fmt.Errorf("%w (writing %s)", err, path)
+	}
+	defer a.Abort()
+	if _, err := a.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
+	if err := settleAfter(a.File, data[0], newestMtime(out.Artifacts)); err != nil {
+		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
+	return a.Commit(path)
 }
 
 //semguard:end sidecar

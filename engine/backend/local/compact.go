@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -51,6 +52,39 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 		err = fmt.Errorf("close index: %w", cerr)
 	}
 	return err
+}
+
+// mergePersisted runs the writers' merge policy on idx (forceMerge) after
+// its last batch, applied when idx had introduced done merges, and stamps
+// gen once more when a merge was introduced since, so that the merged
+// segments are what the generation's root.bolt lists: a batch returns once
+// a snapshot holding every earlier introduction is persisted, a merge
+// alone may still be in memory at Close. Without it the merge of most
+// one-file refreshes was lost at Close: the generation kept the merged
+// file unlisted, and the next refresh merged the same segments again.
+func mergePersisted(ctx context.Context, idx *bleveIndex, gen string, done uint64) error {
+	if err := forceMerge(ctx, idx); err != nil {
+		return err
+	}
+	if mergesDone(idx) == done {
+		return nil
+	}
+	return applyBatch(ctx, idx, nil, nil, gen, false)
+}
+
+// mergesDone is the number of merges idx has introduced (scorch counts
+// one once its introduction is applied).
+func mergesDone(idx *bleveIndex) uint64 {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return 0
+	}
+	if s, ok := adv.(*scorch.Scorch); ok {
+		if st, ok := s.Stats().(*scorch.Stats); ok {
+			return atomic.LoadUint64(&st.TotFileMergeIntroductionsDone)
+		}
+	}
+	return 0
 }
 
 // mergeToOne force-merges until one segment is left, in at most

@@ -103,10 +103,15 @@ type writer struct {
 var _ backend.Writer = (*writer)(nil)
 
 // Apply sends the part to bleve in one batch that also stamps the
-// generation (the last one is followed by a forced merge) and keeps its
-// vectors for finish.
+// generation (the last one is followed by a merge, mergePersisted) and
+// keeps its vectors for finish.
 func (w *writer) Apply(ctx context.Context, ch backend.Change) error {
-	if err := applyBatch(ctx, w.idx, ch.Deletes, ch.Upserts, w.gen, ch.Final); err != nil {
+	done := mergesDone(w.idx)
+	err := applyBatch(ctx, w.idx, ch.Deletes, ch.Upserts, w.gen, false)
+	if err == nil && ch.Final {
+		err = mergePersisted(ctx, w.idx, w.gen, done)
+	}
+	if err != nil {
 		return err
 	}
 	if w.dims == 0 {
