@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/internal/benchtrees"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -27,13 +27,7 @@ import (
 // embedder; AUTORAG_BENCH_EMBEDDER=none for trees indexed without one.
 // Skipped without the variable.
 func BenchmarkEditMinusNoop(b *testing.B) {
-	env := os.Getenv("AUTORAG_BENCH_TREES")
-	if env == "" {
-		b.Skip("AUTORAG_BENCH_TREES not set")
-	}
-	for _, dir := range strings.Split(env, ",") {
-		b.Run(filepath.Base(dir), func(b *testing.B) { benchEditMinusNoop(b, dir) })
-	}
+	benchtrees.Each(b, benchEditMinusNoop)
 }
 
 func benchEditMinusNoop(b *testing.B, dir string) {

@@ -6,12 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/benchtrees"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -22,13 +22,7 @@ import (
 // edit reads its whole file table. It reports unsettled-commits/op, the
 // fraction of such commits. Skipped without the variable.
 func BenchmarkEditSettled(b *testing.B) {
-	env := os.Getenv("AUTORAG_BENCH_TREES")
-	if env == "" {
-		b.Skip("AUTORAG_BENCH_TREES not set")
-	}
-	for _, dir := range strings.Split(env, ",") {
-		b.Run(filepath.Base(dir), func(b *testing.B) { benchEditSettled(b, dir) })
-	}
+	benchtrees.Each(b, benchEditSettled)
 }
 
 func benchEditSettled(b *testing.B, dir string) {

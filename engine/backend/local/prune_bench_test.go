@@ -2,10 +2,7 @@ package local
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +11,7 @@ import (
 	"github.com/autorag/autorag/engine/layout"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/benchtrees"
 )
 
 // BenchmarkBroadBM25 times the lexical list of the whole-process harness's
@@ -27,13 +25,7 @@ import (
 // time per query beside the wall clock, which on a shared machine varies
 // far more. Skipped without the variable.
 func BenchmarkBroadBM25(b *testing.B) {
-	env := os.Getenv("AUTORAG_BENCH_TREES")
-	if env == "" {
-		b.Skip("AUTORAG_BENCH_TREES not set")
-	}
-	for _, dir := range strings.Split(env, ",") {
-		b.Run(filepath.Base(dir), func(b *testing.B) { benchBroad(b, dir) })
-	}
+	benchtrees.Each(b, benchBroad)
 }
 
 func benchBroad(b *testing.B, dir string) {
