@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-b4dffa8849ad0767b78e69bb1211e0f7"
+const QuerySemantics = "q-49a17f7748036e60f32cdfbc03b3009f"
