@@ -17,12 +17,16 @@
 # second cluster). Data and logs live under
 # $WEAVIATE_DIR (default .weaviate/ in the repository), which this script owns.
 # The REST endpoint of node 1 is printed on success (export it as
-# AUTORAG_WEAVIATE_URL). WEAVIATE_GOGC sets the servers' GOGC (default 100):
-# 400 cut a 16,000-doc first refresh on 3 nodes from 61 to 40-53 s and
-# doubled each node's peak RSS to 2.2-2.9 GB (docs/BENCHMARKS.md, "Weaviate
-# first refresh at 16,000 docs"). WEAVIATE_SERVER_ENV adds server settings
-# (VAR=value words, space-separated) to every node's environment, e.g.
-# WEAVIATE_SERVER_ENV="GOMEMLIMIT=1GiB PERSISTENCE_MEMTABLES_MAX_SIZE_MB=400".
+# AUTORAG_WEAVIATE_URL). WEAVIATE_GOGC sets the servers' GOGC (default 200):
+# the Go GC was 30 % of a server's CPU in a bulk import at 100; 200 cut the
+# three servers' CPU for a 16,000-doc first refresh on 3 nodes from 55-77 s
+# to 44-53 s and raised each node's peak RSS from 0.9-1.4 to 1.1-1.7 GB
+# (400: 2.2-2.9 GB; docs/BENCHMARKS.md, "Weaviate import: server work per
+# object"). WEAVIATE_SERVER_ENV adds server settings (VAR=value words,
+# space-separated) to every node's environment, e.g.
+# WEAVIATE_SERVER_ENV="PERSISTENCE_MEMTABLES_MAX_SIZE_MB=400". GOMEMLIMIT is
+# no free cap there: Weaviate refuses a batch ("not enough memory") once
+# the live heap nears it.
 set -euo pipefail
 
 VERSION=v1.35.2
@@ -111,7 +115,7 @@ start_node() {
 		AUTOSCHEMA_ENABLED=false \
 		USE_BLOCKMAX_WAND="${WEAVIATE_BLOCKMAX_WAND:-false}" \
 		LOG_LEVEL=info \
-		GOGC="${WEAVIATE_GOGC:-100}" \
+		GOGC="${WEAVIATE_GOGC:-200}" \
 		${WEAVIATE_SERVER_ENV:-} \
 		QUERY_DEFAULTS_LIMIT=100 \
 		CLUSTER_HOSTNAME="node$n" \
