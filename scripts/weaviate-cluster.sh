@@ -17,10 +17,16 @@
 # second cluster). Data and logs live under
 # $WEAVIATE_DIR (default .weaviate/ in the repository), which this script owns.
 # The REST endpoint of node 1 is printed on success (export it as
-# AUTORAG_WEAVIATE_URL). WEAVIATE_GOGC sets the servers' GOGC (default 100):
-# 400 cut a 16,000-doc first refresh on 3 nodes from 61 to 40-53 s and
-# doubled each node's peak RSS to 2.2-2.9 GB (docs/BENCHMARKS.md, "Weaviate
-# first refresh at 16,000 docs").
+# AUTORAG_WEAVIATE_URL). WEAVIATE_GOGC sets the servers' GOGC (default 200):
+# the Go GC was 30 % of a server's CPU in a bulk import at 100; 200 cut the
+# three servers' CPU for a 16,000-doc first refresh on 3 nodes from 55-77 s
+# to 44-53 s and raised each node's peak RSS from 0.9-1.4 to 1.1-1.7 GB
+# (400: 2.2-2.9 GB; docs/BENCHMARKS.md, "Weaviate import: server work per
+# object"). WEAVIATE_SERVER_ENV adds server settings (VAR=value words,
+# space-separated) to every node's environment, e.g.
+# WEAVIATE_SERVER_ENV="PERSISTENCE_MEMTABLES_MAX_SIZE_MB=400". GOMEMLIMIT is
+# no free cap there: Weaviate refuses a batch ("not enough memory") once
+# the live heap nears it.
 set -euo pipefail
 
 VERSION=v1.35.2
@@ -76,6 +82,18 @@ curl_auth() {
 	fi
 }
 
+# close_fds closes every descriptor above 2 in a node's shell before it
+# becomes the server: a server that inherited the open file of
+# `flock /tmp/autorag-cpu.lock scripts/weaviate-cluster.sh up` held the
+# machine's CPU lock until the cluster went down.
+close_fds() {
+	local fd
+	for fd in /proc/self/fd/*; do
+		fd=${fd##*/}
+		if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+	done
+}
+
 # start_node N NODES: starts node N of a NODES-node cluster in the background.
 start_node() {
 	local n=$1 nodes=$2 bin a join="" peers="node1:$RAFT_PORT" expect=1
@@ -87,8 +105,8 @@ start_node() {
 		[ "$n" -ne 1 ] && join="$(addr 1):$GOSSIP_PORT"
 	fi
 	mkdir -p "$DIR/node$n"
-	# shellcheck disable=SC2046 # one VAR=value word per line
-	env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
+	# shellcheck disable=SC2046,SC2086 # one VAR=value word per line or space
+	(close_fds; exec env -i PATH="$PATH" HOME="${HOME:-/tmp}" \
 		PERSISTENCE_DATA_PATH="$DIR/node$n/data" \
 		$(auth_env) \
 		DEFAULT_VECTORIZER_MODULE=none \
@@ -97,7 +115,8 @@ start_node() {
 		AUTOSCHEMA_ENABLED=false \
 		USE_BLOCKMAX_WAND="${WEAVIATE_BLOCKMAX_WAND:-false}" \
 		LOG_LEVEL=info \
-		GOGC="${WEAVIATE_GOGC:-100}" \
+		GOGC="${WEAVIATE_GOGC:-200}" \
+		${WEAVIATE_SERVER_ENV:-} \
 		QUERY_DEFAULTS_LIMIT=100 \
 		CLUSTER_HOSTNAME="node$n" \
 		CLUSTER_BIND_ADDR="$a" \
@@ -112,7 +131,7 @@ start_node() {
 		GRPC_PORT=$((15050 + OFF + 10 * n)) \
 		GO_PROFILING_PORT=$((16060 + OFF + 10 * n)) \
 		setsid "$bin" --host "$a" --port "$REST_PORT" --scheme http \
-		>>"$DIR/node$n/log" 2>&1 </dev/null &
+		>>"$DIR/node$n/log" 2>&1 </dev/null) &
 	echo $! >"$DIR/node$n/pid"
 	echo "$nodes" >"$DIR/nodes"
 }

@@ -101,15 +101,18 @@ func textArray(p map[string]any) map[string]any {
 }
 
 // classDef is the schema of a chunk collection: BM25 over the pre-analyzed
-// tokens only, with the local backend's parameters and no stop words.
+// tokens only, with the local backend's parameters and no stop words. The
+// servers keep a filter index only for what a search's where filters on
+// (facets, lang); fetches and deletes select by object id, which Weaviate
+// indexes on its own, so chunkId and path are stored, not indexed.
 func classDef(name string, s Settings) map[string]any {
 	return map[string]any{
 		"class":           name,
 		"vectorizer":      "none",
 		"vectorIndexType": s.vectorIndexType(),
 		"properties": []any{
-			property(propChunkID, "field", true, false),
-			property(propPath, "field", true, false),
+			property(propChunkID, "field", false, false),
+			property(propPath, "field", false, false),
 			property(propText, "", false, false),
 			property(propTokens, "whitespace", false, true),
 			property(propMeta, "", false, false),
