@@ -31,15 +31,8 @@ func BenchmarkEditMinusNoop(b *testing.B) {
 }
 
 func benchEditMinusNoop(b *testing.B, dir string) {
-	s := DefaultSettings()
-	s.MaxFileSize = mirror.DefaultMaxFileSize // the CLI's default, recorded in the sidecar
-	if os.Getenv("AUTORAG_BENCH_EMBEDDER") != "none" {
-		s.Embedder = static.New()
-	}
-	e, err := New(dir, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := openBenchTree(b, dir)
+	var err error
 	ctx := context.Background()
 	refresh := func(label, want string) time.Duration {
 		var r *RefreshResult
@@ -94,4 +87,21 @@ func mean(d []time.Duration) time.Duration {
 		sum += x
 	}
 	return sum / time.Duration(len(d))
+}
+
+// openBenchTree opens an engine on dir, an AUTORAG_BENCH_TREES tree, with
+// the settings the CLI indexed it with: the default maximum file size
+// (recorded in the sidecar) and the built-in embedder, or none with
+// AUTORAG_BENCH_EMBEDDER=none.
+func openBenchTree(b *testing.B, dir string) *Engine {
+	s := DefaultSettings()
+	s.MaxFileSize = mirror.DefaultMaxFileSize
+	if os.Getenv("AUTORAG_BENCH_EMBEDDER") != "none" {
+		s.Embedder = static.New()
+	}
+	e, err := New(dir, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
 }

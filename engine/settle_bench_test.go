@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/autorag/autorag/engine/embed/static"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/benchtrees"
-	"github.com/autorag/autorag/mirror"
 )
 
 // BenchmarkEditSettled counts, on each tree of AUTORAG_BENCH_TREES (as
@@ -26,15 +24,7 @@ func BenchmarkEditSettled(b *testing.B) {
 }
 
 func benchEditSettled(b *testing.B, dir string) {
-	s := DefaultSettings()
-	s.MaxFileSize = mirror.DefaultMaxFileSize
-	if os.Getenv("AUTORAG_BENCH_EMBEDDER") != "none" {
-		s.Embedder = static.New()
-	}
-	e, err := New(dir, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := openBenchTree(b, dir)
 	ctx := context.Background()
 	if _, err := e.Refresh(ctx, RefreshOptions{}); err != nil {
 		b.Fatal(err)
