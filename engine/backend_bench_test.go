@@ -56,7 +56,9 @@ func benchSizes(b *testing.B) []int {
 }
 
 // benchWeaviateBackend is the Weaviate backend at AUTORAG_WEAVIATE_URL,
-// sharded 3 × 2 when the cluster has at least 3 nodes.
+// sharded 3 × 2 when the cluster has at least 3 nodes;
+// AUTORAG_BENCH_REPLICAS sets another replication factor (1 is the CLI's
+// default, --replicas).
 func benchWeaviateBackend(b *testing.B) Backend {
 	url := os.Getenv("AUTORAG_WEAVIATE_URL")
 	if url == "" {
@@ -67,6 +69,13 @@ func benchWeaviateBackend(b *testing.B) Backend {
 		if nodes, err := c.Nodes(context.Background()); err == nil && len(nodes) >= 3 {
 			be.Shards, be.Replicas = 3, 2
 		}
+	}
+	if v := os.Getenv("AUTORAG_BENCH_REPLICAS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("AUTORAG_BENCH_REPLICAS: %q is not a positive replication factor", v)
+		}
+		be.Replicas = n
 	}
 	return be
 }
