@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/autorag/autorag/internal/sortedfile"
 )
 
 // lazyLookups is how many lookups a sortedRegion serves from the file
@@ -17,10 +19,6 @@ import (
 // lookups. So an incremental refresh (a few lookups per changed chunk)
 // never reads the region, and a full one reads it once.
 const lazyLookups = 64
-
-// windowEntries is the span of entries a lookup from the file reads in one
-// pread once its binary search has narrowed to it (about 4 KB).
-const windowEntries = 85
 
 // sortedRegion is the sorted region of vectors.idx: n entries of
 // idxEntryLen bytes, sorted by hash, starting at off in f. Opening reads
@@ -121,50 +119,14 @@ func (r *sortedRegion) whole() ([]byte, error) {
 	return b, nil
 }
 
-// findInFile is find's binary search over the file: the probes of
-// sort.Search, each read with one pread until the search has narrowed to
-// windowEntries entries, which are then read at once.
+// findInFile is find's binary search over the file (sortedfile.Search);
+// a read that fails makes the entry absent.
 func (r *sortedRegion) findInFile(h [32]byte) []byte {
-	var probe [idxEntryLen]byte
-	var win []byte
-	winLo := 0
-	entry := func(k int) []byte {
-		if k >= winLo && (k-winLo)*idxEntryLen < len(win) {
-			return win[(k-winLo)*idxEntryLen:][:idxEntryLen]
-		}
-		if readAtFull(r.f, probe[:], r.off+int64(k)*idxEntryLen) != nil {
-			return nil
-		}
-		return probe[:]
-	}
-	i, j := 0, r.n
-	for i < j {
-		if win == nil && j-i <= windowEntries {
-			win = make([]byte, (j-i)*idxEntryLen)
-			if readAtFull(r.f, win, r.off+int64(i)*idxEntryLen) != nil {
-				return nil
-			}
-			winLo = i
-		}
-		m := int(uint(i+j) >> 1)
-		e := entry(m)
-		if e == nil {
-			return nil
-		}
-		if bytes.Compare(e[:32], h[:]) < 0 {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
-	if i == r.n {
+	e, err := sortedfile.Search(r.f, r.off, r.n, idxEntryLen, h[:])
+	if err != nil {
 		return nil
 	}
-	e := entry(i)
-	if e == nil || !bytes.Equal(e[:32], h[:]) {
-		return nil
-	}
-	return bytes.Clone(e)
+	return e
 }
 
 // close releases the region's file; a region in memory keeps serving.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/autorag/autorag/internal/sortedfile"
 )
 
 // refIndex is the index as the previous version loaded it: vectors.idx
@@ -191,7 +193,7 @@ func TestLookupMatchesFullDecode(t *testing.T) {
 // memory over the same bytes, sorted or not, for sizes around the window.
 func TestRegionFindInFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	for _, n := range []int{1, 2, windowEntries - 1, windowEntries, windowEntries + 1, 2*windowEntries + 3, 1000} {
+	for _, n := range []int{1, 2, sortedfile.Window - 1, sortedfile.Window, sortedfile.Window + 1, 2*sortedfile.Window + 3, 1000} {
 		for _, sorted := range []bool{true, false} {
 			entries := make([]hashSlot, n)
 			for i := range entries {

@@ -1,10 +1,11 @@
 package mirror
 
 import (
-	"bytes"
 	"errors"
 	"sync"
 	"sync/atomic"
+
+	"github.com/autorag/autorag/internal/sortedfile"
 )
 
 // lazyLookups is how many lookups a pack answers by searching its index in
@@ -15,10 +16,6 @@ import (
 // objects, which no pack holds), reads no index, and a full one reads each
 // once.
 const lazyLookups = 64
-
-// windowEntries is the span of index entries a search in the file reads in
-// one pread once it has narrowed to it (about 4 KB).
-const windowEntries = 85
 
 // packIndex is a pack's index, read and checked only when needed: when a
 // search of it in the file finds the hash looked up, when the pack has
@@ -80,47 +77,10 @@ func (p *pack) index() ([]packEntry, error) {
 }
 
 // inFile reports whether the index in the file seems to hold h: the binary
-// search slices.BinarySearchFunc does over the entries, reading each probe
-// with a pread until the search has narrowed to windowEntries entries,
-// which are read at once. A failed read reports true, so that reading the
-// index whole finds out what is wrong.
+// search slices.BinarySearchFunc does over the entries (sortedfile.Search).
+// A failed read reports true, so that reading the index whole finds out
+// what is wrong.
 func (p *pack) inFile(h Hash) bool {
-	start := indexStart(p.size, p.count)
-	var probe [packEntryLen]byte
-	var win []byte
-	winLo := 0
-	at := func(k int) []byte {
-		if k >= winLo && (k-winLo)*packEntryLen < len(win) {
-			return win[(k-winLo)*packEntryLen:][:packEntryLen]
-		}
-		if readFull(p.f, probe[:], start+int64(k*packEntryLen)) != nil {
-			return nil
-		}
-		return probe[:]
-	}
-	i, j := 0, p.count
-	for i < j {
-		if win == nil && j-i <= windowEntries {
-			win = make([]byte, (j-i)*packEntryLen)
-			if readFull(p.f, win, start+int64(i*packEntryLen)) != nil {
-				return true
-			}
-			winLo = i
-		}
-		m := int(uint(i+j) >> 1)
-		e := at(m)
-		if e == nil {
-			return true
-		}
-		if bytes.Compare(e[:len(Hash{})], h[:]) < 0 {
-			i = m + 1
-		} else {
-			j = m
-		}
-	}
-	if i == p.count {
-		return false
-	}
-	e := at(i)
-	return e == nil || bytes.Equal(e[:len(Hash{})], h[:])
+	e, err := sortedfile.Search(p.f, indexStart(p.size, p.count), p.count, packEntryLen, h[:])
+	return err != nil || e != nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/autorag/autorag/internal/sortedfile"
 )
 
 // refPackEntries is a pack as the previous version opened it: tail and
@@ -133,7 +135,7 @@ func TestPackFindMatchesFullDecode(t *testing.T) {
 // damaged index), for sizes around the window.
 func TestPackInFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 25))
-	for _, n := range []int{1, 2, windowEntries - 1, windowEntries, windowEntries + 1, 2*windowEntries + 3, 700} {
+	for _, n := range []int{1, 2, sortedfile.Window - 1, sortedfile.Window, sortedfile.Window + 1, 2*sortedfile.Window + 3, 700} {
 		src := t.TempDir()
 		docs := make([]*Doc, n)
 		for i := range docs {
