@@ -172,17 +172,19 @@ func (a *AtomicFile) Abort() {
 // CreateAtomic and Commit. A *DirSyncError means the new content is in
 // place (see Renamed).
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return writeFile(path, data, perm, true)
+	return writeFile(path, data, perm, true, nil)
 }
 
 // ReplaceFile is WriteFileAtomic without the two fsyncs: readers still see
 // the old content or the new one, never a mix, but a power loss may leave
 // either. For caches whose entries are verified when read.
 func ReplaceFile(path string, data []byte, perm os.FileMode) error {
-	return writeFile(path, data, perm, false)
+	return writeFile(path, data, perm, false, nil)
 }
 
-func writeFile(path string, data []byte, perm os.FileMode, durable bool) error {
+// writeFile writes data to a temporary file, calls before on it (when not
+// nil), and commits it at path.
+func writeFile(path string, data []byte, perm os.FileMode, durable bool, before func(*os.File) error) error {
 	a, err := CreateAtomic(filepath.Dir(path), filepath.Base(path), perm)
 	if err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
@@ -191,6 +193,11 @@ func writeFile(path string, data []byte, perm os.FileMode, durable bool) error {
 	defer a.Abort()
 	if _, err := a.Write(data); err != nil {
 		return fmt.Errorf("atomic write %s: %w", path, err)
+	}
+	if before != nil {
+		if err := before(a.File); err != nil {
+			return fmt.Errorf("atomic write %s: %w", path, err)
+		}
 	}
 	return a.Commit(path)
 }

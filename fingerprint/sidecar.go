@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -121,18 +120,10 @@ func WriteSidecar(path string, s *Sidecar) error {
 	if err != nil {
 		return fmt.Errorf("write sidecar %s: %w", path, err)
 	}
-	a, err := CreateAtomic(filepath.Dir(path), filepath.Base(path), FilePerm)
-	if err != nil {
-		return fmt.Errorf("%w (writing %s)", err, path)
-	}
-	defer a.Abort()
-	if _, err := a.Write(append(data, '\n')); err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
-	}
-	if err := settleAfter(a.File, data[0], newestMtime(out.Artifacts)); err != nil {
-		return fmt.Errorf("atomic write %s: %w", path, err)
-	}
-	return a.Commit(path)
+	newest := newestMtime(out.Artifacts)
+	return writeFile(path, append(data, '\n'), FilePerm, true, func(f *os.File) error {
+		return settleAfter(f, data[0], newest)
+	})
 }
 
 //semguard:end sidecar
