@@ -78,20 +78,7 @@ func TestTopKTieredMatchesExhaustive(t *testing.T) {
 // terms, whose best documents hold all three often, score far fewer
 // documents than match; and that a tiny budget gives up.
 func TestTopKTieredPrunes(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 5))
-	c := corpus{lens: make([]int, 20000)}
-	for d := range c.lens {
-		c.lens[d] = 4 + r.IntN(5)
-	}
-	for range 3 {
-		var docs, tfs []uint64
-		for d := range c.lens {
-			if r.Float64() < 0.3 {
-				docs, tfs = append(docs, uint64(d)), append(tfs, uint64(1+r.IntN(1+r.IntN(4))))
-			}
-		}
-		c.terms, c.tfs = append(c.terms, docs), append(c.tfs, tfs)
-	}
+	c := broadCorpus(rand.New(rand.NewPCG(3, 5)), 20000)
 	qs := []int{0, 1, 2}
 	var reads, scored int
 	var lists []*list
@@ -123,19 +110,7 @@ func TestTopKTieredListsLargeCells(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	early := 0
 	for _, docs := range []int{20000, 60000} {
-		c := corpus{lens: make([]int, docs)}
-		for d := range c.lens {
-			c.lens[d] = 4 + r.IntN(5)
-		}
-		for range 3 {
-			var ds, tfs []uint64
-			for d := range c.lens {
-				if r.Float64() < 0.3 {
-					ds, tfs = append(ds, uint64(d)), append(tfs, uint64(1+r.IntN(1+r.IntN(4))))
-				}
-			}
-			c.terms, c.tfs = append(c.terms, ds), append(c.tfs, tfs)
-		}
+		c := broadCorpus(r, docs)
 		qs := []int{0, 1, 2}
 		for _, k := range []int{10, 50, 200, 1000} {
 			var reads, scored int
@@ -156,4 +131,24 @@ func TestTopKTieredListsLargeCells(t *testing.T) {
 	if early == 0 {
 		t.Error("no second-phase list before a leaf")
 	}
+}
+
+// broadCorpus is n short documents and three broad terms, each in about
+// 30 % of them with small term frequencies: the best documents hold all
+// three, as a broad query's do.
+func broadCorpus(r *rand.Rand, n int) corpus {
+	c := corpus{lens: make([]int, n)}
+	for d := range c.lens {
+		c.lens[d] = 4 + r.IntN(5)
+	}
+	for range 3 {
+		var docs, tfs []uint64
+		for d := range c.lens {
+			if r.Float64() < 0.3 {
+				docs, tfs = append(docs, uint64(d)), append(tfs, uint64(1+r.IntN(1+r.IntN(4))))
+			}
+		}
+		c.terms, c.tfs = append(c.terms, docs), append(c.tfs, tfs)
+	}
+	return c
 }
