@@ -37,13 +37,7 @@ func TestBuildPicksVectorIndexBySize(t *testing.T) {
 // search filters by (where: facets, lang), a BM25 index only on the tokens.
 // Fetches and deletes select by object id, which Weaviate always indexes.
 func TestSchemaIndexesOnlyWhatQueriesUse(t *testing.T) {
-	c := testCluster(t)
-	ctx := testContext(t)
-	s := testSettings(t, c)
-	name := testAlias(t, c) + "_x_a"
-	if err := c.CreateCollection(ctx, name, s); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx, _, name := testCollection(t)
 	var out struct {
 		Properties []struct {
 			Name       string `json:"name"`

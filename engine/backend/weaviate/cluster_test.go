@@ -8,13 +8,7 @@ import (
 )
 
 func TestCollectionSettingsAndLifecycle(t *testing.T) {
-	c := testCluster(t)
-	ctx := testContext(t)
-	s := testSettings(t, c)
-	name := testAlias(t, c) + "_x_a"
-	if err := c.CreateCollection(ctx, name, s); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx, s, name := testCollection(t)
 	got, err := c.DescribeCollection(ctx, name)
 	if err != nil {
 		t.Fatal(err)
@@ -96,13 +90,7 @@ func TestImportSearchDeleteThroughAlias(t *testing.T) {
 // TestStopWordsAndTokensAsGiven: "the" is searchable (no stop words) and the
 // tokens are matched as given (whitespace tokenization, no re-analysis).
 func TestStopWordsAndTokensAsGiven(t *testing.T) {
-	c := testCluster(t)
-	ctx := testContext(t)
-	s := testSettings(t, c)
-	name := testAlias(t, c) + "_x_a"
-	if err := c.CreateCollection(ctx, name, s); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx, s, name := testCollection(t)
 	objs := []Object{
 		{ChunkID: "a#0", Tokens: "the run-fast C++", Vector: vectorOf([]string{"a"})},
 		{ChunkID: "b#0", Tokens: "runfast c", Vector: vectorOf([]string{"b"})},

@@ -11,13 +11,7 @@ import (
 // would cut is found; Fetch returns both properties (the journal's repair
 // copies objects with them).
 func TestSearchWhereFacetsAndLang(t *testing.T) {
-	c := testCluster(t)
-	ctx := testContext(t)
-	s := testSettings(t, c)
-	name := testAlias(t, c) + "_x_a"
-	if err := c.CreateCollection(ctx, name, s); err != nil {
-		t.Fatal(err)
-	}
+	c, ctx, s, name := testCollection(t)
 	// 300 chunks that all say "zebra" often, above two weak ones that carry
 	// the facets: unfiltered, the weak ones rank last.
 	objs := corpus(300, 3)

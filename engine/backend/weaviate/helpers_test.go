@@ -98,6 +98,21 @@ func testAlias(t testing.TB, c *Client) string {
 	return a
 }
 
+// testCollection creates a chunk collection named after a fresh test
+// alias (dropped with it at the end) on the test cluster, and returns the
+// client, a test context, the settings it was created with and its name.
+func testCollection(t testing.TB) (*Client, context.Context, Settings, string) {
+	t.Helper()
+	c := testCluster(t)
+	ctx := testContext(t)
+	s := testSettings(t, c)
+	name := testAlias(t, c) + "_x_a"
+	if err := c.CreateCollection(ctx, name, s); err != nil {
+		t.Fatal(err)
+	}
+	return c, ctx, s, name
+}
+
 func testContext(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
