@@ -7,7 +7,7 @@ DEMO    ?= $(CURDIR)/.demo
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
 # and libc at every start: `--version` 11.0 -> 9.2 ms of CPU, 840 -> 751
-# page faults (docs/BENCHMARKS.md, "Process start").
+# page faults (docs/BENCHMARKS.md, "Start-up and the one-shot query").
 build:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
 
