@@ -241,7 +241,7 @@ func TestRefreshStatusReadTools(t *testing.T) {
 	}
 	var st envelope.Status
 	call(t, cs, "status", nil, &st)
-	if !st.OK || st.Status == nil || st.Generation != ref.Generation || st.Counts.Files != 5 {
+	if !st.OK || st.Status == nil || st.Generation != ref.Generation || st.Counts.Files != 4 { // .gitignore is hidden
 		t.Errorf("status = %+v", st)
 	}
 	var rd agentapi.ReadResult
