@@ -26,3 +26,26 @@ func TestHintsFitTheCommand(t *testing.T) {
 		t.Errorf("status --json without an index has no hint: %s", r.stdout)
 	}
 }
+
+// TestMessagesSayWhatHappened checks the small things a new user read
+// wrong (issue 37 item 8): counts agree with their nouns, status names
+// the refresh that committed the index (not a later one that found
+// nothing), and models list gives the size a pull fetches.
+func TestMessagesSayWhatHappened(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "a.md", "# Heron\n\nThe heron fishes.\n")
+	r := mustOK(t, "--root", root, "refresh")
+	if !strings.Contains(r.stdout, "1 file, 1 chunk") || !strings.Contains(r.stdout, "1 file / 1 chunk indexed") {
+		t.Errorf("refresh of one file says %q", r.stdout)
+	}
+	mustOK(t, "--root", root, "refresh")
+	st := mustOK(t, "--root", root, "status")
+	if !strings.Contains(st.stdout, "last commit: rebuilt at ") || strings.Contains(st.stdout, "last refresh:") {
+		t.Errorf("status after a rebuild and a no-op refresh says %q", st.stdout)
+	}
+	env := []string{"AUTORAG_MODELS_DIR=" + t.TempDir()}
+	ls := cli(t, env, "models", "list")
+	if ls.code != 0 || strings.Contains(ls.stdout, "0.0 MB") || !strings.Contains(ls.stdout, "MB to fetch") {
+		t.Errorf("models list of an empty cache: exit %d, %q", ls.code, ls.stdout)
+	}
+}
