@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build install models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
@@ -10,6 +10,10 @@ DEMO    ?= $(CURDIR)/.demo
 # page faults (docs/BENCHMARKS.md, "Start-up and the one-shot query").
 build:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
+
+# The binary into $(go env GOPATH)/bin (or $GOBIN), which is then to be on PATH.
+install:
+	CGO_ENABLED=0 $(GO) install -buildvcs=auto ./cmd/autorag
 
 # The test command (README, CI): race detector over every package. The
 # Weaviate backend's tests run after the others, alone: they kill and restart
