@@ -150,7 +150,11 @@ func newModelsPullCmd(g *globals) *cobra.Command {
 			if hub == "" {
 				hub = models.DefaultHub
 			}
-			p := &models.Puller{Hub: hub}
+			p := &models.Puller{Hub: hub, Waiting: func(name string) {
+				if !g.quiet {
+					fmt.Fprintf(g.stderr, "another autorag is installing %s: waiting for it to finish\n", name)
+				}
+			}}
 			var bar *progressbar.ProgressBar
 			if !g.quiet && !g.json && isTerminal(g.stderr) {
 				p.Progress = func(file string, done, total int64) {
@@ -188,7 +192,7 @@ Maven and PyPI packages "make models" uses).`,
 			if err != nil {
 				return err
 			}
-			added, err := models.Add(dir, args[0])
+			added, err := models.Add(cmd.Context(), dir, args[0])
 			if err != nil {
 				return err
 			}
