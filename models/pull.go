@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // DefaultHub is the model hub Pull uses unless AUTORAG_HUB_URL says another.
@@ -138,7 +140,7 @@ func (p *Puller) fetch(ctx context.Context, m Model, f File, part string, off in
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", f.Name, stalledOr(ctx, err))
+		return fmt.Errorf("download %s: %w", f.Name, secreturl.Error(stalledOr(ctx, err)))
 	}
 	defer resp.Body.Close()
 	flags := os.O_WRONLY | os.O_CREATE
@@ -149,7 +151,7 @@ func (p *Puller) fetch(ctx context.Context, m Model, f File, part string, off in
 		flags |= os.O_TRUNC // the server ignored the range: start over
 		off = 0
 	default:
-		return fmt.Errorf("download %s: %s answered %s", f.Name, u, resp.Status)
+		return fmt.Errorf("download %s: %s answered %s", f.Name, secreturl.Redact(u), resp.Status)
 	}
 	out, err := os.OpenFile(part, flags, 0o644)
 	if err != nil {
@@ -161,7 +163,7 @@ func (p *Puller) fetch(ctx context.Context, m Model, f File, part string, off in
 	// and verification will say so.
 	_, err = io.Copy(w, io.LimitReader(body, f.Size-off+1))
 	if err != nil {
-		err = stalledOr(ctx, err)
+		err = secreturl.Error(stalledOr(ctx, err))
 	}
 	if serr := out.Sync(); err == nil {
 		err = serr
