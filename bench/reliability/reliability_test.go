@@ -125,3 +125,6 @@ func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(
 func TestWeaviateOwn(t *testing.T) {
 	check(t, newTestHarness(t).weaviateOwn(os.Getenv("AUTORAG_WEAVIATE_URL")))
 }
+
+// TestUserFiles edits every user file every hostile way.
+func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles()) }
