@@ -128,3 +128,7 @@ func TestWeaviateOwn(t *testing.T) {
 
 // TestUserFiles edits every user file every hostile way.
 func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles()) }
+
+// TestModelPulls pulls a model of the user's cache from a local hub with
+// faults (skipped when no hub model is installed to serve).
+func TestModelPulls(t *testing.T) { check(t, newTestHarness(t).modelPulls()) }
