@@ -45,7 +45,7 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
-	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, weaviate, scoped, userfiles, models) and print the report")
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, weaviate, scoped, userfiles, models, secrets) and print the report")
 	flag.Parse()
 	cfg := fullRun
 	cfg.row = *row
@@ -159,7 +159,7 @@ func (h *harness) trust(cfg config) []outcome {
 	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
 		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
 		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped},
-		{"userfiles", h.userFiles}, {"models", h.modelPulls}} {
+		{"userfiles", h.userFiles}, {"models", h.modelPulls}, {"secrets", h.urlSecrets}} {
 		if cfg.row != "" && cfg.row != s.name {
 			continue
 		}

@@ -132,3 +132,7 @@ func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles()) }
 // TestModelPulls pulls a model of the user's cache from a local hub with
 // faults (skipped when no hub model is installed to serve).
 func TestModelPulls(t *testing.T) { check(t, newTestHarness(t).modelPulls()) }
+
+// TestURLSecrets looks for secrets written in URLs wherever URLs are
+// shown or stored, and behind redirects to another origin.
+func TestURLSecrets(t *testing.T) { check(t, newTestHarness(t).urlSecrets()) }
