@@ -127,7 +127,7 @@ func TestWeaviateOwn(t *testing.T) {
 }
 
 // TestUserFiles edits every user file every hostile way.
-func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles()) }
+func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles(1)) }
 
 // TestModelPulls pulls a model of the user's cache from a local hub with
 // faults (skipped when no hub model is installed to serve).

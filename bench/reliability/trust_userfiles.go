@@ -96,8 +96,8 @@ func agentsInstall(client string) func(string) editCase {
 }
 
 // userFiles runs every user-file edit against every way its file can be
-// damaged or contended.
-func (h *harness) userFiles() outcome {
+// damaged or contended, the 10 concurrent writers races times.
+func (h *harness) userFiles(races int) outcome {
 	o := outcome{Scenario: "user-file edits (workspace add, workspace remove, agents --install × 6 clients) × (symlink, read-only, comments, big numbers, null, strict-parser round trip, 10 concurrent writers)"}
 	cases := []struct {
 		name string
@@ -105,6 +105,9 @@ func (h *harness) userFiles() outcome {
 	}{{"symlink", (*harness).editSymlink}, {"read-only", (*harness).editReadOnly}, {"comments", (*harness).editComments},
 		{"big numbers", (*harness).editBigNumbers}, {"null", (*harness).editNull}, {"strict parser", (*harness).editStrict},
 		{"10 concurrent writers", (*harness).editRace}}
+	for range races - 1 {
+		cases = append(cases, cases[len(cases)-1])
+	}
 	n := 0
 	for _, e := range userEdits() {
 		for _, c := range cases {
