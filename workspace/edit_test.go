@@ -137,3 +137,27 @@ func TestAddRootConcurrent(t *testing.T) {
 		t.Errorf("mode %v", fi.Mode().Perm())
 	}
 }
+
+// TestRemoveRootFromTheOldEncoderLayout: files the encoder wrote before
+// (an empty [roots] header, indented tables) are edited as text too.
+func TestRemoveRootFromTheOldEncoderLayout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "workspaces.toml")
+	old := "# autorag workspace\n\n[roots]\n  [roots.a]\n    path = \"/srv/a\"\n  [roots.b]\n    path = \"/srv/b\"\n    watch = false\n"
+	os.WriteFile(path, []byte(old), 0o600)
+	if _, err := RemoveRoot(context.Background(), path, "a"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil || len(f.Roots) != 1 || f.Roots["b"].Watched() {
+		t.Fatalf("%v %+v", err, f)
+	}
+	if _, err := AddRoot(context.Background(), path, Root{Name: "c", Path: newDir(t, "c")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RemoveRoot(context.Background(), path, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Load(path); err != nil || len(f.Roots) != 1 || f.Roots["c"].Path == "" {
+		t.Fatalf("%v %+v", err, f)
+	}
+}
