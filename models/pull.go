@@ -73,6 +73,7 @@ func (p *Puller) Pull(ctx context.Context, dir string, m Model) error {
 	if err != nil {
 		return err
 	}
+	defer st.merge(md) // identities verified by hashing, before the installs' own records
 	for _, f := range m.Files {
 		if st.check(md, f) == nil {
 			continue

@@ -161,3 +161,50 @@ func TestOpenVerifiesAFileDamagedInPlace(t *testing.T) {
 		t.Fatalf("after the repairing pull: %v", err)
 	}
 }
+
+// TestOldStampVerifiedOnce: a stamp written before identities were
+// recorded is verified by hashing once (by a pull or a load), and the
+// loads after hash nothing.
+func TestOldStampVerifiedOnce(t *testing.T) {
+	m := fakeModel(t, weights, tokenizer)
+	h, srv := newHub(t, m, weights)
+	dir := t.TempDir()
+	p := &Puller{Hub: srv.URL}
+	if err := p.Pull(context.Background(), dir, m); err != nil {
+		t.Fatal(err)
+	}
+	md := filepath.Join(dir, "tiny")
+	strip := func() {
+		st, err := readStamp(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, f := range st.Files {
+			f.identity = identity{}
+			st.Files[name] = f
+		}
+		if err := st.write(md); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, verify := range []func() error{
+		func() error { return p.Pull(context.Background(), dir, m) },
+		func() error { _, err := Open(dir, m); return err },
+	} {
+		strip()
+		n := h.requests.Load()
+		if err := verify(); err != nil {
+			t.Fatal(err)
+		}
+		if h.requests.Load() != n {
+			t.Error("an intact model was downloaded again")
+		}
+		before := hashes.Load()
+		if _, err := Open(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		if d := hashes.Load() - before; d != 0 {
+			t.Errorf("%d files hashed again after their verification was recorded", d)
+		}
+	}
+}

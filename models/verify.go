@@ -77,8 +77,7 @@ func (st *stamp) check(md string, f File) error {
 
 // remember records the identities st verified, when the model's lock is
 // free at once: best effort (a read-only cache, or a pull under way, just
-// means hashing again next time). The stamp is read again under the lock
-// and only files still recorded as they were are updated.
+// means hashing again next time).
 func (st *stamp) remember(md string) {
 	if len(st.fresh) == 0 {
 		return
@@ -88,6 +87,13 @@ func (st *stamp) remember(md string) {
 		return
 	}
 	defer release()
+	st.merge(md)
+}
+
+// merge writes the identities st verified into the stamp, read again (the
+// caller holds the model's lock): only files still recorded as they were
+// are updated.
+func (st *stamp) merge(md string) {
 	cur, err := readStamp(md)
 	if err != nil {
 		return
