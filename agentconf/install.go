@@ -27,7 +27,7 @@ func Install(ctx context.Context, c Client, dir string, e Entry) (*Installed, er
 	if err != nil {
 		return nil, err
 	}
-	o := userfile.Options{Perm: 0o644, DirPerm: 0o755, Backup: true}
+	o := userfile.Options{Perm: 0o644, DirPerm: 0o755, Backup: userfile.BackupEach}
 	ed, err := userfile.Edit(ctx, path, o, func(old []byte) ([]byte, error) {
 		out, unchanged, err := c.Add(old, e)
 		if err != nil {

@@ -22,7 +22,8 @@
 // a read-only file, with a backup first. An add appends a [roots.NAME]
 // table; a remove cuts that table out; the user's comments and layout
 // survive, and the result must parse (strictly) to exactly the roots
-// intended, or nothing is written.
+// intended, or nothing is written. FILE.bak holds the version before the
+// last edit (one backup, replaced at each edit: ten adds leave one).
 //
 // It must never import engine or anything that opens an index.
 package workspace

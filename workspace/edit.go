@@ -26,7 +26,7 @@ type Edited struct {
 }
 
 // editOptions: the file is private to its user, as is its directory.
-var editOptions = userfile.Options{Perm: 0o600, DirPerm: 0o700, Backup: true}
+var editOptions = userfile.Options{Perm: 0o600, DirPerm: 0o700, Backup: userfile.BackupLatest}
 
 // AddRoot adds r to the workspace file at path (see File.Add for what is
 // refused). The file is read and written under its lock, so concurrent

@@ -11,8 +11,9 @@
 //     link to nothing is refused.
 //   - Read-only: a file without its owner's write bit is refused with a
 //     message, never replaced.
-//   - Backup: the old content is first copied beside the file (FILE.bak,
-//     FILE.bak.2, ...), never over an earlier backup.
+//   - Backup: the old content is first copied beside the file: a new
+//     FILE.bak (FILE.bak.2, ...) never over an earlier backup (BackupEach),
+//     or FILE.bak replaced, one backup of the version before (BackupLatest).
 //   - Atomic: the new content replaces the file through a temporary file in
 //     the same directory (fsync, rename, fsync of the directory), with the
 //     old file's permission bits.

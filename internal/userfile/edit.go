@@ -15,11 +15,26 @@ import (
 	"github.com/autorag/autorag/fingerprint"
 )
 
+// Backup says what copy of the old content an edit keeps.
+type Backup int
+
+const (
+	NoBackup Backup = iota
+	// BackupEach copies the old content to a new FILE.bak (FILE.bak.2,
+	// ...), never over an earlier backup: for a file edited once in a
+	// while (an agent's configuration), where the first backup is the
+	// user's own file.
+	BackupEach
+	// BackupLatest replaces FILE.bak with the old content: for a file
+	// edited often (the workspace file), one backup of the version before.
+	BackupLatest
+)
+
 // Options say how a file is created and edited.
 type Options struct {
 	Perm    os.FileMode   // a new file's permission bits (an old file keeps its own)
 	DirPerm os.FileMode   // for a missing parent directory
-	Backup  bool          // copy the old content to FILE.bak first
+	Backup  Backup        // the copy of the old content made first
 	Wait    time.Duration // how long to wait for another editor (0: DefaultWait)
 }
 
@@ -73,10 +88,8 @@ func edit(target string, o Options, change Change) (Result, error) {
 	}
 	if old == nil {
 		perm = o.Perm
-	} else if o.Backup {
-		if res.Backup, err = backup(target, old, perm); err != nil {
-			return res, err
-		}
+	} else if res.Backup, err = backup(target, old, perm, o.Backup); err != nil {
+		return res, err
 	}
 	if err := write(target, out, perm); err != nil {
 		return res, err
@@ -194,9 +207,18 @@ func lock(ctx context.Context, path string, wait time.Duration) (func(), error) 
 	return func() { _ = fl.Unlock() }, nil
 }
 
-// backup copies content beside path, as path.bak (path.bak.2, ... when
-// taken); it never replaces a file.
-func backup(path string, content []byte, perm os.FileMode) (string, error) {
+// backup copies content beside path as how says; it returns the copy's
+// name ("" for none).
+func backup(path string, content []byte, perm os.FileMode, how Backup) (string, error) {
+	switch how {
+	case NoBackup:
+		return "", nil
+	case BackupLatest:
+		if err := write(path+".bak", content, perm); err != nil {
+			return "", fmt.Errorf("backup of %s: %w", path, err)
+		}
+		return path + ".bak", nil
+	}
 	for i := 1; ; i++ {
 		name := path + ".bak"
 		if i > 1 {

@@ -50,7 +50,7 @@ func TestEditThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Edit(context.Background(), link, Options{Backup: true}, appendLine("b"))
+	res, err := Edit(context.Background(), link, Options{Backup: BackupEach}, appendLine("b"))
 	if err != nil || res.Path != real || res.Backup != real+".bak" {
 		t.Fatalf("edit: %+v %v", res, err)
 	}
@@ -77,7 +77,7 @@ func TestEditThroughSymlink(t *testing.T) {
 func TestEditRefusesReadOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ro")
 	os.WriteFile(path, []byte("keep\n"), 0o444)
-	_, err := Edit(context.Background(), path, Options{Backup: true}, appendLine("x"))
+	_, err := Edit(context.Background(), path, Options{Backup: BackupEach}, appendLine("x"))
 	var ro *ReadOnlyError
 	if !errors.As(err, &ro) || !strings.Contains(err.Error(), "read-only") {
 		t.Fatalf("edit of a read-only file: %v", err)
@@ -94,15 +94,34 @@ func TestEditRefusesReadOnly(t *testing.T) {
 func TestEditUnchangedWritesNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(path, []byte("same"), 0o600)
-	res, err := Edit(context.Background(), path, Options{Backup: true}, func(old []byte) ([]byte, error) { return old, nil })
+	res, err := Edit(context.Background(), path, Options{Backup: BackupEach}, func(old []byte) ([]byte, error) { return old, nil })
 	if err != nil || res.Changed || res.Backup != "" {
 		t.Errorf("%+v %v", res, err)
 	}
-	res, err = Edit(context.Background(), path, Options{Backup: true}, appendLine("x"))
+	res, err = Edit(context.Background(), path, Options{Backup: BackupEach}, appendLine("x"))
 	if err != nil || !res.Changed || res.Backup != path+".bak" {
 		t.Errorf("%+v %v", res, err)
 	}
 	if b, _ := os.ReadFile(res.Backup); string(b) != "same" {
 		t.Errorf("backup %q", b)
+	}
+}
+
+// TestBackupLatestKeepsOne: a file edited often keeps one backup, of the
+// version before the last edit.
+func TestBackupLatestKeepsOne(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte("v1\n"), 0o600)
+	for _, l := range []string{"v2", "v3"} {
+		res, err := Edit(context.Background(), path, Options{Backup: BackupLatest}, func([]byte) ([]byte, error) { return []byte(l + "\n"), nil })
+		if err != nil || res.Backup != path+".bak" {
+			t.Fatalf("%+v %v", res, err)
+		}
+	}
+	if b, _ := os.ReadFile(path + ".bak"); string(b) != "v2\n" {
+		t.Errorf("backup holds %q, want v2", b)
+	}
+	if _, err := os.Stat(path + ".bak.2"); err == nil {
+		t.Error("a second backup file")
 	}
 }
