@@ -18,11 +18,15 @@ var secretWords = []string{"key", "token", "secret", "pass", "pwd", "auth", "sig
 // Redact returns raw with its user-info and the values of secret-looking
 // query (and fragment) parameters masked; everything else is kept as it
 // was written. What does not parse as a URL still loses anything between
-// "//" and "@".
+// "//" and "@", and the secret-looking values after its "?".
 func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return userInfo.ReplaceAllString(raw, "//"+Mask+"@")
+		s := maskUserInfo(raw)
+		if i := strings.IndexByte(s, '?'); i >= 0 {
+			s = s[:i+1] + redactPairs(s[i+1:])
+		}
+		return s
 	}
 	if u.User != nil {
 		if _, ok := u.User.Password(); ok {
@@ -36,10 +40,21 @@ func Redact(raw string) string {
 		u.RawFragment = redactPairs(u.EscapedFragment())
 		u.Fragment, _ = url.PathUnescape(u.RawFragment)
 	}
-	return u.String()
+	// What still looks like user-info (in a fragment, say) goes too.
+	return maskUserInfo(u.String())
 }
 
 var userInfo = regexp.MustCompile(`//[^/?#\s]*@`)
+
+// maskUserInfo masks every "//...@" of s but the masks themselves.
+func maskUserInfo(s string) string {
+	return userInfo.ReplaceAllStringFunc(s, func(m string) string {
+		if m == "//"+Mask+"@" || m == "//"+Mask+":"+Mask+"@" {
+			return m
+		}
+		return "//" + Mask + "@"
+	})
+}
 
 // redactPairs masks the values of secret-looking names in an
 // a=1&b=2 string, keeping the order and the rest byte for byte.
