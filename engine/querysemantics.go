@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-a3b2186c378b5eac54750031ba421c2a"
+const QuerySemantics = "q-b308b5c301e705a421f61261e7cde117"
