@@ -154,8 +154,10 @@ func decodeObject(content []byte) (map[string]any, error) {
 		return map[string]any{}, nil
 	case map[string]any:
 		return doc, nil
+	case []any:
+		return nil, fmt.Errorf("the file holds a JSON array, not an object; add the entry by hand")
 	default:
-		return nil, fmt.Errorf("the file holds a JSON %T, not an object; add the entry by hand", v)
+		return nil, fmt.Errorf("the file holds a single JSON value (%s), not an object; add the entry by hand", compact(v))
 	}
 }
 
