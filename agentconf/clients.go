@@ -157,7 +157,7 @@ func decodeObject(content []byte) (map[string]any, error) {
 	case []any:
 		return nil, fmt.Errorf("the file holds a JSON array, not an object; add the entry by hand")
 	default:
-		return nil, fmt.Errorf("the file holds a single JSON value (%s), not an object; add the entry by hand", compact(v))
+		return nil, fmt.Errorf("the file holds a single JSON value (%.80s), not an object; add the entry by hand", compact(v))
 	}
 }
 
