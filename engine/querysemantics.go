@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-7dfddc36578f76ba87dbed14ac0e9379"
+const QuerySemantics = "q-a5eeaa4cd781e60afe24db9d03451da9"

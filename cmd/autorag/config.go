@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed/openai"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -65,6 +67,11 @@ func runConfig(g *globals) error {
 		}
 	}
 	vals = append(vals, envValue("query_cache_bytes", "AUTORAG_QUERY_CACHE_BYTES", "67108864"))
+	for i, v := range vals {
+		if strings.Contains(v.Value, "://") {
+			vals[i].Value = secreturl.Redact(v.Value)
+		}
+	}
 	if sc, err := fingerprint.ReadSidecar(l.SidecarPath()); err == nil {
 		// What the committed index was built with, a learned vector size
 		// included: queries use it, and a refresh with other index

@@ -65,8 +65,11 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
 	}
-	if o.maxTokens < 0 {
-		return usagef("--max-tokens must be positive, got %d", o.maxTokens)
+	// 0 is the default, "no budget"; given, the budget must be a positive
+	// count (a --max-tokens 0 that printed everything contradicted the
+	// message).
+	if o.maxTokens < 0 || (o.maxTokens == 0 && cmd.Flags().Changed("max-tokens")) {
+		return usagef("--max-tokens must be positive, got %d (leave it out for whole passages)", o.maxTokens)
 	}
 	start := time.Now()
 	e, err := g.engine()

@@ -121,7 +121,7 @@ var settingTable = []setting{
 		set: func(d *draft, v string) error { d.rerank = v; return nil }},
 	{key: "rerank_n", flag: "rerank-n", env: "AUTORAG_RERANK_N", group: groupSearch, kind: kindInt,
 		def: strconv.Itoa(engine.DefaultRerankN), usage: "how many of the best results the reranker re-scores",
-		set: func(d *draft, v string) error { return parseInt(v, &d.s.RerankN) }},
+		set: func(d *draft, v string) error { return parsePositive(v, &d.s.RerankN) }},
 	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
 		def: "", usage: "adaptive and convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
 		set: func(d *draft, v string) error {
@@ -136,6 +136,17 @@ func parseInt(v string, dst *int) error {
 	n, err := strconv.Atoi(v)
 	*dst = n
 	return err
+}
+
+// parsePositive reads a count that must be at least 1.
+func parsePositive(v string, dst *int) error {
+	if err := parseInt(v, dst); err != nil {
+		return err
+	}
+	if *dst < 1 {
+		return fmt.Errorf("must be at least 1, got %d", *dst)
+	}
+	return nil
 }
 
 // sizeUnits are the units parseSize knows, longest first.

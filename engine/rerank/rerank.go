@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // Formats of the request.
@@ -45,6 +47,7 @@ func ConfigFromEnv(getenv func(string) string) (cfg Config, ok bool, err error) 
 // Client calls one rerank endpoint. It is safe for concurrent use.
 type Client struct {
 	cfg    Config
+	shown  string // the URL as printed and stored: secrets masked
 	format string
 	http   *http.Client
 }
@@ -53,7 +56,7 @@ type Client struct {
 func New(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("rerank: AUTORAG_RERANK_URL %q is not an http(s) URL", cfg.URL)
+		return nil, fmt.Errorf("rerank: AUTORAG_RERANK_URL %q is not an http(s) URL", secreturl.Redact(cfg.URL))
 	}
 	format := cfg.Format
 	if format == "" {
@@ -69,13 +72,14 @@ func New(cfg Config) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	return &Client{cfg: cfg, format: format, http: &http.Client{Timeout: timeout}}, nil
+	hc := &http.Client{Timeout: timeout, CheckRedirect: secreturl.CheckRedirect}
+	return &Client{cfg: cfg, shown: secreturl.Redact(cfg.URL), format: format, http: hc}, nil
 }
 
 // Name identifies the reranker (for cache keys and --explain): format,
-// endpoint and model, never the key.
+// endpoint and model, never the key nor a secret written in the URL.
 func (c *Client) Name() string {
-	return c.format + ":" + c.cfg.URL + "#" + c.cfg.Model
+	return c.format + ":" + c.shown + "#" + c.cfg.Model
 }
 
 // Rerank returns one score per text, in the texts' order (higher is more
@@ -99,7 +103,7 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("rerank: %s: %w", c.cfg.URL, redact(err, c.cfg.APIKey))
+		return nil, fmt.Errorf("rerank: %s: %w", c.shown, redact(secreturl.Error(err), c.cfg.APIKey))
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
@@ -107,7 +111,7 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 		return nil, fmt.Errorf("rerank: read the answer: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("rerank: %s answered %s: %s", c.cfg.URL, resp.Status, snippet(raw, c.cfg.APIKey))
+		return nil, fmt.Errorf("rerank: %s answered %s: %s", c.shown, resp.Status, snippet(raw, c.cfg.APIKey))
 	}
 	return parse(raw, len(texts))
 }
