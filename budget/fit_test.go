@@ -70,3 +70,23 @@ func TestFitKeepsTheBestLongLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimPrefersDistinctTerms: the run shown is the one holding the most
+// distinct query terms, not the one repeating one term most often.
+func TestTrimPrefersDistinctTerms(t *testing.T) {
+	var lines []string
+	for range 6 {
+		lines = append(lines, "the heron heron heron")
+	}
+	for range 20 {
+		lines = append(lines, "filler about nothing in particular at all")
+	}
+	lines = append(lines, "a heron in the reeds", "by the river at dawn")
+	for range 20 {
+		lines = append(lines, "filler about nothing in particular at all")
+	}
+	c := Trim(passage(lines...), 1, NewMatcher("heron river"), 60)
+	if !strings.Contains(c.Text, "by the river at dawn") || !strings.Contains(c.Text, "a heron in the reeds") {
+		t.Errorf("Trim showed %v:\n%s", c.Lines, c.Text)
+	}
+}

@@ -57,8 +57,12 @@ func CutBytes(text string, first int, m *Matcher, limit int) Cut {
 }
 
 func cutLines(lines []string, cost []int, first int, m *Matcher, limit int, measure Measure) Cut {
-	score, at := m.Scores(lines)
-	c := &cutter{lines: lines, cost: cost, score: score, at: at, limit: limit, m: measure}
+	terms, at := m.Terms(lines)
+	score := make([]int, len(lines))
+	for i, ts := range terms {
+		score[i] = len(ts)
+	}
+	c := &cutter{lines: lines, cost: cost, terms: terms, score: score, at: at, limit: limit, m: measure}
 	out, lo := c.cut()
 	if len(out) == 0 {
 		return Cut{}

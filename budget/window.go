@@ -33,9 +33,10 @@ const minPartial = 4
 // cutter cuts the lines of one passage to a limit.
 type cutter struct {
 	lines []string
-	cost  []int // per line, its line end included
-	score []int // distinct query terms per line
-	at    []int // byte offset of each line's first match, -1: none
+	cost  []int      // per line, its line end included
+	terms [][]string // the distinct query terms of each line
+	score []int      // how many: len(terms[i])
+	at    []int      // byte offset of each line's first match, -1: none
 	limit int
 	m     Measure
 }
@@ -66,24 +67,28 @@ func (c *cutter) cut() ([]string, int) {
 	return c.clipBest()
 }
 
-// span finds the run of lines that fits with the most query terms (the
-// sum of the squares of each line's distinct terms: a line holding two
-// outweighs two holding one each; the earliest on a tie) and returns its first and last matching lines;
-// with no match anywhere, the first line that is not blank. ok is false
-// when no matching line fits on its own.
+// span finds the run of lines that fits holding the most distinct query
+// terms, then the most matches (the sum of the squares of each line's
+// distinct terms: a line holding two outweighs two holding one each), the
+// earliest on a tie, and returns its first and last matching lines; with
+// no match anywhere, the first line that is not blank. ok is false when no
+// matching line fits on its own.
 func (c *cutter) span() (lo, hi int, ok bool) {
 	best, bestA, bestB := 0, 0, 0
-	sum, val, b := 0, 0, 0
+	w := runTerms{count: map[string]int{}}
+	sum, b := 0, 0
 	for a := range c.lines {
 		for b < len(c.lines) && sum+c.cost[b] <= c.limit {
-			sum, val = sum+c.cost[b], val+c.score[b]*c.score[b]
+			sum += c.cost[b]
+			w.add(c.terms[b], 1)
 			b++
 		}
-		if val > best {
-			best, bestA, bestB = val, a, b
+		if v := w.value(); v > best {
+			best, bestA, bestB = v, a, b
 		}
 		if b > a {
-			sum, val = sum-c.cost[a], val-c.score[a]*c.score[a]
+			sum -= c.cost[a]
+			w.add(c.terms[a], -1)
 		} else {
 			b = a + 1
 		}
@@ -108,6 +113,28 @@ func (c *cutter) span() (lo, hi int, ok bool) {
 	}
 	return lo, hi, true
 }
+
+// runTerms counts the query terms of a run of lines.
+type runTerms struct {
+	count    map[string]int // lines of the run holding each term
+	distinct int
+	squares  int // sum over the run's lines of their distinct terms squared
+}
+
+// add adds (sign 1) or removes (-1) a line holding terms.
+func (r *runTerms) add(terms []string, sign int) {
+	for _, t := range terms {
+		r.count[t] += sign
+		if sign > 0 && r.count[t] == 1 || sign < 0 && r.count[t] == 0 {
+			r.distinct += sign
+		}
+	}
+	r.squares += sign * len(terms) * len(terms)
+}
+
+// value orders runs: distinct terms first, then matches (squares is far
+// below 1<<20 in any passage a budget cuts).
+func (r *runTerms) value() int { return r.distinct<<20 + r.squares }
 
 func (c *cutter) matches() bool {
 	for _, s := range c.score {
