@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-772568d066f0219c3c03c7942baeb868"
+const QuerySemantics = "q-b17565885fca5a5324768bfc720c284d"
