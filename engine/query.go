@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,7 +68,8 @@ type QueryResult struct {
 	// whole: the fusion, and what the floor dropped.
 	Explain string
 	// Hint says why a query with a --path filter found nothing when no
-	// indexed file matches the filter at all.
+	// indexed file matches the filter at all, or that a hybrid query
+	// matched no word of the index (rank.NoLexicalHint).
 	Hint   string
 	TookMS float64
 }
@@ -113,7 +115,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
-	res.Hint = e.filterHint(res, filter)
+	res.Hint = cmp.Or(e.filterHint(res, filter), res.Hint)
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
@@ -187,7 +189,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
-	res.Hint = e.filterHint(res, filter)
+	res.Hint = cmp.Or(e.filterHint(res, filter), res.Hint)
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil

@@ -44,6 +44,7 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	}
 	var ranking []rank.Fused
 	how.f, how.floor, ranking, how.dropped = e.fuseWith(f, mode, o.Text, bm, de)
+	_, how.noLexical = rank.LexicalFloor(mode, how.floor, bm)
 	results, err := e.materialize(ctx, ls, o, q, how, bm, ranking)
 	if err != nil {
 		return nil, err
@@ -127,11 +128,17 @@ type ranked struct {
 	dropped int     // vector-only chunks below the floor
 	terms   int     // distinct query terms after analysis
 	fed     int     // chunks whose vectors turned the query vector
+	// noLexical: hybrid, and the lexical list found nothing (the floor is
+	// then at least rank.NoLexicalFloor).
+	noLexical bool
 }
 
 // result is the answer of results ranked so; with explain it says how.
 func (how ranked) result(sc *fingerprint.Sidecar, results []Result, explain bool) *QueryResult {
 	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: how.mode, Results: results, Dropped: how.dropped}
+	if how.noLexical {
+		res.Hint = rank.NoLexicalHint(how.floor, how.dropped)
+	}
 	if how.mode == ModeHybrid {
 		res.Fusion = how.f.String()
 	}
@@ -193,6 +200,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 		if len(de) > 0 && f.FloorRatio*de[0].Score > floor && e.knowsNone(text) {
 			floor = f.FloorRatio * de[0].Score
 		}
+		floor, _ = rank.LexicalFloor(mode, floor, bm)
 	}
 	ranking, dropped = rank.Rank(mode, f, rankQuery(text), floor, bm, de)
 	return f, floor, ranking, dropped

@@ -27,7 +27,8 @@ type Query struct {
 	// Explain (--explain) says what the query did as a whole, e.g. how many
 	// vector-only results the floor dropped.
 	Explain string `json:"explain,omitempty"`
-	// Hint says why a filtered query found nothing, when it knows.
+	// Hint says why a filtered query found nothing, when it knows, or
+	// that a hybrid query matched no word of the index.
 	Hint string `json:"hint,omitempty"`
 	// Stale is set by the servers (autorag mcp, autorag serve) only: true
 	// when the sources changed since the committed index, as of

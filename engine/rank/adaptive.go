@@ -128,6 +128,8 @@ func ExplainQuery(mode string, f Fusion, floor float64, dropped, terms int) stri
 	case floor == f.Floor:
 	case floor == f.FloorUnknown:
 		why += ", the floor for a query the embedder knows no word of"
+	case floor == NoLexicalFloor:
+		why = "no lexical match: no word of the query is in the index"
 	default:
 		why = fmt.Sprintf("%g of the best similarity: far below the best hit", f.FloorRatio)
 	}
