@@ -12,6 +12,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // refreshFlags are the flags refresh and index rebuild share.
@@ -80,6 +81,11 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 		ro.Progress = line
 	}
 	_, serr := os.Stat(e.Layout.SidecarPath())
+	if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil && !g.quiet {
+		if msg := switchMessage(e, sc); msg != "" {
+			fmt.Fprintf(g.stderr, "autorag: %s\n", msg)
+		}
+	}
 	res, err := e.Refresh(cmd.Context(), ro)
 	if line != nil {
 		line.Close() // what follows starts on a clean line
@@ -105,7 +111,7 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 }
 
 func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
-	fmt.Fprintf(w, "%s: generation %s, %d files, %d chunks (%.1f ms)\n", r.Outcome, r.Generation, r.Files, r.Chunks, r.TookMS)
+	fmt.Fprintf(w, "%s: generation %s, %d files, %d chunks (%s)\n", r.Outcome, r.Generation, r.Files, r.Chunks, tookText(r.TookMS))
 	if r.Outcome != engine.OutcomeUnchanged {
 		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %d files / %d chunks indexed\n",
 			r.Added, r.Modified, r.Deleted, r.Renamed, r.FilesIndexed, r.ChunksIndexed)
