@@ -20,8 +20,10 @@ const smallModel = "all-minilm-l6-v2-q"
 // explicit choice: `refresh --embedder transformer` builds the index; a
 // plain query answers with the model (a query sharing no word with its
 // best file finds it), status says the sources are unchanged and names
-// the embedder, a plain refresh is unchanged, and an MCP server over this
-// root and one built with the built-in embedder answers from both.
+// the embedder, a plain refresh is unchanged, a plain watch updates an
+// edit with the same embedder, and an MCP server over this root and one
+// built with the built-in embedder answers from both, each root's status
+// naming its embedder.
 func TestIndexKeepsItsEmbedder(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "keys.md", "# Signing keys\nRotate the signing keys every ninety days, and at once after a leak.\n")
@@ -46,6 +48,16 @@ func TestIndexKeepsItsEmbedder(t *testing.T) {
 	}
 	if out := refreshJSON(t, root)["outcome"]; out != "unchanged" {
 		t.Fatalf("plain refresh: %v, want unchanged (the index keeps its embedder)", out)
+	}
+	w := startWatch(t, root, nil, "--debounce", "100ms")
+	w.waitTick("the start tick", func(m map[string]any) bool { return trigger(m) == "start" })
+	writeFile(t, root, "keys.md", "# Signing keys\nRotate the signing keys every ninety days; revoke a leaked one at once.\n")
+	tick := w.waitTick("the edit's tick", func(m map[string]any) bool { return trigger(m) == "event" && outcome(m) != "unchanged" })
+	if code := w.stop(); code != 0 || outcome(tick) != "updated" {
+		t.Fatalf("plain watch: tick %v, exit %d; want updated (not rebuilt with another embedder)", tick, code)
+	}
+	if r = mustOK(t, "--root", root, "status"); !strings.Contains(r.stdout, "embedder:    transformer/"+smallModel) {
+		t.Fatalf("status after watch:\n%s", r.stdout)
 	}
 
 	other := t.TempDir()
