@@ -20,6 +20,7 @@ import (
 // side, or lexical first when dense feedback needs its best chunks), rank
 // them (package rank), then materialize the results kept.
 func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filter *backend.PathFilter) (*QueryResult, error) {
+	e = e.reading(g.Sidecar) // the embedder the generation was built with
 	facets, err := filterTerms(o)
 	if err != nil {
 		return nil, err

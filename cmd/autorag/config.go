@@ -77,6 +77,7 @@ func runConfig(g *globals) error {
 		// included: queries use it, and a refresh with other index
 		// settings rebuilds.
 		vals = append(vals, settingValue{Key: "indexed_embedder", Value: sc.Settings["embedder"], Source: sourceIndex, From: l.SidecarPath()})
+		vals = followIndex(vals, sc.Settings["embedder"], l.SidecarPath())
 	}
 	_, serr := os.Stat(l.ConfigPath())
 	env := configEnvelope{OK: true, Outcome: "ok", ConfigFile: l.ConfigPath(), ConfigSeen: serr == nil, Settings: vals,
@@ -87,6 +88,26 @@ func runConfig(g *globals) error {
 	}
 	printConfig(g.stdout, env)
 	return nil
+}
+
+// followIndex shows the embedder and model the index records where no
+// setting chose them: what query and refresh use (embeddernote.go).
+func followIndex(vals []settingValue, recorded, sidecar string) []settingValue {
+	rs, ok := parseRecorded(recorded)
+	if !ok || chosen(vals, "embedder") || chosen(vals, "model") {
+		return vals
+	}
+	for i, v := range vals {
+		switch v.Key {
+		case "embedder":
+			vals[i] = settingValue{Key: v.Key, Value: rs.embedder, Source: sourceIndex, From: sidecar}
+		case "model":
+			if rs.embedder == "transformer" {
+				vals[i] = settingValue{Key: v.Key, Value: rs.model, Source: sourceIndex, From: sidecar}
+			}
+		}
+	}
+	return vals
 }
 
 func rootSource(from string) string {

@@ -73,6 +73,9 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	if err != nil {
 		return err
 	}
+	// An evaluation measures the embedder configured, not the one its
+	// workspace was last built with.
+	s.Recorded = nil
 	if s, err = o.overrides().Apply(s); err != nil {
 		return &usageError{err: err}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/querycache"
 )
 
@@ -92,6 +93,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		if env, p = qc.Lookup(qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
 			printQuery(g, format, env, o.maxTokens)
+			g.noteEmbedder(e)
 			return nil
 		}
 	}
@@ -105,5 +107,17 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	}
 	env.TookMS = since(start)
 	printQuery(g, format, env, o.maxTokens)
+	g.noteEmbedder(e)
 	return nil
+}
+
+// noteEmbedder notes, once per generation, a chosen embedder that differs
+// from the one the index answers with (embeddernote.go).
+func (g *globals) noteEmbedder(e *engine.Engine) {
+	if g.quiet || !e.Settings.EmbedderChosen {
+		return
+	}
+	if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil {
+		noteOnce(g.stderr, e, sc, g.embedderNote(e, sc))
+	}
 }

@@ -183,6 +183,9 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // the running command's set is ever parsed.
 type settingFlags struct {
 	sets []*pflag.FlagSet
+	// embedders builds the embedders indexes recorded, shared by every
+	// engine the process opens.
+	embedders recordedEmbedders
 }
 
 // addIndexFlags adds the flags that shape an index (refresh, index rebuild).
@@ -314,6 +317,8 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 		return d.s, err
 	}
 	d.s.Embedder = emb
+	d.s.EmbedderChosen = chosen(vals, "embedder") || chosen(vals, "model")
+	d.s.Recorded = s.embedders.source
 	if d.s.Fusion, err = fusionFrom(d, emb); err != nil {
 		return d.s, err
 	}
@@ -324,6 +329,17 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 		return d.s, usagef("%w (see `autorag config` for where each setting comes from)", err)
 	}
 	return d.s, nil
+}
+
+// chosen reports whether the setting key was given (by a flag, the
+// environment or the config file) rather than left at its default.
+func chosen(vals []settingValue, key string) bool {
+	for _, v := range vals {
+		if v.Key == key {
+			return v.Source != sourceDefault
+		}
+	}
+	return false
 }
 
 func kindName(k kind) string {
