@@ -77,23 +77,30 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 
 // materialize walks the ranking into the page of results, loading the
 // stored fields of the chunks it keeps. In bm25 mode the lexical list
-// holds just enough chunks for k files; when collapsing used some of them
-// up, a backend that can (backend.Deeper) scores deeper.
+// holds just enough chunks for q.K files; when collapsing used some of
+// them up, a backend that can (backend.Deeper) scores deeper.
 func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptions, q backend.Query, how ranked, bm []rank.Hit, ranking []rank.Fused) ([]Result, error) {
-	load, err := ls.Materialize(ctx, ranking, 3*q.K*q.PerFile)
+	k := q.K
+	load, err := ls.Materialize(ctx, ranking, 3*k*q.PerFile)
 	if err != nil {
 		return nil, err
 	}
-	pg := e.resultPage(o, q.K, q.PerFile, how.mode, how.f)
+	pg := e.resultPage(o, k, q.PerFile, how.mode, how.f)
+	ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load)
+	if err != nil {
+		return nil, err
+	}
 	results, collapsed, err := pg.Walk(ranking, load)
 	deeper, ok := ls.(backend.Deeper)
-	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < q.K && err == nil {
+	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
 		n := len(bm)
-		pg.K = q.K
 		if bm, err = deeper.LexicalDeeper(ctx, 2*len(results)+q.K+collapsed); err != nil || len(bm) == n {
 			break
 		}
 		ranking, _ = rank.Rank(how.mode, how.f, rank.Query{}, 0, bm, nil)
+		if ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load); err != nil {
+			break
+		}
 		results, collapsed, err = pg.Walk(ranking, load)
 	}
 	return results, err
@@ -202,7 +209,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
+	return rank.Query{Text: text, Stem: analyze.Stemmer(), Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query

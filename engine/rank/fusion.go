@@ -127,6 +127,9 @@ type Fused struct {
 	BM25, Dense         float64
 	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
 	WDense              float64 // adaptive: the dense weight of this chunk
+	// Code is what the code signals did to Score (CodeRerank); nil when
+	// they did not run.
+	Code *CodeSignals
 }
 
 // Fuse combines two ranked lists (best first); adaptive fusion weighs the
