@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-bb9f42ca28160778c14c1a8e417d3b2f"
+const QuerySemantics = "q-831daf54114a436b1180fbce3039b8ce"

@@ -28,10 +28,10 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if err != nil {
 		return nil, err
 	}
-	k, perFile := defaults(o)
-	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: k, PerFile: perFile,
-		Want: max(50, 5*k*perFile), // each list is oversampled before fusion
-		K1:   e.Settings.K1, B: e.Settings.B}
+	_, perFile := defaults(o)
+	fetch := max(o.K, FetchK) // each list is oversampled before fusion
+	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: fetch, PerFile: perFile,
+		Want: 5 * fetch * perFile, K1: e.Settings.K1, B: e.Settings.B}
 	ls, err := g.st.Query(ctx, q)
 	if err != nil {
 		return nil, err
@@ -75,12 +75,16 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 	return bm, de, how, err
 }
 
+// FetchK is the number of files the lists hold for any k up to it, so a
+// ranking (and its first k results) does not depend on k.
+const FetchK = 100
+
 // materialize walks the ranking into the page of results, loading the
 // stored fields of the chunks it keeps. In bm25 mode the lexical list
 // holds just enough chunks for q.K files; when collapsing used some of
 // them up, a backend that can (backend.Deeper) scores deeper.
 func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptions, q backend.Query, how ranked, bm []rank.Hit, ranking []rank.Fused) ([]Result, error) {
-	k := q.K
+	k, _ := defaults(o)
 	load, err := ls.Materialize(ctx, ranking, 3*k*q.PerFile)
 	if err != nil {
 		return nil, err
