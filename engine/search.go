@@ -29,10 +29,10 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if err != nil {
 		return nil, err
 	}
-	k, perFile := defaults(o)
-	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: k, PerFile: perFile,
-		Want: max(50, 5*k*perFile), // each list is oversampled before fusion
-		K1:   e.Settings.K1, B: e.Settings.B}
+	_, perFile := defaults(o)
+	fetch := max(o.K, FetchK) // each list is oversampled before fusion
+	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: fetch, PerFile: perFile,
+		Want: 5 * fetch * perFile, K1: e.Settings.K1, B: e.Settings.B}
 	ls, err := g.st.Query(ctx, q)
 	if err != nil {
 		return nil, err
@@ -77,25 +77,36 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 	return bm, de, how, err
 }
 
+// FetchK is the number of files the lists hold for any k up to it, so a
+// ranking (and its first k results) does not depend on k.
+const FetchK = 100
+
 // materialize walks the ranking into the page of results, loading the
 // stored fields of the chunks it keeps. In bm25 mode the lexical list
-// holds just enough chunks for k files; when collapsing used some of them
-// up, a backend that can (backend.Deeper) scores deeper.
+// holds just enough chunks for q.K files; when collapsing used some of
+// them up, a backend that can (backend.Deeper) scores deeper.
 func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptions, q backend.Query, how ranked, bm []rank.Hit, ranking []rank.Fused) ([]Result, error) {
-	load, err := ls.Materialize(ctx, ranking, 3*q.K*q.PerFile)
+	k, _ := defaults(o)
+	load, err := ls.Materialize(ctx, ranking, 3*k*q.PerFile)
 	if err != nil {
 		return nil, err
 	}
-	pg := e.resultPage(o, q.K, q.PerFile, how.mode, how.f)
+	pg := e.resultPage(o, k, q.PerFile, how.mode, how.f)
+	ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load)
+	if err != nil {
+		return nil, err
+	}
 	results, collapsed, err := pg.Walk(ranking, load)
 	deeper, ok := ls.(backend.Deeper)
-	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < q.K && err == nil {
+	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
 		n := len(bm)
-		pg.K = q.K
 		if bm, err = deeper.LexicalDeeper(ctx, 2*len(results)+q.K+collapsed); err != nil || len(bm) == n {
 			break
 		}
 		ranking, _ = rank.Rank(how.mode, how.f, rank.Query{}, 0, bm, nil)
+		if ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load); err != nil {
+			break
+		}
 		results, collapsed, err = pg.Walk(ranking, load)
 	}
 	return results, err
@@ -211,7 +222,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
+	return rank.Query{Text: text, Stem: analyze.Stemmer(), Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query

@@ -35,7 +35,7 @@ func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query)
 			x.Score = f.Alpha * x.BM25 / maxB
 		}
 		if x.DenseRank > 0 && maxD > minD {
-			x.Score += x.WDense * (x.Dense - minD) / (maxD - minD)
+			x.Score += x.WDense * denseScaled(x.Dense, minD, maxD)
 		}
 	}
 }
