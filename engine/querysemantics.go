@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-dd2f3688f101c588c1cd2c34b10b6c99"
+const QuerySemantics = "q-cfe38562f6837abdbe44bd1c414094c2"
