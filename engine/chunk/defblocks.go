@@ -68,38 +68,32 @@ func (t *defTree) sortByLine(ids []int) {
 // (each carrying its members' blocks as kids, for when it is too large to
 // stay whole) and, for the lines between them, the blocks codeBlocks
 // finds. Inside a definition (parent != "") those in-between blocks are
-// labelled with the parent's label. Definitions that overlap the previous
-// one (two on one line) are merged into it.
+// labelled with the parent's label. A definition that overlaps the one
+// before it (two on one line) is merged into that one's block.
 func (t *defTree) blocks(lo, hi int, sibs []int, parent string) []block {
 	var out []block
-	next := lo // first line not yet in a block
+	next := lo    // first line not yet in a block
+	lastDef := -1 // index in out of the block of the definition that ended at next-1
 	for _, i := range sibs {
 		n := &t.nodes[i]
-		if n.start < next {
-			t.merge(out, n.end)
-			next = max(next, n.end+1)
+		switch {
+		case n.end < next: // inside the one before
 			continue
-		}
-		out = t.gap(out, next, n.start, parent)
-		if b, ok := t.defBlock(i, parent); ok {
-			out = append(out, b)
+		case n.start < next && lastDef >= 0 && lastDef == len(out)-1:
+			_, e := t.l.trim(out[lastDef].start, n.end)
+			out[lastDef].end, out[lastDef].kids = max(out[lastDef].end, e), nil // merged: no longer split at members
+		case n.start < next:
+			out = t.gap(out, next, n.end+1, parent)
+		default:
+			out = t.gap(out, next, n.start, parent)
+			lastDef = -1
+			if b, ok := t.defBlock(i, parent); ok {
+				out, lastDef = append(out, b), len(out)
+			}
 		}
 		next = n.end + 1
 	}
 	return t.gap(out, next, hi, parent)
-}
-
-// merge widens the last definition block of out to line end; the merged
-// block can no longer be split at its members.
-func (t *defTree) merge(out []block, end int) {
-	for k := len(out) - 1; k >= 0; k-- {
-		if out[k].decl {
-			_, e := t.l.trim(out[k].start, end)
-			out[k].end = max(out[k].end, e)
-			out[k].kids = nil
-			return
-		}
-	}
 }
 
 // gap appends the blocks of lines from..to-1, which hold no definition.

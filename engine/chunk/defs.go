@@ -39,13 +39,17 @@ func syntaxDefs(l *lines, defs []syntax.Def) []lineDef {
 }
 
 // nameLine is the first line of s..e that holds name as a word and is not
-// a comment or decorator; s when there is none.
+// a comment or decorator; else the first non-blank line (s when all are
+// blank), which a chunk always covers.
 func nameLine(l *lines, s, e int, name string) int {
 	for i := s; i <= e && i <= s+maxNameScan; i++ {
 		line := strings.TrimSpace(l.line(i))
 		if line != "" && !isCommentLike(line) && hasWord(line, name) {
 			return i
 		}
+	}
+	if i := l.nextNonBlank(s, e); i >= 0 {
+		return i
 	}
 	return s
 }

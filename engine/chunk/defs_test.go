@@ -107,16 +107,25 @@ func checkDefsKept(t *testing.T, src string, defs []syntax.Def, chunks []Chunk, 
 		}
 	}
 	for _, d := range defs {
+		s, e := d.StartLine, d.EndLine // its non-blank lines
+		for s <= e && strings.TrimSpace(lines[s-1]) == "" {
+			s++
+		}
+		for e >= s && strings.TrimSpace(lines[e-1]) == "" {
+			e--
+		}
+		if s > e {
+			continue // white space only: in no chunk
+		}
 		if d.Name != "" && !listed[d.Name] {
 			t.Errorf("definition %s (%s, lines %d-%d) is listed by no chunk", d.Name, d.Kind, d.StartLine, d.EndLine)
 		}
-		span := strings.Join(lines[d.StartLine-1:d.EndLine], "\n")
-		if len([]rune(span)) > o.Normalize().Size {
+		if len([]rune(strings.Join(lines[s-1:e], "\n"))) > o.Normalize().Size {
 			continue
 		}
 		whole := false
 		for _, c := range chunks {
-			whole = whole || c.StartLine <= d.StartLine && d.EndLine <= c.EndLine
+			whole = whole || c.StartLine <= s && e <= c.EndLine
 		}
 		if !whole {
 			t.Errorf("definition %q (lines %d-%d) fits a chunk but is cut", d.Label, d.StartLine, d.EndLine)
@@ -161,5 +170,48 @@ func compareGolden(t *testing.T, name, got string) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Fatalf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+// TestGoGroupSplitsAtSpecs: a grouped declaration too large for one chunk
+// splits between its specs, each named by the group and the spec, and
+// every name is listed.
+func TestGoGroupSplitsAtSpecs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\n// Limits.\nconst (\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "\t// Limit%d is a limit.\n\tLimit%d = %d\n\n", i, i, i)
+	}
+	b.WriteString(")\n")
+	src := b.String()
+	o := Options{Size: 120}
+	got := SplitLang(KindCode, "go", src, o)
+	checkChunks(t, src, o, got)
+	defs, err := syntax.ParseGo([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDefsKept(t, src, defs, got, o)
+	if len(got) < 4 || got[1].Section != "const (Limit0, Limit1, Limit2, ...)" {
+		t.Fatalf("sections: %s", renderChunks(got))
+	}
+	for _, c := range got[2:] {
+		if want := "const (Limit0, Limit1, Limit2, ...) > const " + c.Defs[0].Name; c.Section != want {
+			t.Fatalf("section %q, want %q:\n%s", c.Section, want, renderChunks(got))
+		}
+	}
+}
+
+// TestGoThatDoesNotParse: Go with a syntax error is cut by the generic
+// rule and its definitions are found lexically.
+func TestGoThatDoesNotParse(t *testing.T) {
+	src := "package p\n\nfunc (s *Store) Get(id string) {\n\treturn\n\n\nfunc broken( {\n}\n"
+	got := SplitLang(KindCode, "go", src, Options{})
+	want := []Def{{Name: "Get", Kind: "method", Line: 3}, {Name: "broken", Kind: "function", Line: 7}}
+	if len(got) != 1 {
+		t.Fatalf("chunks: %s", renderChunks(got))
+	}
+	if diff := cmp.Diff(want, got[0].Defs); diff != "" {
+		t.Fatalf("defs (-want +got):\n%s", diff)
 	}
 }

@@ -38,6 +38,10 @@ func ParseGo(src []byte) ([]Def, error) {
 	return g.out, nil
 }
 
+// maxGroupNames is the number of names a group's label lists: "const
+// (A, B, C, ...)".
+const maxGroupNames = 3
+
 // goDefs collects the definitions of one file.
 type goDefs struct {
 	fset *token.FileSet
@@ -82,7 +86,11 @@ func (g *goDefs) genDecl(x *ast.GenDecl) {
 	}
 	parent := -1
 	if len(names) > 1 {
-		label := x.Tok.String() + " (" + strings.Join(names, ", ") + ")"
+		label := x.Tok.String() + " (" + strings.Join(names[:min(len(names), maxGroupNames)], ", ")
+		if len(names) > maxGroupNames {
+			label += ", ..."
+		}
+		label += ")"
 		parent = g.add(x.Doc, x, -1, "", kind, label)
 	}
 	if parent < 0 {
