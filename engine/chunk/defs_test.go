@@ -215,3 +215,33 @@ func TestGoThatDoesNotParse(t *testing.T) {
 		t.Fatalf("defs (-want +got):\n%s", diff)
 	}
 }
+
+func TestLexicalDef(t *testing.T) {
+	tests := []struct {
+		line, name, kind string
+	}{
+		{"def index():", "index", "function"},
+		{"local function root_pattern(...)", "root_pattern", "function"},
+		{"function M.setup(name, opts)", "setup", "function"},
+		{"defmodule Phoenix.Router do", "Router", "namespace"},
+		{"func (s *Store) Get(id string) {", "Get", "method"},
+		{"pub async fn serve(addr: &str) {", "serve", "function"},
+		{"export default class App {", "App", "class"},
+		{"build_all() {", "build_all", "function"},
+		{"install-deps ()", "install-deps", "function"},
+		{"function(x) { return x }", "", ""},
+		{"classify(x)", "", ""},
+		{"return fn(x)", "", ""},
+		{"foo() && bar()", "", ""},
+		{"class", "", ""},
+	}
+	for _, tt := range tests {
+		d, ok := lexicalDef(tt.line)
+		if !ok {
+			d = lineDef{}
+		}
+		if ok != (tt.name != "") || d.name != tt.name || d.kind != tt.kind {
+			t.Errorf("lexicalDef(%q) = %q %q %v, want %q %q", tt.line, d.name, d.kind, ok, tt.name, tt.kind)
+		}
+	}
+}

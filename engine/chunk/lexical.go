@@ -1,9 +1,7 @@
 package chunk
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/autorag/autorag/engine/syntax"
 )
@@ -67,21 +65,23 @@ func identifier(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && !isIdentByte(byte(r)) })
 }
 
-// lexicalRules recognize definition lines in languages with no rules of
-// their own (and in Go that does not parse): a keyword that introduces a
-// definition, after modifiers, then its name; a Go method's receiver; a
-// shell function "name() {".
-var lexicalRules = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`^(?:(?:export|pub|public|private|protected|internal|static|async|local|abstract|final|inline|default|open|override|sealed|data|suspend|unsafe)\s+)*(def|defp|defmodule|defmacro|class|fn|func|fun|function|sub|proc|module|struct|interface|trait|enum|protocol|extension|object|record|namespace|impl|type|macro)\s+([A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*)`),
-		regexp.MustCompile(`^func\s+\([^)]*\)\s*([A-Za-z_]\w*)`),
-		regexp.MustCompile(`^([A-Za-z_][\w-]*)\s*\(\)\s*\{?\s*$`),
-	}
-})
+// lexicalKeywords introduce a definition in languages with no rules of
+// their own (and in Go that does not parse), after any lexicalModifiers.
+var lexicalKeywords = map[string]bool{
+	"def": true, "defp": true, "defmodule": true, "defmacro": true, "class": true, "fn": true, "func": true,
+	"fun": true, "function": true, "sub": true, "proc": true, "module": true, "struct": true, "interface": true,
+	"trait": true, "enum": true, "protocol": true, "extension": true, "object": true, "record": true,
+	"namespace": true, "impl": true, "type": true, "macro": true,
+}
 
-// lexicalDefs lists the definitions lexicalRules find, one per line at
-// most. Only the keyword and the name are read: "function M.setup" is
-// "setup", "defmodule Phoenix.Router" is "Router".
+var lexicalModifiers = map[string]bool{
+	"export": true, "pub": true, "public": true, "private": true, "protected": true, "internal": true,
+	"static": true, "async": true, "local": true, "abstract": true, "final": true, "inline": true,
+	"default": true, "open": true, "override": true, "sealed": true, "data": true, "suspend": true, "unsafe": true,
+}
+
+// lexicalDefs lists the definitions lexicalDef finds, one per line at
+// most.
 func lexicalDefs(l *lines) []lineDef {
 	var out []lineDef
 	for i := 0; i < l.count(); i++ {
@@ -96,20 +96,75 @@ func lexicalDefs(l *lines) []lineDef {
 	return out
 }
 
+// lexicalDef reads a definition from a line: a keyword that introduces
+// one (lexicalKeywords), after modifiers, then its name ("function
+// M.setup" is "setup", "defmodule Phoenix.Router" is "Router"); a Go
+// method's receiver is skipped ("func (s *Store) Get"); a shell function
+// "name() {".
 func lexicalDef(line string) (lineDef, bool) {
-	rules := lexicalRules()
-	if m := rules[0].FindStringSubmatch(line); m != nil {
-		name := m[2]
-		if i := strings.LastIndexAny(name, ".:"); i >= 0 {
-			name = name[i+1:]
+	word, rest := cutWord(line)
+	for lexicalModifiers[word] {
+		word, rest = cutWord(rest)
+	}
+	if !lexicalKeywords[word] {
+		name := shellFunction(line)
+		return lineDef{name: name, kind: syntax.KindFunction}, name != ""
+	}
+	kind := kindOfWord(word)
+	if word == "func" && strings.HasPrefix(rest, "(") {
+		i := strings.IndexByte(rest, ')')
+		if i < 0 {
+			return lineDef{}, false
 		}
-		return lineDef{name: name, kind: kindOfWord(m[1])}, name != ""
+		rest, kind = strings.TrimLeft(rest[i+1:], " \t"), syntax.KindMethod
 	}
-	if m := rules[1].FindStringSubmatch(line); m != nil {
-		return lineDef{name: m[1], kind: syntax.KindMethod}, true
+	name := leadingName(rest)
+	if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+		name = name[i+1:]
 	}
-	if m := rules[2].FindStringSubmatch(line); m != nil {
-		return lineDef{name: m[1], kind: syntax.KindFunction}, true
+	return lineDef{name: name, kind: kind}, name != ""
+}
+
+// shellFunction is the name of a shell function line "name() {" (or
+// "name ()"), else "".
+func shellFunction(line string) string {
+	i := strings.Index(line, "()")
+	if i <= 0 {
+		return ""
 	}
-	return lineDef{}, false
+	if rest := strings.TrimSpace(line[i+2:]); rest != "" && rest != "{" {
+		return ""
+	}
+	name := strings.TrimRight(line[:i], " \t")
+	for k := 0; k < len(name); k++ {
+		c := name[k]
+		if c >= 0x80 || c == '$' || !isIdentByte(c) && (c != '-' || k == 0) || k == 0 && c >= '0' && c <= '9' {
+			return ""
+		}
+	}
+	return name
+}
+
+// cutWord splits s at its first run of spaces or tabs. The rest is
+// empty when no white space follows the word: a keyword must be followed
+// by its name.
+func cutWord(s string) (word, rest string) {
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimLeft(s[i:], " \t")
+}
+
+// leadingName is the dotted identifier s starts with ("M.setup",
+// "Phoenix.Router"); "" when s does not start with an identifier.
+func leadingName(s string) string {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || !isIdentByte(s[0]) || s[0] >= 0x80 {
+		return ""
+	}
+	n := 0
+	for n < len(s) && (isIdentByte(s[n]) && s[n] < 0x80 || (s[n] == '.' || s[n] == ':') && n+1 < len(s) && isIdentByte(s[n+1]) && s[n+1] < 0x80) {
+		n++
+	}
+	return s[:n]
 }
