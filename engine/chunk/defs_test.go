@@ -245,3 +245,29 @@ func TestLexicalDef(t *testing.T) {
 		}
 	}
 }
+
+func TestDefFromLabel(t *testing.T) {
+	tests := []struct {
+		label       string
+		inContainer bool
+		name, kind  string
+	}{
+		{"def get", true, "get", "method"},
+		{"def main", false, "main", "function"},
+		{"class Store", false, "Store", "class"},
+		{"impl Display for Vec<T>", false, "Vec", "impl"},
+		{"macro_rules! vec", false, "vec", "macro"},
+		{"mod tests", false, "tests", "namespace"},
+		{"public Doc get", true, "get", "method"},
+		{"static int *parse_header", false, "parse_header", "function"},
+		{"fun String.words", false, "words", "function"},
+		{"Foo::~Foo", true, "Foo", "method"},
+		{"const handler", false, "handler", "function"},
+	}
+	for _, tt := range tests {
+		name, kind := defFromLabel(tt.label, tt.inContainer)
+		if name != tt.name || kind != tt.kind {
+			t.Errorf("defFromLabel(%q, %v) = %q %q, want %q %q", tt.label, tt.inContainer, name, kind, tt.name, tt.kind)
+		}
+	}
+}

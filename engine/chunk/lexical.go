@@ -54,13 +54,17 @@ func defFromLabel(label string, inContainer bool) (name, kind string) {
 }
 
 // identifier trims a name to its last identifier: "*parse" is "parse",
-// "Foo::bar" is "bar", "Vec<T>" is "Vec", "~Foo" is "Foo".
+// "Foo::bar" is "bar", "Vec<T>" is "Vec", "~Foo" is "Foo", a Kotlin
+// extension "String.words" is "words".
 func identifier(s string) string {
 	if i := strings.LastIndex(s, "::"); i >= 0 {
 		s = s[i+2:]
 	}
 	if i := strings.IndexAny(s, "<([{:;,="); i >= 0 {
 		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
 	}
 	return strings.TrimFunc(s, func(r rune) bool { return r < 0x80 && !isIdentByte(byte(r)) })
 }
