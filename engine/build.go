@@ -135,7 +135,7 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		if err := ctx.Err(); err != nil {
 			return nil, errors.Join(err, wait())
 		}
-		docs, err := b.chunkFile(en)
+		docs, err := b.chunkFile(ctx, en)
 		if err != nil {
 			return nil, errors.Join(err, wait())
 		}
@@ -158,7 +158,7 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 
 // chunkFile reads a file's normalized text from the mirror (or, if the
 // object is gone, parses the source again) and cuts it into chunk docs.
-func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
+func (b *builder) chunkFile(ctx context.Context, en mirror.Entry) ([]*backend.Chunk, error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
 		doc, err = b.reparse(en)
@@ -166,7 +166,20 @@ func (b *builder) chunkFile(en mirror.Entry) ([]*backend.Chunk, error) {
 			return nil, err
 		}
 	}
-	return split.Doc(en.Path, doc, b.e.Settings.Chunk, b.e.Settings.multilingual()), nil
+	return split.Doc(ctx, en.Path, doc, b.e.Settings.split()), nil
+}
+
+// split is how a refresh cuts documents into chunks (split.Doc). Code is
+// cut along the definitions go/parser and the chunker's per-language rules
+// find; a syntax parser for more languages plugs in as Options.Defs.
+func (s Settings) split() split.Options {
+	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual()}
+}
+
+// chunker is chunkFile under ctx, for the callers that chunk files one
+// by one (embedding.Builder).
+func (b *builder) chunker(ctx context.Context) func(mirror.Entry) ([]*backend.Chunk, error) {
+	return func(en mirror.Entry) ([]*backend.Chunk, error) { return b.chunkFile(ctx, en) }
 }
 
 // startBuildPhase starts the build's phase. With a remote embedder and
@@ -180,7 +193,7 @@ func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
 	}
 	b.progress.Phase(progress.Embed, "", -1)
 	b.progress.Detail("counting the chunks to embed")
-	n := b.vb.ToEmbed(ctx, entries, b.chunkFile)
+	n := b.vb.ToEmbed(ctx, entries, b.chunker(ctx))
 	b.vb.Watch.CountChunks(len(entries))
 	b.progress.Phase(progress.Embed, "chunks", n)
 }
@@ -283,7 +296,7 @@ func flushVectors(v *embedding.Builder, res *RefreshResult) error {
 // collectEmbeddings evicts cached embeddings no chunk of the committed
 // generation uses once the cache is over its cap (embedding.Builder's
 // Collect, which re-chunks the mirror only when the cache asks).
-func (e *Engine) collectEmbeddings(v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
+func (e *Engine) collectEmbeddings(ctx context.Context, v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
 	b := &builder{e: e, store: store}
-	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunkFile, e.Settings.EmbedCacheCap)...)
+	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunker(ctx), e.Settings.EmbedCacheCap)...)
 }

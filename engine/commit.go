@@ -113,7 +113,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 		return res, nil
 	}
 	e.afterCommit(ctx, st, next, scan, store, res)
-	e.collectEmbeddings(vb, scan.Manifest, store, res)
+	e.collectEmbeddings(ctx, vb, scan.Manifest, store, res)
 	clock.Mark("gc")
 	res.TookMS = ms(time.Since(clock.Start))
 	return res, nil

@@ -294,7 +294,7 @@ func cloneResult(r *QueryResult) *QueryResult {
 func resultSize(r *QueryResult) int64 {
 	n := int64(256 + len(r.Fingerprint) + len(r.Generation) + len(r.Mode) + len(r.Fusion))
 	for _, x := range r.Results {
-		n += int64(200 + len(x.Path) + len(x.Section) + len(x.Title) + len(x.Explain) + len(x.Text))
+		n += int64(200 + len(x.Path) + len(x.Section) + len(x.Title) + len(x.Explain) + len(x.Text) + 64*len(x.Defs))
 	}
 	return n
 }

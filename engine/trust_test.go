@@ -233,7 +233,7 @@ func TestEvictNothingWhenLiveSetFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := &RefreshResult{}
-	e.collectEmbeddings(vb, man, store, res)
+	e.collectEmbeddings(t.Context(), vb, man, store, res)
 	vb.Close()
 	if after := embedCacheLen(t, e); after != before {
 		t.Fatalf("embedding cache went from %d to %d entries although the live set was incomplete", before, after)

@@ -26,7 +26,7 @@ func ParserFor(path string) (parser string, ok bool) {
 func classify(p string) (kind, bool) {
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	if lang := langByName(base); lang != "" {
-		return kind{codeParser, lang}, true
+		return kind{codeParserOf(lang), lang}, true
 	}
 	ext := ""
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
@@ -42,7 +42,7 @@ func classify(p string) (kind, bool) {
 		return kind{f.parser.Name(), f.lang}, true
 	}
 	if lang := langByExt(ext); lang != "" {
-		return kind{codeParser, lang}, true
+		return kind{codeParserOf(lang), lang}, true
 	}
 	return kind{textParser, "text"}, true
 }

@@ -2,7 +2,10 @@ package mirror
 
 import (
 	"context"
+	"slices"
 	"testing"
+
+	"github.com/autorag/autorag/engine/syntax"
 )
 
 // ReadSourceFrom serves the mirror of a file whose bytes are those the
@@ -48,5 +51,41 @@ func TestScanTimesWalkAndParse(t *testing.T) {
 	res := scan(t, root, OpenStore(t.TempDir()), nil, ScanOptions{})
 	if res.WalkTime <= 0 || res.ParseTime <= 0 {
 		t.Errorf("walk %v, parse %v: want both timed", res.WalkTime, res.ParseTime)
+	}
+}
+
+// TestSyntaxVersionReparsesItsLanguageOnly: a Go file's parser name
+// carries the version of Go's definition finder, so a manifest written
+// with another version re-parses the Go files, to a new text hash (the
+// index re-chunks them), and no other file.
+func TestSyntaxVersionReparsesItsLanguageOnly(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n"})
+	store := OpenStore(t.TempDir())
+	first := scan(t, root, store, nil, ScanOptions{})
+	if err := store.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	prev := &Manifest{Entries: slices.Clone(first.Manifest.Entries)}
+	for i := range prev.Entries {
+		if prev.Entries[i].Path == "a.go" {
+			if prev.Entries[i].Parser != "code@3+go@"+syntax.GoVersion {
+				t.Fatalf("a.go parsed by %q", prev.Entries[i].Parser)
+			}
+			old, err := store.Put(&Doc{Parser: "code@3+go@0", Lang: "go", Text: "package a\n"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev.Entries[i].Parser, prev.Entries[i].TextHash = "code@3+go@0", old
+		}
+	}
+	again := scan(t, root, store, prev, ScanOptions{})
+	if again.Parsed != 1 {
+		t.Fatalf("parsed %d files, want a.go alone", again.Parsed)
+	}
+	for i, e := range again.Manifest.Entries {
+		if changed := e.TextHash != prev.Entries[i].TextHash; changed != (e.Path == "a.go") {
+			t.Errorf("%s: text hash changed %v", e.Path, changed)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/autorag/autorag/engine/syntax"
 	"github.com/autorag/autorag/mirror/parse"
 	"github.com/autorag/autorag/mirror/parse/email"
 	"github.com/autorag/autorag/mirror/parse/html"
@@ -26,6 +27,28 @@ const (
 	markdownParser = "markdown@3"
 	codeParser     = "code@3"
 )
+
+// codeParserOf is the parser name of code in language lang: codeParser,
+// followed by the name and version of the syntax parser that finds lang's
+// definitions when there is one ("code@3+go@1"). The chunks of code follow
+// its definitions, so a new version of that parser re-parses, and so
+// re-chunks, the files of its language and no others.
+func codeParserOf(lang string) string {
+	if v := syntaxVersion(lang); v != "" {
+		return codeParser + "+" + lang + "@" + v
+	}
+	return codeParser
+}
+
+// syntaxVersion is the version of the parser (engine/syntax) that finds
+// the definitions of lang; "" for the languages whose definitions the
+// chunker's own rules find.
+func syntaxVersion(lang string) string {
+	if lang == "go" {
+		return syntax.GoVersion
+	}
+	return ""
+}
 
 // format is a parser and the language its Docs carry.
 type format struct {
@@ -162,7 +185,7 @@ func chunkKindOf(k kind) string {
 	switch k.parser {
 	case markdownParser:
 		return "markdown"
-	case codeParser:
+	case codeParserOf(k.lang):
 		return "code"
 	}
 	return "text"

@@ -1,6 +1,9 @@
 package backend
 
-import "github.com/autorag/autorag/mirror"
+import (
+	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/mirror"
+)
 
 //semguard:begin chunk-record
 
@@ -13,14 +16,19 @@ type Chunk struct {
 	StartLine int
 	EndLine   int
 	Text      string
-	Page      int      // 1-based page of a PDF chunk; 0 otherwise
-	Attach    string   // file name of the e-mail attachment the chunk is from; "" otherwise
-	Facets    []string // filter terms of the file, on its first chunk only; of the entry, on every chunk of an e-mail file
-	Lang      string   // analysis language (analyze.Languages); "" = English, no lang field
-	Kind      string   // the chunker kind of its part (chunk.KindCode, ...); not stored
-	Tokens    int      // analyzed body length, set by Writer.Apply
-	FileIdx   int      // index of the file's record in the refresh's builder; not stored
+	Page      int        // 1-based page of a PDF chunk; 0 otherwise
+	Attach    string     // file name of the e-mail attachment the chunk is from; "" otherwise
+	Facets    []string   // filter terms of the file, on its first chunk only; of the entry, on every chunk of an e-mail file
+	Lang      string     // analysis language (analyze.Languages); "" = English, no lang field
+	Kind      string     // the chunker kind of its part (chunk.KindCode, ...); not stored
+	Defs      []ChunkDef // code: the definitions named on its lines (name, kind, line in the file)
+	Tokens    int        // analyzed body length, set by Writer.Apply
+	FileIdx   int        // index of the file's record in the refresh's builder; not stored
 }
+
+// ChunkDef is a definition a chunk holds; a result carries the same
+// record (rank.Def).
+type ChunkDef = rank.Def
 
 // Body is what a chunk is searched by: its title, section and text. BM25
 // indexes it and the embedder turns it into the chunk's vector.
@@ -29,6 +37,11 @@ func (c *Chunk) Body() string { return c.Title + "\n" + c.Section + "\n" + c.Tex
 // MetaSep separates the fields of a chunk's stored metadata in the local
 // backend; no label holds it (the engine replaces it when it makes one).
 const MetaSep = "\x1f"
+
+// DefSep separates a chunk's definitions where a backend stores them in
+// one value (each definition's fields separated by MetaSep); no stored
+// definition name holds either.
+const DefSep = "\x1e"
 
 //semguard:end chunk-record
 

@@ -8,7 +8,8 @@ type block struct {
 	sectionEnd int      // heading only: last line before the next heading
 	path       []string // markdown heading path
 	sig        string   // code: the block's signature
-	decl       bool     // code: sig names a declaration (go/parser or a language rule found it)
+	decl       bool     // code: sig names a declaration (a syntax parser or a language rule found it)
+	kids       []block  // code: a definition's members and the lines between them, which the packer uses when the definition is too large to stay whole
 }
 
 // heading reports whether b is a markdown heading line.

@@ -1,11 +1,14 @@
 package chunk
 
+import "github.com/autorag/autorag/engine/syntax"
+
 // Chunk is one passage of a document.
 type Chunk struct {
 	Text      string // the chunk text
 	StartLine int    // 1-based, inclusive, line numbers within the input text
 	EndLine   int    // 1-based, inclusive
 	Section   string // heading path for markdown ("Install > Linux"); for code the block's signature line; "" for plain text
+	Defs      []Def  // code: the definitions named on its lines, in line order
 }
 
 // Kinds of input Split understands.
@@ -28,19 +31,32 @@ const (
 func Split(kind, text string, o Options) []Chunk { return SplitLang(kind, "", text, o) }
 
 // SplitLang is Split for code in a known language ("go", "python", ...):
-// Go is cut at its declarations (go/parser), other languages at the
-// definitions a per-language heuristic finds, and each chunk's Section
-// names the declaration it starts with ("func (s *Store) Get",
-// "class Store > def get"). An unknown language is cut like Split's code.
+// SplitDefs with no parser's definitions.
 func SplitLang(kind, lang, text string, o Options) []Chunk {
+	return SplitDefs(kind, lang, text, nil, o)
+}
+
+// SplitDefs is Split for code in language lang whose definitions a syntax
+// parser found (defs; nil when none ran or it failed): code is cut along
+// them. A chunk starts at a definition (its doc comment and decorators
+// included) and holds it whole when it fits the size; one too large is cut
+// at its members (its children), small neighbours are packed together.
+// Without defs, Go is parsed here (syntax.ParseGo) and other languages are
+// cut at the definitions a per-language heuristic finds. Each chunk's
+// Section names the definition it starts with ("func (s *Store) Get",
+// "class Store > def get") and its Defs list the definitions named on its
+// lines. An unknown language is cut like Split's code, its definitions
+// found lexically ("def x", "function x", "fn x", ...).
+func SplitDefs(kind, lang, text string, defs []syntax.Def, o Options) []Chunk {
 	o = o.Normalize()
 	l := newLines(text)
 	var blocks []block
+	var found []lineDef
 	switch kind {
 	case KindMarkdown:
 		blocks = markdownBlocks(l)
 	case KindCode:
-		blocks = langBlocks(l, lang)
+		blocks, found = langBlocks(l, lang, defs)
 	default:
 		blocks = paragraphs(l)
 	}
@@ -48,7 +64,9 @@ func SplitLang(kind, lang, text string, o Options) []Chunk {
 		return nil
 	}
 	p := packer{l: l, o: o, commonPath: kind == KindMarkdown}
-	return p.pack(blocks)
+	chunks := p.pack(blocks)
+	attachDefs(chunks, found)
+	return chunks
 }
 
 //semguard:end chunk

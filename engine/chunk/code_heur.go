@@ -77,8 +77,8 @@ var notDefinitions = sync.OnceValue(func() *regexp.Regexp {
 // when it starts at column 0 (as codeBlocks does). The block's label is its
 // definition's, prefixed by the enclosing container found by indentation
 // ("class Store > def get"); without a definition it is codeBlocks' label.
-func heuristicBlocks(l *lines, rules []rule) []block {
-	labels := definitionLabels(l, rules)
+func heuristicBlocks(l *lines, rules []rule) ([]block, []lineDef) {
+	labels, defs := definitionLabels(l, rules)
 	var out []block
 	for i := 0; i < l.count(); i++ {
 		if l.blank[i] {
@@ -105,7 +105,7 @@ func heuristicBlocks(l *lines, rules []rule) []block {
 			b.sig = signature(l, *b)
 		}
 	}
-	return out
+	return out, defs
 }
 
 // opensBlock reports whether the run of lines starting at i (after a blank
@@ -126,13 +126,15 @@ func opensBlock(l *lines, i int, labels []string) bool {
 }
 
 // definitionLabels labels every definition line with its full name, its
-// containers (tracked by indentation) first.
-func definitionLabels(l *lines, rules []rule) []string {
+// containers (tracked by indentation) first, and lists the definitions
+// (defFromLabel: a function inside a container is a method).
+func definitionLabels(l *lines, rules []rule) ([]string, []lineDef) {
 	type open struct {
 		indent int
 		label  string
 	}
 	var stack []open
+	var defs []lineDef
 	labels := make([]string, l.count())
 	for i := range labels {
 		if l.blank[i] {
@@ -150,6 +152,9 @@ func definitionLabels(l *lines, rules []rule) []string {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
 			stack = stack[:len(stack)-1]
 		}
+		if name, kind := defFromLabel(label, len(stack) > 0); name != "" {
+			defs = append(defs, lineDef{line: i, name: name, kind: kind})
+		}
 		if len(stack) > 0 {
 			label = stack[len(stack)-1].label + " > " + label
 		}
@@ -158,7 +163,7 @@ func definitionLabels(l *lines, rules []rule) []string {
 		}
 		labels[i] = label
 	}
-	return labels
+	return labels, defs
 }
 
 // definition returns the label of a definition line, and whether it opens

@@ -32,26 +32,29 @@ func TestSplitCode(t *testing.T) {
 			size: 70,
 			want: []Chunk{
 				{Text: md("package x", "", `import "fmt"`), StartLine: 1, EndLine: 3, Section: "package x"},
-				{Text: md("// Parse parses.", "func Parse(p string) error {", "\tx := 1", "", "\treturn nil", "}"), StartLine: 5, EndLine: 10, Section: "func Parse(p string) error"},
+				{Text: md("// Parse parses.", "func Parse(p string) error {", "\tx := 1", "", "\treturn nil", "}"), StartLine: 5, EndLine: 10, Section: "func Parse(p string) error",
+					Defs: []Def{{Name: "Parse", Kind: "function", Line: 6}}},
 			},
 		},
 		{
 			name: "blocks pack greedily under the first block's signature",
 			text: goSrc,
 			size: 1000,
-			want: []Chunk{{Text: goSrc, StartLine: 1, EndLine: 10, Section: "package x"}},
+			want: []Chunk{{Text: goSrc, StartLine: 1, EndLine: 10, Section: "package x", Defs: []Def{{Name: "Parse", Kind: "function", Line: 6}}}},
 		},
 		{
 			name: "decorators are skipped in the signature",
 			text: md("@app.route(\"/\")", "def index():", "    return 1"),
 			size: 1000,
-			want: []Chunk{{Text: md("@app.route(\"/\")", "def index():", "    return 1"), StartLine: 1, EndLine: 3, Section: "def index():"}},
+			want: []Chunk{{Text: md("@app.route(\"/\")", "def index():", "    return 1"), StartLine: 1, EndLine: 3, Section: "def index():",
+				Defs: []Def{{Name: "index", Kind: "function", Line: 2}}}},
 		},
 		{
 			name: "attributes are skipped in the signature",
 			text: md("#[derive(Debug)]", "pub struct Config {", "    a: u8,", "}"),
 			size: 1000,
-			want: []Chunk{{Text: md("#[derive(Debug)]", "pub struct Config {", "    a: u8,", "}"), StartLine: 1, EndLine: 4, Section: "pub struct Config"}},
+			want: []Chunk{{Text: md("#[derive(Debug)]", "pub struct Config {", "    a: u8,", "}"), StartLine: 1, EndLine: 4, Section: "pub struct Config",
+				Defs: []Def{{Name: "Config", Kind: "class", Line: 2}}}},
 		},
 		{
 			name: "a comment-only block is labelled by its first line",

@@ -8,7 +8,8 @@ import (
 // sections returns the label of every block of src.
 func sections(lang, src string) []string {
 	var out []string
-	for _, b := range langBlocks(newLines(src), lang) {
+	blocks, _ := langBlocks(newLines(src), lang, nil)
+	for _, b := range blocks {
 		out = append(out, b.sig)
 	}
 	return out
@@ -45,7 +46,7 @@ var (
 	ErrA = 1
 	ErrB = 2
 )
-`, []string{"package store", "import", "type Store", "func (s *Store) Get", "var (ErrA, ErrB)"}},
+`, []string{"package store", `import "os"`, "type Store", "func (s *Store) Get", "var (ErrA, ErrB)"}},
 		{"python", `import os
 
 

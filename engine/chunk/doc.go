@@ -12,11 +12,19 @@
 //     ---) are not recognised; they stay part of their paragraph.
 //   - code: top-level blocks. A non-blank line at column 0 right after a
 //     blank line starts a block, so a function keeps its doc comment and the
-//     blank lines inside its body. With a known language (SplitLang): Go
-//     is cut at its top-level declarations as go/parser finds them (doc
-//     comments included; a file that does not parse falls back to the
-//     generic rule); Python, JavaScript/TypeScript, Rust, Java, Kotlin,
-//     C#, Scala, C and C++ also start a block at a definition (def, class,
+//     blank lines inside its body. With a known language (SplitLang,
+//     SplitDefs) code is cut along its definitions (engine/syntax.Def):
+//     those a syntax parser found (SplitDefs), or for Go those go/parser
+//     finds (syntax.ParseGo: functions, methods, types, constants,
+//     variables, each with its doc comment). Each definition is a block,
+//     and the lines between definitions are cut by the generic rule. A
+//     definition that fits the size is never cut; one that does not is
+//     replaced by its members (its children, the header before the first
+//     and the lines between them), packed the same way, recursively; a
+//     definition with no members is cut as any oversized block. Without a
+//     parser's definitions (none for the language, or the source does not
+//     parse), Python, JavaScript/TypeScript, Rust, Java, Kotlin, C#,
+//     Scala, C and C++ also start a block at a definition (def, class,
 //     fn, impl, function, a method signature, ...) that follows a blank
 //     line, at any indentation, with the comments and decorators above it.
 //   - text: paragraphs.
@@ -38,12 +46,23 @@
 // that spans the "Linux" and "macOS" subsections; "" before the first
 // heading. A heading with no text of its own ("# Guide" right above
 // "## Install") does not widen the path: that chunk is "Guide > Install".
-// For code it names the first declaration in the chunk: "func (s *Store)
+// For code it names the first definition in the chunk: "func (s *Store)
 // Get", "type Store", "class Store > def get" (a member is prefixed by its
-// container, found by indentation), "impl Store > fn put"; without a known
-// declaration it is the first block's signature: its first column-0 line
-// that is not a comment, attribute or decorator, without a trailing "{",
+// containers: the parser's parents, or for the rules the containers found
+// by indentation), "impl Store > fn put"; without a known definition it
+// is the first block's signature: its first column-0 line that is not a
+// comment, attribute or decorator, without a trailing "{",
 // cut to 120 runes. Plain text has no sections.
+//
+// # Definitions
+//
+// Chunk.Defs lists, for code, the definitions named on the chunk's lines
+// (name, kind, and the line that names it, past doc comments and
+// decorators): the parser's, the rules' (a function inside a container is
+// a method), or for other languages those found lexically ("def x",
+// "class X", "fn x", "func x", "fun x", "function x", "defmodule X", a
+// shell "x() {", ...). The pieces of one line longer than the size list
+// that line's definitions on the first piece only.
 //
 // # Oversized blocks
 //

@@ -1,9 +1,12 @@
 package chunk
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/autorag/autorag/engine/syntax"
 )
 
 // FuzzSplit checks Split's guarantees on arbitrary input. Sizes are folded
@@ -22,6 +25,31 @@ func FuzzSplit(f *testing.F) {
 		checkChunks(t, text, o, got)
 		if diff := cmp.Diff(got, Split(kind, text, o)); diff != "" {
 			t.Fatalf("Split is not deterministic:\n%s", diff)
+		}
+	})
+}
+
+// FuzzSplitDefs checks SplitDefs' guarantees on arbitrary input with
+// arbitrary definitions (each 3 bytes of spec: first line, line count,
+// parent), as a syntax parser gone wrong might give them.
+func FuzzSplitDefs(f *testing.F) {
+	f.Add("class A:\n    def f(self):\n        pass\n\n    def g(self):\n        pass\n", []byte{1, 6, 255, 2, 2, 0, 5, 2, 0}, 24)
+	f.Add("a\n\nb\n", []byte{0, 9, 3, 2, 0, 0}, 1)
+	f.Fuzz(func(t *testing.T, text string, spec []byte, size int) {
+		if size > 0 {
+			size = size%512 + 1
+		}
+		var defs []syntax.Def
+		for i := 0; i+2 < len(spec) && len(defs) < 64; i += 3 {
+			s := int(spec[i])
+			defs = append(defs, syntax.Def{Name: fmt.Sprint("d", len(defs)), Kind: syntax.KindFunction,
+				StartLine: s, EndLine: s + int(spec[i+1]) - 1, Parent: int(int8(spec[i+2]))})
+		}
+		o := Options{Size: size}
+		got := SplitDefs(KindCode, "python", text, defs, o)
+		checkChunks(t, text, o, got)
+		if diff := cmp.Diff(got, SplitDefs(KindCode, "python", text, defs, o)); diff != "" {
+			t.Fatalf("SplitDefs is not deterministic:\n%s", diff)
 		}
 	})
 }

@@ -5,7 +5,7 @@ import "fmt"
 // Version is the chunker's version. Bump it whenever Split may return
 // different chunks for the same input and options; it is part of
 // Options.String and therefore of the index fingerprint.
-const Version = 2
+const Version = 3
 
 // Default chunk settings.
 const (

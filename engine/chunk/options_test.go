@@ -39,10 +39,10 @@ func TestOptionsString(t *testing.T) {
 		in   Options
 		want string
 	}{
-		{Options{}, "chunk@2 size=2400 overlap=240"},
-		{Options{Size: DefaultSize, Overlap: DefaultOverlap}, "chunk@2 size=2400 overlap=240"},
-		{Options{Size: 100, Overlap: 500}, "chunk@2 size=100 overlap=25"},
-		{Options{Size: 1000}, "chunk@2 size=1000 overlap=0"},
+		{Options{}, "chunk@3 size=2400 overlap=240"},
+		{Options{Size: DefaultSize, Overlap: DefaultOverlap}, "chunk@3 size=2400 overlap=240"},
+		{Options{Size: 100, Overlap: 500}, "chunk@3 size=100 overlap=25"},
+		{Options{Size: 1000}, "chunk@3 size=1000 overlap=0"},
 	}
 	for _, tt := range tests {
 		if got := tt.in.String(); got != tt.want {

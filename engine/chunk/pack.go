@@ -25,7 +25,8 @@ func (p *packer) pack(blocks []block) []Chunk {
 
 // add appends b to the current chunk, first closing the chunk when b does not
 // fit, and cuts the result when b alone (with any headings that lead it) is
-// larger than the size.
+// larger than the size. A definition too large to stay whole is added as
+// its members instead (b.kids), each packed the same way.
 //
 // A heading closes a chunk that already has body text when it is of level 1
 // or 2 (top-level sections are separate topics) or when its whole section
@@ -38,6 +39,12 @@ func (p *packer) add(b block) {
 	}
 	if p.body > 0 && !p.fits(b.end) {
 		p.flush()
+	}
+	if len(b.kids) > 0 && p.l.spanRunes(b.start, b.end) > p.o.Size {
+		for _, k := range b.kids {
+			p.add(k)
+		}
+		return
 	}
 	p.cur = append(p.cur, b)
 	if !b.heading() {

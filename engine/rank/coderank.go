@@ -193,8 +193,9 @@ func (s *CodeSignals) explain(score float64) string {
 // Loader loads a chunk's stored fields (Page.Walk's load).
 type Loader = func(id, path string, ord int) (Result, error)
 
-// CodeRerankLoading is CodeRerank with the names a code chunk defines
-// read from its section (SectionDefs), loaded with load; it returns the
+// CodeRerankLoading is CodeRerank with the names a code chunk defines as
+// the index stored them (Result.Defs), else read from its section
+// (SectionDefs, for an index without them), loaded with load; it returns the
 // ranking and a loader that remembers what was loaded, for the walk.
 func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, error) {
 	type loaded struct {
@@ -217,6 +218,9 @@ func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, 
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			return nil
+		}
+		if len(r.Defs) > 0 {
+			return DefNames(r.Defs)
 		}
 		return SectionDefs(r.Section)
 	}

@@ -37,7 +37,11 @@ type Result struct {
 	// Meta are the metadata fields the query filtered on, with this
 	// result's values (--filter from=... shows the From it matched).
 	Meta map[string]string `json:"meta,omitempty"`
-	Text string            `json:"text"`
+	// Defs are the definitions the passage holds (classes, functions,
+	// methods, types, constants), in line order: the ranking matches a
+	// query's identifiers against their names (DefKey).
+	Defs []Def  `json:"defs,omitempty"`
+	Text string `json:"text"`
 	// AlsoIn lists the other places the same passage (the same chunk text
 	// but for white space and version numbers) was found, best-ranked
 	// first; they are not results of their own.

@@ -1,30 +1,61 @@
 package split
 
 import (
+	"context"
 	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/syntax"
 	"github.com/autorag/autorag/mirror"
 )
+
+// Options say how Doc cuts a document.
+type Options struct {
+	Chunk        chunk.Options
+	Multilingual bool // prose chunks analyzed in their own language (setLanguages)
+	// Defs finds the definitions of code (a syntax parser); nil leaves
+	// every language to the chunker's own: go/parser for Go, per-language
+	// rules and a lexical pass for the others.
+	Defs DefFinder
+}
+
+// DefFinder finds the definitions of source code in language lang
+// (mirror's language names: "python", "typescript", ...). An error (the
+// language unsupported, the source unparsable, a limit reached) leaves
+// the file to the chunker's own parser and heuristics; so does a nil
+// slice with no error.
+type DefFinder interface {
+	Defs(ctx context.Context, lang string, src []byte) ([]syntax.Def, error)
+}
+
+// DefFunc is a function as a DefFinder: DefFunc(syntax.Parse).
+type DefFunc func(ctx context.Context, lang string, src []byte) ([]syntax.Def, error)
+
+// Defs calls f.
+func (f DefFunc) Defs(ctx context.Context, lang string, src []byte) ([]syntax.Def, error) {
+	return f(ctx, lang, src)
+}
 
 //semguard:begin split
 
 // Doc cuts a mirror Doc into the chunk records of path: each part of the
 // Doc (a page, a slide, a sheet, an attachment) is chunked on its own with
 // its kind, so no chunk crosses a part; a Doc without parts is one part of
-// the kind its language implies. With multilingual analysis each chunk
-// also gets its analysis language (setLanguages).
-func Doc(path string, doc *mirror.Doc, o chunk.Options, multilingual bool) []*backend.Chunk {
-	docs := splitDoc(path, doc, o)
-	if multilingual {
+// the kind its language implies. Code is cut along the definitions o.Defs
+// finds (else the chunker's own) and each code chunk lists the definitions
+// it holds. With multilingual analysis each chunk also gets its analysis
+// language (setLanguages).
+func Doc(ctx context.Context, path string, doc *mirror.Doc, o Options) []*backend.Chunk {
+	docs := splitDoc(ctx, path, doc, o)
+	if o.Multilingual {
 		setLanguages(docs, path, doc)
 	}
 	return docs
 }
 
-func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
+func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) []*backend.Chunk {
 	parts := doc.Parts
 	if len(parts) == 0 {
 		parts = []mirror.Part{{Kind: chunkKind(doc.Lang)}}
@@ -37,16 +68,13 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 		if from >= to {
 			continue
 		}
-		lang := doc.Lang
-		if p.Kind != chunk.KindCode {
-			lang = ""
-		}
-		for _, c := range chunk.SplitLang(p.Kind, lang, text[from:to], o) {
+		off := p.Line + doc.LineOffset
+		for _, c := range splitPart(ctx, p.Kind, doc.Lang, text[from:to], o) {
 			section := metaSafe(joinSection(p.Section, c.Section))
 			docs = append(docs, &backend.Chunk{
 				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page, Attach: metaSafe(p.Attachment),
-				StartLine: c.StartLine + p.Line + doc.LineOffset, EndLine: c.EndLine + p.Line + doc.LineOffset,
-				Text: c.Text, Kind: p.Kind,
+				StartLine: c.StartLine + off, EndLine: c.EndLine + off,
+				Text: c.Text, Kind: p.Kind, Defs: chunkDefs(c.Defs, off),
 			})
 		}
 	}
@@ -57,6 +85,38 @@ func splitDoc(path string, doc *mirror.Doc, o chunk.Options) []*backend.Chunk {
 		docs[0].Facets = facetsOf(doc)
 	}
 	return docs
+}
+
+// splitPart chunks one part of kind kind: code in language lang along
+// the definitions o.Defs finds, when it finds them.
+func splitPart(ctx context.Context, kind, lang, text string, o Options) []chunk.Chunk {
+	if kind != chunk.KindCode {
+		return chunk.Split(kind, text, o.Chunk)
+	}
+	var defs []syntax.Def
+	if o.Defs != nil && lang != "" {
+		if d, err := o.Defs.Defs(ctx, lang, []byte(text)); err == nil {
+			defs = d
+		}
+	}
+	return chunk.SplitDefs(kind, lang, text, defs, o.Chunk)
+}
+
+// chunkDefs is the record of a chunk's definitions, their lines moved by
+// off to the file's (definitions of a name that holds the stored meta
+// separator are left out).
+func chunkDefs(defs []chunk.Def, off int) []backend.ChunkDef {
+	if len(defs) == 0 {
+		return nil
+	}
+	out := make([]backend.ChunkDef, 0, len(defs))
+	for _, d := range defs {
+		if strings.Contains(d.Name, backend.MetaSep) || strings.Contains(d.Name, backend.DefSep) {
+			continue
+		}
+		out = append(out, backend.ChunkDef{Name: d.Name, Kind: d.Kind, Line: d.Line + off})
+	}
+	return out
 }
 
 // entryFacets gives every chunk of an e-mail file the filter terms of its

@@ -32,6 +32,7 @@ const (
 	fieldMeta  = "m" // start line, end line, section, title, page, attachment, stored only
 	fieldFacet = "f" // filter terms ("type=pdf", "author=ada"): a file's on its first chunk; an e-mail entry's on each of its chunks
 	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
+	fieldDefs  = "d" // the definitions a code chunk holds: stored, and indexed by name (defsField)
 	stampKey   = "autorag.generation"
 	bleveDir   = "bleve"
 )
@@ -64,6 +65,9 @@ func bleveDoc(c *backend.Chunk) (*document.Document, *bodyField) {
 	}
 	if c.Lang != "" {
 		d.AddField(document.NewTextFieldCustom(fieldLang, nil, []byte(c.Lang), index.IndexField, keywordAnalyzer{}))
+	}
+	if len(c.Defs) > 0 {
+		d.AddField(defsField(c.Defs))
 	}
 	d.AddField(document.NewTextFieldCustom(fieldText, nil, []byte(c.Text), index.StoreField, emptyAnalyzer{}))
 	d.AddField(document.NewTextFieldCustom(fieldMeta, nil, []byte(meta), index.StoreField, emptyAnalyzer{}))

@@ -23,6 +23,8 @@ func (s *searcher) load(id, path string, ord int) (rank.Result, error) {
 		switch f.Name() {
 		case fieldText:
 			res.Text = string(f.Value())
+		case fieldDefs:
+			res.Defs = parseDefs(string(f.Value()))
 		case fieldMeta:
 			parts := strings.SplitN(string(f.Value()), backend.MetaSep, 6)
 			if len(parts) >= 4 {

@@ -223,7 +223,7 @@ func (w *weaviateState) fetch(ctx context.Context, docs map[string]rank.Result, 
 		if err := json.Unmarshal([]byte(ob.Meta), &m); err != nil {
 			return fmt.Errorf("weaviate: chunk %s#%d: bad metadata: %w", path, ord, err)
 		}
-		docs[id] = rank.Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Attachment: m.Attach, Text: ob.Text}
+		docs[id] = rank.Result{Path: path, Chunk: ord, Lines: [2]int{m.Start, m.End}, Section: m.Section, Title: m.Title, Page: m.Page, Attachment: m.Attach, Defs: m.Defs, Text: ob.Text}
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func chunkObject(d, first *backend.Chunk) Object {
 		terms[i] = string(t.Term)
 	}
 	d.Tokens = len(ts)
-	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page, Attach: d.Attach})
+	meta, _ := json.Marshal(chunkMeta{Start: d.StartLine, End: d.EndLine, Section: d.Section, Title: d.Title, Page: d.Page, Attach: d.Attach, Defs: d.Defs})
 	facets := first.Facets
 	if backend.MayAttach(d.Path) {
 		facets = d.Facets
@@ -126,6 +126,9 @@ type chunkMeta struct {
 	Title   string `json:"t,omitempty"`
 	Page    int    `json:"p,omitempty"`
 	Attach  string `json:"a,omitempty"` // the e-mail attachment the chunk is from
+	// Defs are the definitions a code chunk holds, returned with its
+	// hits; unlike the local backend's, they are not searchable by name.
+	Defs []backend.ChunkDef `json:"d,omitempty"`
 }
 
 // wireID is a chunk ID as Weaviate stores it: "path#ordinal" (a NUL has no
