@@ -231,10 +231,8 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 
 //semguard:end build
 
-// scanOptions are the mirror scan's options for a refresh: the size cap,
-// the default parse limits (mirror/parse.DefaultLimits) and the parse
-// failures remembered by earlier refreshes (forgotten by a rebuild, which
-// parses every file again).
+// scanOptions are a refresh's scan options: the size cap, the default parse
+// limits and, but for a rebuild (which parses all again), remembered failures.
 func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
 	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
 	if !rebuild {
@@ -246,9 +244,8 @@ func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
 // failuresPath is the parse-failure memo, beside the manifest.
 func (e *Engine) failuresPath() string { return filepath.Join(e.Layout.MirrorDir(), "failed.json") }
 
-// saveFailures writes the scan's parse-failure memo when it changed. It
-// only saves work: when it cannot be written the files are parsed again
-// next time, so a failure is a warning.
+// saveFailures writes the scan's parse-failure memo when it changed; failing
+// to is a warning (the files are parsed again next time).
 func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
 	if !scan.FailuresChanged {
 		return

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-a28c090e2a80125bb0d7cc62c68cd554"
+const QuerySemantics = "q-bf1b0da6f601e94883b65777175bbaa3"

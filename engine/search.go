@@ -287,17 +287,7 @@ func (e *Engine) addMeta(res *QueryResult, o QueryOptions) {
 	}
 	for i := range res.Results {
 		r := &res.Results[i]
-		d := docs(r.Path)
-		if d == nil {
-			continue
-		}
-		parser, lang, fields := d.Parser, d.Lang, d.Fields
-		for _, a := range d.Attachments {
-			if a.Name == r.Attachment && r.Attachment != "" {
-				parser, lang, fields = a.Parser, a.Lang, a.Fields
-			}
-		}
-		r.Meta = mirrorview.Meta(o.Filters, o.Type, parser, lang, fields)
+		r.Meta = mirrorview.MetaOf(docs(r.Path), r.Attachment, o.Filters, o.Type)
 	}
 }
 

@@ -140,9 +140,12 @@ func printResults(w io.Writer, query string, results []engine.Result, st textSty
 }
 
 // shownFields are the result fields the text and markdown formats lay out
-// themselves; any other field a result carries is printed by extras.
+// themselves, or leave to scripts (defs: the section already names what a
+// code chunk starts with); any other field a result carries is printed by
+// extras.
 var shownFields = map[string]bool{"rank": true, "path": true, "chunk": true, "lines": true, "section": true,
-	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true, "page": true}
+	"title": true, "score": true, "scores": true, "explain": true, "text": true, "attachment": true, "page": true,
+	"defs": true}
 
 type extra struct{ name, value string }
 

@@ -58,6 +58,21 @@ func Docs(manifest, objects string) func(path string) *mirror.Doc {
 	}
 }
 
+// MetaOf is Meta for the mirrored doc d, or for its attachment of that name
+// when attachment is set; nil when there is no doc.
+func MetaOf(d *mirror.Doc, attachment string, filters []string, typ string) map[string]string {
+	if d == nil {
+		return nil
+	}
+	parser, lang, fields := d.Parser, d.Lang, d.Fields
+	for _, a := range d.Attachments {
+		if attachment != "" && a.Name == attachment {
+			parser, lang, fields = a.Parser, a.Lang, a.Fields
+		}
+	}
+	return Meta(filters, typ, parser, lang, fields)
+}
+
 // Meta picks the fields the --filter filters name from a document's (or
 // attachment's) fields, with its type when --type asked (typ != "") and
 // its language when a filter names lang.
