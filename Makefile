@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build models treesitter test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
@@ -49,6 +49,13 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 # transformer embedder's tests run on these files, so `make test` needs it.
 models:
 	GO=$(GO) scripts/models.sh
+
+# Rebuild engine/syntax/treesitter.wasm (the tree-sitter runtime and
+# grammars as one WebAssembly module, committed so that users need no C
+# toolchain) from the pinned module zips; needs clang-16, lld-16,
+# libclang-rt-16-dev-wasm32, wasi-libc and unzip (scripts/treesitter/build.sh).
+treesitter:
+	GO=$(GO) scripts/treesitter/build.sh
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build
