@@ -32,11 +32,13 @@ test: test-setup models
 # race-instrumented compile takes minutes, longer than the tests that load it
 # wait). wazero keys that cache by the version the binary's build info
 # gives it, which differs between a package's test binary and a built CLI
-# (whose build the CLI tests re-execute): both are warmed.
+# (whose build the CLI tests re-execute): both are warmed. The tree-sitter
+# module (engine/syntax) is compiled into the same cache the same way.
 MCPCLIENT := testdata/mcpclient
 PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
 test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
+	$(GO) test -count=1 -run 'TestLanguagesMatchModule' ./engine/syntax
 	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
 	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
 

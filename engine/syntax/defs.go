@@ -22,6 +22,7 @@ func defs(src []byte, recs []record, caps []string) ([]Def, error) {
 		if int(r.capture) >= len(caps) || r.nameEnd < r.nameStart || int(r.end) > len(src) || r.extStart > r.start {
 			return nil, fmt.Errorf("tree-sitter module: bad record %+v", r)
 		}
+		r.end = trimEnd(src, r.extStart, r.end)
 		kind := strings.TrimPrefix(caps[r.capture], "definition.")
 		if !knownKind(kind) {
 			return nil, fmt.Errorf("query captures unknown kind %q", kind)
@@ -82,10 +83,14 @@ func knownKind(k string) bool {
 // label is the definition's header from its first byte to the end of its
 // name ("class TypeAdapter", "pub fn parse"), or for an impl block to the
 // end of its first line before "{" ("impl FromRequest for Foo"), with runs
-// of white space made one space.
+// of white space made one space; the bare name when the name lies outside
+// the definition's node.
 func label(src []byte, r record, kind string) string {
+	if r.nameStart < r.start || r.nameEnd > r.end {
+		return string(src[r.nameStart:r.nameEnd])
+	}
 	end := r.nameEnd
-	if kind == KindImpl || r.nameStart < r.start || r.nameEnd > r.end {
+	if kind == KindImpl {
 		end = r.end
 		if i := bytes.IndexAny(src[r.start:r.end], "{\n"); i >= 0 {
 			end = r.start + uint32(i)
@@ -99,6 +104,15 @@ func label(src []byte, r record, kind string) string {
 		}
 	}
 	return s
+}
+
+// trimEnd moves end back over trailing white space, which some grammars
+// (Scala's indented bodies) count into a definition up to the next one.
+func trimEnd(src []byte, start, end uint32) uint32 {
+	for end > start && strings.IndexByte(" \t\r\n", src[end-1]) >= 0 {
+		end--
+	}
+	return end
 }
 
 // lineStarts returns the byte offset of every line's start.

@@ -13,10 +13,11 @@ import (
 // instance is one instantiation of the module: its own memory, parser and
 // compiled queries. It serves one parse at a time.
 type instance struct {
-	mod   api.Module
-	fns   map[string]api.Function
-	langs map[string]int32   // language name -> the module's index
-	caps  map[int32][]string // capture names of the queries compiled here, by language
+	mod         api.Module
+	fns         map[string]api.Function
+	langs       map[string]int32   // language name -> the module's index
+	caps        map[int32][]string // capture names of the queries compiled here, by language
+	startMemory uint32             // bytes of linear memory when instantiated
 }
 
 // Statuses of the module's parse (glue.c ST_*).
@@ -62,6 +63,7 @@ func newInstance(ctx context.Context, e *engine) (*instance, error) {
 		_ = mod.Close(ctx)
 		return nil, err
 	}
+	in.startMemory = in.memoryBytes()
 	return in, nil
 }
 
@@ -130,7 +132,11 @@ func (in *instance) query(ctx context.Context, idx int32, name string) ([]string
 	if caps, ok := in.caps[idx]; ok {
 		return caps, nil
 	}
-	q, err := queries.ReadFile("queries/" + name + ".scm")
+	l, ok := lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", name, ErrUnsupported)
+	}
+	q, err := queries.ReadFile(l.queryFile())
 	if err != nil {
 		return nil, err
 	}

@@ -24,14 +24,37 @@ const moduleRev = 1
 type language struct {
 	name    string // as the module and Languages name it
 	grammar string // grammar@version the module was built from
-	query   int    // revision of queries/<name>.scm; bump on every change
+	query   int    // revision of its query file; bump on every change
+	file    string // queries/<file>.scm when not queries/<name>.scm
 }
 
 // languages in the order of Languages.
 var languages = []language{
-	{"python", "tree-sitter-python@0.25.0", 1},
-	{"javascript", "tree-sitter-javascript@0.25.0", 1},
-	{"rust", "tree-sitter-rust@0.24.2", 1},
+	{name: "python", grammar: "tree-sitter-python@0.25.0", query: 1},
+	{name: "javascript", grammar: "tree-sitter-javascript@0.25.0", query: 1},
+	{name: "typescript", grammar: "tree-sitter-typescript@0.23.2", query: 1},
+	{name: "tsx", grammar: "tree-sitter-typescript/tsx@0.23.2", query: 1, file: "typescript"},
+	{name: "java", grammar: "tree-sitter-java@0.23.5", query: 1},
+	{name: "kotlin", grammar: "tree-sitter-kotlin@1.1.0", query: 1},
+	{name: "c", grammar: "tree-sitter-c@0.24.1", query: 1},
+	{name: "cpp", grammar: "tree-sitter-cpp@0.23.4", query: 1},
+	{name: "csharp", grammar: "tree-sitter-c-sharp@0.23.5", query: 1},
+	{name: "rust", grammar: "tree-sitter-rust@0.24.2", query: 1},
+	{name: "ruby", grammar: "tree-sitter-ruby@0.23.1", query: 1},
+	{name: "php", grammar: "tree-sitter-php@0.24.2", query: 1},
+	{name: "scala", grammar: "tree-sitter-scala@0.24.0", query: 1},
+	{name: "bash", grammar: "tree-sitter-bash@0.25.1", query: 1},
+	{name: "lua", grammar: "tree-sitter-lua@0.5.0", query: 1},
+	{name: "elixir", grammar: "tree-sitter-elixir@0.3.5", query: 1},
+	{name: "go", grammar: "tree-sitter-go@0.25.0", query: 1},
+}
+
+// queryFile is the name of lang's query under queries/.
+func (l language) queryFile() string {
+	if l.file != "" {
+		return "queries/" + l.file + ".scm"
+	}
+	return "queries/" + l.name + ".scm"
 }
 
 // extensions maps a lowercased file extension, or a base name without one,
@@ -39,7 +62,16 @@ var languages = []language{
 var extensions = map[string]string{
 	".py": "python", ".pyi": "python", ".pyw": "python",
 	".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-	".rs": "rust",
+	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+	".java": "java", ".kt": "kotlin", ".kts": "kotlin",
+	".c": "c", ".h": "c",
+	".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp",
+	".cs": "csharp", ".rs": "rust",
+	".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", "Rakefile": "ruby", "Gemfile": "ruby",
+	".php": "php", ".scala": "scala", ".sc": "scala",
+	".sh": "bash", ".bash": "bash",
+	".lua": "lua", ".ex": "elixir", ".exs": "elixir",
+	".go": "go",
 }
 
 func lookup(name string) (language, bool) {

@@ -1,11 +1,14 @@
 package syntax
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,11 +17,26 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// moduleWasm is the tree-sitter module built by scripts/treesitter/build.sh
-// (`make treesitter`): the C runtime, every grammar and the glue.
+// moduleGz is the tree-sitter module built by scripts/treesitter/build.sh
+// (`make treesitter`), gzipped: the C runtime, every grammar and the glue.
 //
-//go:embed treesitter.wasm
-var moduleWasm []byte
+//go:embed treesitter.wasm.gz
+var moduleGz []byte
+
+// moduleBytes is the module, unzipped on first use (wazero keys its
+// compilation cache by the module's bytes, so every process that parses
+// unzips it once).
+var moduleBytes = sync.OnceValues(func() ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(moduleGz))
+	if err != nil {
+		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
+	}
+	return b, nil
+})
 
 // moduleSHA256 is the line build.sh wrote beside the module; a test checks
 // that the embedded bytes match it.
@@ -72,6 +90,10 @@ func theEngine(ctx context.Context) (*engine, error) {
 		return eng, nil
 	}
 	ctx = context.WithoutCancel(ctx)
+	wasm, err := moduleBytes()
+	if err != nil {
+		return nil, err
+	}
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(memoryPages).
 		WithCloseOnContextDone(true)
@@ -83,7 +105,7 @@ func theEngine(ctx context.Context) (*engine, error) {
 		_ = rt.Close(ctx)
 		return nil, fmt.Errorf("start tree-sitter: %w", err)
 	}
-	cm, err := rt.CompileModule(ctx, moduleWasm)
+	cm, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		_ = rt.Close(ctx)
 		return nil, fmt.Errorf("compile tree-sitter module: %w", err)
@@ -115,8 +137,12 @@ func started() bool {
 	return eng != nil
 }
 
-// moduleDigest is the hex sha256 of the embedded module.
-func moduleDigest() string {
-	sum := sha256.Sum256(moduleWasm)
-	return hex.EncodeToString(sum[:])
+// moduleDigest is the hex sha256 of the embedded module, unzipped.
+func moduleDigest() (string, error) {
+	b, err := moduleBytes()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }

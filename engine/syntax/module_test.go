@@ -13,8 +13,12 @@ import (
 // The embedded module is the one build.sh recorded in treesitter.sha256.
 func TestModuleDigest(t *testing.T) {
 	want, _, _ := strings.Cut(moduleSHA256, " ")
-	if got := moduleDigest(); got != want {
-		t.Fatalf("treesitter.wasm has sha256 %s, treesitter.sha256 says %s: rebuild with make treesitter", got, want)
+	got, err := moduleDigest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("treesitter.wasm.gz holds a module of sha256 %s, treesitter.sha256 says %s: rebuild with make treesitter", got, want)
 	}
 }
 
@@ -69,7 +73,9 @@ func TestUnsupported(t *testing.T) {
 func TestLangOf(t *testing.T) {
 	for path, want := range map[string]string{
 		"a/b/c.py": "python", "x.PY": "python", "web/app.mjs": "javascript", "src/lib.rs": "rust",
-		"README.md": "", "Makefile": "", "noext": "",
+		"ui/App.tsx": "tsx", "api.d.ts": "typescript", "include/list.h": "c", "src/geo.hpp": "cpp",
+		"lib/tasks/Rakefile": "ruby", "build.gradle.kts": "kotlin", `C:\src\Main.cs`: "csharp",
+		"main.go": "go", "README.md": "", "Makefile": "", "noext": "",
 	} {
 		if got := LangOf(path); got != want {
 			t.Errorf("LangOf(%q) = %q, want %q", path, got, want)

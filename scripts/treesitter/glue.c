@@ -126,10 +126,13 @@ static bool leading(TSNode n, const char *src) {
 }
 
 // wrapper reports whether parent only wraps the definition n: Python's
-// decorated_definition, JavaScript's export statement, a template declaration.
+// decorated_definition, JavaScript's export statement, a template
+// declaration, Go's type, const or var declaration of one spec.
 static bool wrapper(TSNode parent, TSNode n) {
   const char *t = ts_node_type(parent);
   if (!strcmp(t, "decorated_definition") || !strcmp(t, "template_declaration")) return true;
+  if (!strcmp(t, "type_declaration") || !strcmp(t, "const_declaration") || !strcmp(t, "var_declaration"))
+    return ts_node_named_child_count(parent) == 1;
   if (!strcmp(t, "export_statement")) {
     TSNode d = ts_node_child_by_field_name(parent, "declaration", 11);
     return !ts_node_is_null(d) && ts_node_eq(d, n);
@@ -158,6 +161,53 @@ static uint32_t extended_start(TSNode n, const char *src) {
     row = ts_node_start_point(s).row;
   }
   return start;
+}
+
+// capture_node finds the node of capture id in match m.
+static bool capture_node(const TSQueryMatch *m, uint32_t id, TSNode *n) {
+  for (uint16_t i = 0; i < m->capture_count; i++) {
+    if (m->captures[i].index == id) {
+      *n = m->captures[i].node;
+      return true;
+    }
+  }
+  return false;
+}
+
+// predicate evaluates one text predicate of n steps: #eq?, #not-eq?,
+// #any-of? and #not-any-of? with a capture and strings. Others (#match?
+// and the directives) are not evaluated: the queries do not use them.
+static bool predicate(const TSQuery *q, const TSQueryMatch *m, const char *src, const TSQueryPredicateStep *st, uint32_t n) {
+  if (n < 3 || st[0].type != TSQueryPredicateStepTypeString || st[1].type != TSQueryPredicateStepTypeCapture) return true;
+  uint32_t len;
+  const char *op = ts_query_string_value_for_id(q, st[0].value_id, &len);
+  bool eq = !strcmp(op, "eq?") || !strcmp(op, "any-of?");
+  bool ne = !strcmp(op, "not-eq?") || !strcmp(op, "not-any-of?");
+  if (!eq && !ne) return true;
+  TSNode node;
+  if (!capture_node(m, st[1].value_id, &node)) return ne;
+  const char *text = src + ts_node_start_byte(node);
+  uint32_t tlen = ts_node_end_byte(node) - ts_node_start_byte(node);
+  bool hit = false;
+  for (uint32_t k = 2; k < n && !hit; k++) {
+    if (st[k].type != TSQueryPredicateStepTypeString) continue;
+    const char *v = ts_query_string_value_for_id(q, st[k].value_id, &len);
+    hit = len == tlen && !memcmp(v, text, len);
+  }
+  return eq ? hit : !hit;
+}
+
+// satisfied reports whether match m passes its pattern's text predicates.
+static bool satisfied(const TSQuery *q, const TSQueryMatch *m, const char *src) {
+  uint32_t steps;
+  const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(q, m->pattern_index, &steps);
+  for (uint32_t i = 0; i < steps;) {
+    uint32_t j = i;
+    while (j < steps && st[j].type != TSQueryPredicateStepTypeDone) j++;
+    if (!predicate(q, m, src, st + i, j - i)) return false;
+    i = j + 1;
+  }
+  return true;
 }
 
 static bool reserve(uint32_t words) {
@@ -197,7 +247,7 @@ static uint32_t collect(int32_t lang, TSTree *tree, const char *src) {
         def = i;
       }
     }
-    if (def < 0 || name < 0) continue;
+    if (def < 0 || name < 0 || !satisfied(q, &m, src)) continue;
     if (!reserve(2 + (n + 1) * RECORD_WORDS)) return ST_NO_TREE;
     TSNode d = m.captures[def].node, nm = m.captures[name].node;
     uint32_t *r = out + 2 + n * RECORD_WORDS;
