@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkParse parses each language's sample, repeated to about 256 KiB,
-// through Parse: MB/s is the parse cost per MB of source (the query, the
+// through Parse: MB/s is the parse cost per MB of source (the walk, the
 // copy into the module and the definitions included).
 func BenchmarkParse(b *testing.B) {
 	samples, err := filepath.Glob("testdata/samples/*")

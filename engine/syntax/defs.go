@@ -12,21 +12,19 @@ import (
 // maxLabel caps a Label, in bytes.
 const maxLabel = 120
 
-// defs turns the module's records into definitions: deduplicated (one per
-// node, the earliest pattern's), in source order, with lines and parents.
-func defs(src []byte, recs []record, caps []string) ([]Def, error) {
+// defs turns the module's records into definitions: in source order, with
+// lines and parents; a function whose parent is a class or an impl block
+// is a method.
+func defs(src []byte, recs []record, kinds []string) ([]Def, error) {
 	recs = dedupe(recs)
 	lines := lineStarts(src)
 	out := make([]Def, 0, len(recs))
 	for _, r := range recs {
-		if int(r.capture) >= len(caps) || r.nameEnd < r.nameStart || int(r.end) > len(src) || r.extStart > r.start {
+		if int(r.rule) >= len(kinds) || r.nameEnd < r.nameStart || int(r.end) > len(src) || r.extStart > r.start {
 			return nil, fmt.Errorf("tree-sitter module: bad record %+v", r)
 		}
 		r.end = trimEnd(src, r.extStart, r.end)
-		kind := strings.TrimPrefix(caps[r.capture], "definition.")
-		if !knownKind(kind) {
-			return nil, fmt.Errorf("query captures unknown kind %q", kind)
-		}
+		kind := kinds[r.rule]
 		d := Def{
 			Name: string(src[r.nameStart:r.nameEnd]), Kind: kind,
 			StartByte: int(r.extStart), EndByte: int(r.end),
@@ -36,12 +34,17 @@ func defs(src []byte, recs []record, caps []string) ([]Def, error) {
 		out = append(out, d)
 	}
 	setParents(out, recs)
+	for i, d := range out {
+		if d.Kind == KindFunction && d.Parent >= 0 && (out[d.Parent].Kind == KindClass || out[d.Parent].Kind == KindImpl) {
+			out[i].Kind = KindMethod
+		}
+	}
 	return out, nil
 }
 
 // dedupe keeps one record per definition node, the one of the lowest
-// pattern index, and sorts them by start, an enclosing node before the
-// nodes it holds.
+// rule index, and sorts them by start, an enclosing node before the nodes
+// it holds.
 func dedupe(recs []record) []record {
 	sort.SliceStable(recs, func(i, j int) bool {
 		a, b := recs[i], recs[j]
@@ -51,7 +54,7 @@ func dedupe(recs []record) []record {
 		if a.end != b.end {
 			return a.end > b.end
 		}
-		return a.pattern < b.pattern
+		return a.rule < b.rule
 	})
 	return slices.CompactFunc(recs, func(a, b record) bool { return a.start == b.start && a.end == b.end })
 }

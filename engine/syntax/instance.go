@@ -11,30 +11,30 @@ import (
 )
 
 // instance is one instantiation of the module: its own memory, parser and
-// compiled queries. It serves one parse at a time.
+// rules. It serves one parse at a time.
 type instance struct {
 	mod         api.Module
 	fns         map[string]api.Function
 	langs       map[string]int32   // language name -> the module's index
-	caps        map[int32][]string // capture names of the queries compiled here, by language
+	kinds       map[int32][]string // kind of each rule, by language, for the rules set here
 	startMemory uint32             // bytes of linear memory when instantiated
 }
 
 // Statuses of the module's parse (glue.c ST_*).
 const (
 	stOK = iota
-	stNoQuery
+	stNoRules
 	stBadLang
 	stTimeout
 	stNoTree
-	stMatchLimit
+	stNoMemory
 )
 
 // errStatus is wrapped by the errors the module reports through a parse's
 // status: it stopped cleanly and the instance can serve again.
 var errStatus = errors.New("tree-sitter")
 
-// errTimeout is a parse or query that ran past its budget inside the module.
+// errTimeout is a parse or walk that ran past its budget inside the module.
 var errTimeout = fmt.Errorf("%w: parse budget exceeded", errStatus)
 
 // recordWords is the size of one definition record in 32-bit words.
@@ -42,7 +42,7 @@ const recordWords = 7
 
 // record is one definition as the module reports it (byte offsets).
 type record struct {
-	capture, pattern                         uint32
+	rule, rule2                              uint32
 	start, end, extStart, nameStart, nameEnd uint32
 }
 
@@ -52,8 +52,8 @@ func newInstance(ctx context.Context, e *engine) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tree-sitter module: %w", err)
 	}
-	in := &instance{mod: mod, fns: map[string]api.Function{}, langs: map[string]int32{}, caps: map[int32][]string{}}
-	for _, name := range []string{"lang_count", "lang_name", "malloc", "free", "query_set", "capture_name", "parse"} {
+	in := &instance{mod: mod, fns: map[string]api.Function{}, langs: map[string]int32{}, kinds: map[int32][]string{}}
+	for _, name := range []string{"lang_count", "lang_name", "malloc", "free", "rules_set", "parse"} {
 		if in.fns[name] = mod.ExportedFunction(name); in.fns[name] == nil {
 			_ = mod.Close(ctx)
 			return nil, fmt.Errorf("tree-sitter module lacks %s", name)
@@ -126,73 +126,39 @@ func (in *instance) bytesIn(ctx context.Context, b []byte) (uint32, error) {
 	return uint32(p), nil
 }
 
-// query returns the capture names of the definitions query of lang,
-// compiling queries/<name>.scm in this instance on first use.
-func (in *instance) query(ctx context.Context, idx int32, name string) ([]string, error) {
-	if caps, ok := in.caps[idx]; ok {
-		return caps, nil
+// rules returns the kind of each definition rule of lang, setting the
+// rules in this instance on first use.
+func (in *instance) rules(ctx context.Context, idx int32, name string) ([]string, error) {
+	if kinds, ok := in.kinds[idx]; ok {
+		return kinds, nil
 	}
 	l, ok := lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", name, ErrUnsupported)
 	}
-	q, err := queries.ReadFile(l.queryFile())
+	rs, err := loadRules(l)
 	if err != nil {
 		return nil, err
 	}
-	caps, err := in.setQuery(ctx, idx, string(q))
-	if err != nil {
-		return nil, fmt.Errorf("query of %s: %w", name, err)
-	}
-	in.caps[idx] = caps
-	return caps, nil
-}
-
-// setQuery compiles the definitions query of lang in this instance and
-// returns the names of its captures, by id.
-func (in *instance) setQuery(ctx context.Context, lang int32, query string) ([]string, error) {
-	p, err := in.bytesIn(ctx, []byte(query))
+	p, err := in.bytesIn(ctx, []byte(rs.text))
 	if err != nil {
 		return nil, err
 	}
-	code, err := in.call(ctx, "query_set", uint64(lang), uint64(p), uint64(len(query)))
+	line, err := in.call(ctx, "rules_set", uint64(idx), uint64(p), uint64(len(rs.text)))
 	if _, ferr := in.call(ctx, "free", uint64(p)); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return nil, err
 	}
-	if code != 0 {
-		return nil, fmt.Errorf("query error %d at byte %d", code>>24, code&0xffffff-1)
+	if line != 0 {
+		return nil, fmt.Errorf("%s: rule %d: unknown node type or field, or bad syntax", l.rulesFile(), line)
 	}
-	return in.captureNames(ctx, lang)
+	in.kinds[idx] = rs.kinds
+	return rs.kinds, nil
 }
 
-func (in *instance) captureNames(ctx context.Context, lang int32) ([]string, error) {
-	lenp, err := in.call(ctx, "malloc", 4)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _, _ = in.call(ctx, "free", lenp) }()
-	var names []string
-	for id := uint64(0); ; id++ {
-		p, err := in.call(ctx, "capture_name", uint64(lang), id, lenp)
-		if err != nil {
-			return nil, err
-		}
-		if p == 0 {
-			return names, nil
-		}
-		n, _ := in.mod.Memory().ReadUint32Le(uint32(lenp))
-		b, ok := in.mod.Memory().Read(uint32(p), n)
-		if !ok {
-			return nil, errors.New("tree-sitter module: capture name out of range")
-		}
-		names = append(names, string(b))
-	}
-}
-
-// parse parses src as lang (whose query is set) within budgetMicros and
+// parse parses src as lang (whose rules are set) within budgetMicros and
 // returns the module's records.
 func (in *instance) parse(ctx context.Context, lang int32, src []byte, budgetMicros uint32) ([]record, error) {
 	p, err := in.bytesIn(ctx, src)
@@ -226,8 +192,8 @@ func statusErr(status uint32) error {
 		return nil
 	case stTimeout:
 		return errTimeout
-	case stMatchLimit:
-		return fmt.Errorf("%w: query match limit exceeded", errStatus)
+	case stNoMemory:
+		return fmt.Errorf("%w: out of memory for the definitions", errStatus)
 	case stNoTree:
 		return fmt.Errorf("%w: parser gave no tree", errStatus)
 	default:
@@ -239,7 +205,7 @@ func decodeRecords(words []byte, n int) []record {
 	recs := make([]record, n)
 	for i := range recs {
 		w := func(k int) uint32 { return binary.LittleEndian.Uint32(words[(i*recordWords+k)*4:]) }
-		recs[i] = record{capture: w(0), pattern: w(1), start: w(2), end: w(3), extStart: w(4), nameStart: w(5), nameEnd: w(6)}
+		recs[i] = record{rule: w(0), rule2: w(1), start: w(2), end: w(3), extStart: w(4), nameStart: w(5), nameEnd: w(6)}
 	}
 	return recs
 }

@@ -1,20 +1,10 @@
 package syntax
 
 import (
-	"embed"
 	"path"
 	"strconv"
 	"strings"
 )
-
-// queries holds the definitions query of each language, queries/<name>.scm:
-// tree-sitter patterns capturing @name and @definition.<kind> (kind one of
-// the Kind* constants), written for this package after the tags.scm queries
-// the grammars ship. Patterns come most specific first: when two capture the
-// same node, the earlier pattern's kind wins.
-//
-//go:embed queries/*.scm
-var queries embed.FS
 
 // moduleRev is the revision of the module's glue (scripts/treesitter/glue.c):
 // bump it when a change there can change the definitions found.
@@ -24,37 +14,37 @@ const moduleRev = 1
 type language struct {
 	name    string // as the module and Languages name it
 	grammar string // grammar@version the module was built from
-	query   int    // revision of its query file; bump on every change
-	file    string // queries/<file>.scm when not queries/<name>.scm
+	rules   int    // revision of its rules file; bump on every change
+	file    string // rules/<file>.rules when not rules/<name>.rules
 }
 
 // languages in the order of Languages.
 var languages = []language{
-	{name: "python", grammar: "tree-sitter-python@0.25.0", query: 1},
-	{name: "javascript", grammar: "tree-sitter-javascript@0.25.0", query: 1},
-	{name: "typescript", grammar: "tree-sitter-typescript@0.23.2", query: 1},
-	{name: "tsx", grammar: "tree-sitter-typescript/tsx@0.23.2", query: 1, file: "typescript"},
-	{name: "java", grammar: "tree-sitter-java@0.23.5", query: 1},
-	{name: "kotlin", grammar: "tree-sitter-kotlin@1.1.0", query: 1},
-	{name: "c", grammar: "tree-sitter-c@0.24.1", query: 1},
-	{name: "cpp", grammar: "tree-sitter-cpp@0.23.4", query: 1},
-	{name: "csharp", grammar: "tree-sitter-c-sharp@0.23.5", query: 1},
-	{name: "rust", grammar: "tree-sitter-rust@0.24.2", query: 1},
-	{name: "ruby", grammar: "tree-sitter-ruby@0.23.1", query: 1},
-	{name: "php", grammar: "tree-sitter-php@0.24.2", query: 1},
-	{name: "scala", grammar: "tree-sitter-scala@0.24.0", query: 1},
-	{name: "bash", grammar: "tree-sitter-bash@0.25.1", query: 1},
-	{name: "lua", grammar: "tree-sitter-lua@0.5.0", query: 1},
-	{name: "elixir", grammar: "tree-sitter-elixir@0.3.5", query: 1},
-	{name: "go", grammar: "tree-sitter-go@0.25.0", query: 1},
+	{name: "python", grammar: "tree-sitter-python@0.25.0", rules: 1},
+	{name: "javascript", grammar: "tree-sitter-javascript@0.25.0", rules: 1},
+	{name: "typescript", grammar: "tree-sitter-typescript@0.23.2", rules: 1},
+	{name: "tsx", grammar: "tree-sitter-typescript/tsx@0.23.2", rules: 1, file: "typescript"},
+	{name: "java", grammar: "tree-sitter-java@0.23.5", rules: 1},
+	{name: "kotlin", grammar: "tree-sitter-kotlin@1.1.0", rules: 1},
+	{name: "c", grammar: "tree-sitter-c@0.24.1", rules: 1},
+	{name: "cpp", grammar: "tree-sitter-cpp@0.23.4", rules: 1},
+	{name: "csharp", grammar: "tree-sitter-c-sharp@0.23.5", rules: 1},
+	{name: "rust", grammar: "tree-sitter-rust@0.24.2", rules: 1},
+	{name: "ruby", grammar: "tree-sitter-ruby@0.23.1", rules: 1},
+	{name: "php", grammar: "tree-sitter-php@0.24.2", rules: 1},
+	{name: "scala", grammar: "tree-sitter-scala@0.24.0", rules: 1},
+	{name: "bash", grammar: "tree-sitter-bash@0.25.1", rules: 1},
+	{name: "lua", grammar: "tree-sitter-lua@0.5.0", rules: 1},
+	{name: "elixir", grammar: "tree-sitter-elixir@0.3.5", rules: 1},
+	{name: "go", grammar: "tree-sitter-go@0.25.0", rules: 1},
 }
 
-// queryFile is the name of lang's query under queries/.
-func (l language) queryFile() string {
+// rulesFile is the name of lang's rules under rules/.
+func (l language) rulesFile() string {
 	if l.file != "" {
-		return "queries/" + l.file + ".scm"
+		return "rules/" + l.file + ".rules"
 	}
-	return "queries/" + l.name + ".scm"
+	return "rules/" + l.name + ".rules"
 }
 
 // extensions maps a lowercased file extension, or a base name without one,
@@ -105,13 +95,13 @@ func Languages() []string {
 }
 
 // Version returns what the definitions of lang depend on, for the index's
-// fingerprint: the grammar and its version, the query's revision and the
-// glue's ("tree-sitter-python@0.25.0+q1m1"); "" for a language Parse does
+// fingerprint: the grammar and its version, the rules' revision and the
+// glue's ("tree-sitter-python@0.25.0+r1m1"); "" for a language Parse does
 // not read.
 func Version(lang string) string {
 	l, ok := lookup(lang)
 	if !ok {
 		return ""
 	}
-	return l.grammar + "+q" + strconv.Itoa(l.query) + "m" + strconv.Itoa(moduleRev)
+	return l.grammar + "+r" + strconv.Itoa(l.rules) + "m" + strconv.Itoa(moduleRev)
 }

@@ -14,12 +14,15 @@ var ErrUnsupported = errors.New("language not supported")
 // (minified bundles, generated tables: the line heuristic serves them).
 const MaxBytes = 2 << 20
 
-// Parse budgets: inside the module the parse and the query stop after
+// Parse budgets: inside the module the parse and the walk stop after
 // budget(len(src)); the host kills the instance if the call itself runs past
 // twice that plus killSlack (a loop the budget cannot see).
+// The budget is wall-clock time and generous: on a loaded machine a parse
+// runs at a fraction of its speed (BenchmarkParse), and a file that falls
+// back to the line heuristic is chunked differently.
 const (
-	baseBudget = 500 * time.Millisecond
-	perMiB     = 2 * time.Second
+	baseBudget = time.Second
+	perMiB     = 10 * time.Second
 	killSlack  = time.Second
 )
 
@@ -49,14 +52,14 @@ func Parse(ctx context.Context, lang string, src []byte) ([]Def, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", lang, err)
 	}
-	recs, caps, err := parseIn(ctx, in, lang, src)
+	recs, kinds, err := parseIn(ctx, in, lang, src)
 	// A status error leaves the instance sound; any other (a trap, the
 	// module closed at the deadline, memory) may not.
 	p.put(ctx, in, err != nil && !errors.Is(err, errStatus))
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", lang, err)
 	}
-	return defs(src, recs, caps)
+	return defs(src, recs, kinds)
 }
 
 // parseIn runs one parse in instance in, under the host's deadline.
@@ -65,7 +68,7 @@ func parseIn(ctx context.Context, in *instance, lang string, src []byte) ([]reco
 	if !ok {
 		return nil, nil, fmt.Errorf("module lacks the %s grammar", lang)
 	}
-	caps, err := in.query(ctx, idx, lang)
+	kinds, err := in.rules(ctx, idx, lang)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,5 +76,5 @@ func parseIn(ctx context.Context, in *instance, lang string, src []byte) ([]reco
 	cctx, cancel := context.WithTimeout(ctx, 2*b+killSlack)
 	defer cancel()
 	recs, err := in.parse(cctx, idx, src, uint32(b.Microseconds()))
-	return recs, caps, err
+	return recs, kinds, err
 }

@@ -118,9 +118,10 @@ flags=(--target=wasm32-wasi -O2 -DNDEBUG -g0 -ffile-prefix-map="$work"=/ts -fno-
 # only glue.c; a cached object is the very bytes a compile gives.
 cache=${TS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/autorag/tsbuild}
 mkdir -p "$cache" "$work/glue"
-cp "$here/glue.c" "$work/glue/"
+cp "$here/glue.c" "$here/glue.h" "$here/rules.c" "$work/glue/"
 units=("rt $rt/src/lib.c $rt $rt/src $rt/include"
   "glue $work/glue/glue.c $work/glue $rt/include"
+  "rules $work/glue/rules.c $work/glue $rt/include"
   "langs $work/langs.c $work/langs.c $rt/include")
 for l in "${langs[@]}"; do
   set -- $l
@@ -166,7 +167,7 @@ done
 lic=$(dirname "$out")/LICENSES
 {
   echo "Licences of the sources compiled into treesitter.wasm (scripts/treesitter/build.sh)."
-  echo "glue.c is autorag's own. The runtime (src/, include/ of go-tree-sitter) is a copy of"
+  echo "glue.c, glue.h and rules.c are autorag's own. The runtime (src/, include/ of go-tree-sitter) is a copy of"
   echo "tree-sitter/tree-sitter's lib/, whose licence go-tree-sitter's zip does not ship:"
   printf '\n==== github.com/tree-sitter/tree-sitter lib (the C runtime): LICENSE ====\n\n'
   cat "$here/LICENSE.tree-sitter"
