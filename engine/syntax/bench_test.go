@@ -13,7 +13,7 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-// BenchmarkParse parses each language's sample, repeated to about 256 KiB,
+// BenchmarkParse parses each language's sample, repeated to about 64 KiB,
 // through Parse: MB/s is the parse cost per MB of source (the walk, the
 // copy into the module and the definitions included). The budget is lifted
 // so that a slow parse is measured, not cut. Repeating a sample repeats its
@@ -32,7 +32,7 @@ func BenchmarkParse(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		src := bytes.Repeat(one, 256<<10/len(one)+1)
+		src := bytes.Repeat(one, 64<<10/len(one)+1)
 		lang := LangOf(path)
 		b.Run(lang, func(b *testing.B) {
 			if _, err := Parse(ctx, lang, src); err != nil {
