@@ -41,8 +41,10 @@ var errTimeout = fmt.Errorf("%w: parse budget exceeded", errStatus)
 const recordWords = 7
 
 // record is one definition as the module reports it (byte offsets).
+// The module writes the rule index twice (the second word was a query's
+// pattern index and is kept so the record layout stays as built).
 type record struct {
-	rule, rule2                              uint32
+	rule                                     uint32
 	start, end, extStart, nameStart, nameEnd uint32
 }
 
@@ -205,7 +207,7 @@ func decodeRecords(words []byte, n int) []record {
 	recs := make([]record, n)
 	for i := range recs {
 		w := func(k int) uint32 { return binary.LittleEndian.Uint32(words[(i*recordWords+k)*4:]) }
-		recs[i] = record{rule: w(0), rule2: w(1), start: w(2), end: w(3), extStart: w(4), nameStart: w(5), nameEnd: w(6)}
+		recs[i] = record{rule: w(0), start: w(2), end: w(3), extStart: w(4), nameStart: w(5), nameEnd: w(6)}
 	}
 	return recs
 }
