@@ -52,7 +52,7 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 models:
 	GO=$(GO) scripts/models.sh
 
-# Rebuild engine/syntax/treesitter.wasm (the tree-sitter runtime and
+# Rebuild engine/syntax/treesitter.wasm.gz (the tree-sitter runtime and
 # grammars as one WebAssembly module, committed so that users need no C
 # toolchain) from the pinned module zips; needs clang-16, lld-16,
 # libclang-rt-16-dev-wasm32, wasi-libc and unzip (scripts/treesitter/build.sh).
