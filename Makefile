@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build install models test test-setup demo bench bench-cli eval eval-code reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build install models treesitter test test-setup demo bench bench-cli eval eval-code reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
@@ -40,11 +40,13 @@ test: test-setup models
 # race-instrumented compile takes minutes, longer than the tests that load it
 # wait). wazero keys that cache by the version the binary's build info
 # gives it, which differs between a package's test binary and a built CLI
-# (whose build the CLI tests re-execute): both are warmed.
+# (whose build the CLI tests re-execute): both are warmed. The tree-sitter
+# module (engine/syntax) is compiled into the same cache the same way.
 MCPCLIENT := testdata/mcpclient
 PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
 test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
+	$(GO) test -count=1 -run 'TestLanguagesMatchModule' ./engine/syntax
 	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
 	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
 
@@ -57,6 +59,13 @@ $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 # transformer embedder's tests run on these files, so `make test` needs it.
 models:
 	GO=$(GO) scripts/models.sh
+
+# Rebuild engine/syntax/treesitter.wasm.gz (the tree-sitter runtime and
+# grammars as one WebAssembly module, committed so that users need no C
+# toolchain) from the pinned module zips; needs clang-16, lld-16,
+# libclang-rt-16-dev-wasm32, wasi-libc and unzip (scripts/treesitter/build.sh).
+treesitter:
+	GO=$(GO) scripts/treesitter/build.sh
 
 # Build, index testdata/corpus (copied, so the repo stays clean) and query it.
 demo: build

@@ -1,0 +1,111 @@
+package syntax
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// BenchmarkParse parses each language's sample, repeated to about 64 KiB,
+// through Parse: MB/s is the parse cost per MB of source (the walk, the
+// copy into the module and the definitions included). The budget is lifted
+// so that a slow parse is measured, not cut. Repeating a sample repeats its
+// package and module lines, which some grammars (Java, Kotlin, Lua, Go)
+// parse as errors, and error recovery costs more than a clean parse.
+func BenchmarkParse(b *testing.B) {
+	defer func(f func(int) time.Duration) { budgetFor = f }(budgetFor)
+	budgetFor = func(int) time.Duration { return time.Minute }
+	samples, err := filepath.Glob("testdata/samples/*")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, path := range samples {
+		one, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src := bytes.Repeat(one, 64<<10/len(one)+1)
+		lang := LangOf(path)
+		b.Run(lang, func(b *testing.B) {
+			if _, err := Parse(ctx, lang, src); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(src)))
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := Parse(ctx, lang, src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile is the one-time cost the compilation cache saves: the
+// module compiled by wazero from scratch.
+func BenchmarkCompile(b *testing.B) {
+	ctx := context.Background()
+	wasm := module(b)
+	for b.Loop() {
+		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig())
+		if _, err := rt.CompileModule(ctx, wasm); err != nil {
+			b.Fatal(err)
+		}
+		_ = rt.Close(ctx)
+	}
+}
+
+// BenchmarkStartCached is the first Parse's start on a machine whose cache
+// holds the compiled module: the runtime made and the module loaded.
+func BenchmarkStartCached(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	wasm := module(b)
+	warm := func() {
+		cc, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cc))
+		if _, err := rt.CompileModule(ctx, wasm); err != nil {
+			b.Fatal(err)
+		}
+		_ = rt.Close(ctx)
+	}
+	warm()
+	b.ResetTimer()
+	for b.Loop() {
+		warm()
+	}
+}
+
+// BenchmarkUnzip is what every process that parses pays first: the
+// embedded module unzipped.
+func BenchmarkUnzip(b *testing.B) {
+	b.SetBytes(int64(len(moduleGz)))
+	for b.Loop() {
+		zr, err := gzip.NewReader(bytes.NewReader(moduleGz))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func module(b *testing.B) []byte {
+	wasm, err := moduleBytes()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return wasm
+}

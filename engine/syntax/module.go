@@ -1,0 +1,148 @@
+package syntax
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// moduleGz is the tree-sitter module built by scripts/treesitter/build.sh
+// (`make treesitter`), gzipped: the C runtime, every grammar and the glue.
+//
+//go:embed treesitter.wasm.gz
+var moduleGz []byte
+
+// moduleBytes is the module, unzipped on first use (wazero keys its
+// compilation cache by the module's bytes, so every process that parses
+// unzips it once).
+var moduleBytes = sync.OnceValues(func() ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(moduleGz))
+	if err != nil {
+		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
+	}
+	return b, nil
+})
+
+// moduleSHA256 is the line build.sh wrote beside the module; a test checks
+// that the embedded bytes match it.
+//
+//go:embed treesitter.sha256
+var moduleSHA256 string
+
+// memoryPages caps each instance's linear memory: 4,096 pages of 64 KiB
+// (256 MiB). A parse that needs more traps, and the instance is dropped.
+const memoryPages = 4096
+
+// engine is the process's one wazero runtime with the module compiled in it.
+type engine struct {
+	rt wazero.Runtime
+	cm wazero.CompiledModule
+}
+
+var (
+	engMu    sync.Mutex
+	eng      *engine
+	cacheDir string
+)
+
+// UseCacheDir sets where the compiled module is cached. The first call wins
+// (a process uses one cache). Without a call the cache is autorag/treesitter
+// in the user's cache directory (os.UserCacheDir), shared by every root on
+// the machine since the compiled module depends only on the binary; when
+// there is none the module is compiled in memory in every process.
+func UseCacheDir(dir string) {
+	engMu.Lock()
+	defer engMu.Unlock()
+	if cacheDir == "" {
+		cacheDir = dir
+	}
+}
+
+// Warm compiles the module (or loads it from the cache) unless that is done
+// already. Parse does it on first use; Warm lets a caller choose the moment.
+func Warm(ctx context.Context) error {
+	_, err := theEngine(ctx)
+	return err
+}
+
+// theEngine returns the process's engine, starting it on first use. The
+// compile outlives the caller's context: a cancelled first caller must not
+// leave the next one a half-made runtime.
+func theEngine(ctx context.Context) (*engine, error) {
+	engMu.Lock()
+	defer engMu.Unlock()
+	if eng != nil {
+		return eng, nil
+	}
+	ctx = context.WithoutCancel(ctx)
+	wasm, err := moduleBytes()
+	if err != nil {
+		return nil, err
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithMemoryLimitPages(memoryPages).
+		WithCloseOnContextDone(true)
+	if cc := compilationCache(); cc != nil {
+		rc = rc.WithCompilationCache(cc)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, rc)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("start tree-sitter: %w", err)
+	}
+	cm, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		_ = rt.Close(ctx)
+		return nil, fmt.Errorf("compile tree-sitter module: %w", err)
+	}
+	eng = &engine{rt: rt, cm: cm}
+	return eng, nil
+}
+
+func compilationCache() wazero.CompilationCache {
+	dir := cacheDir
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil
+		}
+		dir = filepath.Join(base, "autorag", "treesitter")
+	}
+	cc, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cc
+}
+
+// started reports whether the engine runs already (tests of laziness).
+func started() bool {
+	engMu.Lock()
+	defer engMu.Unlock()
+	return eng != nil
+}
+
+// moduleDigest is the hex sha256 of the embedded module, unzipped.
+func moduleDigest() (string, error) {
+	b, err := moduleBytes()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

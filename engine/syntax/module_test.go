@@ -1,0 +1,109 @@
+package syntax
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The embedded module is the one build.sh recorded in treesitter.sha256.
+func TestModuleDigest(t *testing.T) {
+	want, _, _ := strings.Cut(moduleSHA256, " ")
+	got, err := moduleDigest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("treesitter.wasm.gz holds a module of sha256 %s, treesitter.sha256 says %s: rebuild with make treesitter", got, want)
+	}
+}
+
+// The module links exactly the grammars Languages names, and each
+// language's rules name only node types and fields its grammar has.
+func TestLanguagesMatchModule(t *testing.T) {
+	ctx := context.Background()
+	e, err := theEngine(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := newInstance(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.close(ctx)
+	var linked []string
+	for name := range in.langs {
+		linked = append(linked, name)
+	}
+	slices.Sort(linked)
+	want := slices.Sorted(slices.Values(Languages()))
+	if !slices.Equal(linked, want) {
+		t.Fatalf("module links %v, Languages says %v", linked, want)
+	}
+	for _, l := range Languages() {
+		if _, err := in.rules(ctx, in.langs[l], l); err != nil {
+			t.Errorf("%s: %v", l, err)
+		}
+		if Version(l) == "" {
+			t.Errorf("%s: no version", l)
+		}
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	if _, err := Parse(context.Background(), "cobol", []byte("x")); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Parse(cobol) = %v, want ErrUnsupported", err)
+	}
+	if v := Version("cobol"); v != "" {
+		t.Fatalf("Version(cobol) = %q, want empty", v)
+	}
+}
+
+func TestLangOf(t *testing.T) {
+	for path, want := range map[string]string{
+		"a/b/c.py": "python", "x.PY": "python", "web/app.mjs": "javascript", "src/lib.rs": "rust",
+		"ui/App.tsx": "tsx", "api.d.ts": "typescript", "include/list.h": "c", "src/geo.hpp": "cpp",
+		"lib/tasks/Rakefile": "ruby", "build.gradle.kts": "kotlin", `C:\src\Main.cs`: "csharp",
+		"main.go": "go", "README.md": "", "Makefile": "", "noext": "",
+	} {
+		if got := LangOf(path); got != want {
+			t.Errorf("LangOf(%q) = %q, want %q", path, got, want)
+		}
+		if got := LangOf(path); got != "" && !slices.Contains(Languages(), got) {
+			t.Errorf("LangOf(%q) = %q, not in Languages", path, got)
+		}
+	}
+}
+
+// Languages, LangOf and Version never start the module: a process that
+// only asks which language a file is (a cold query) pays nothing. Run in a
+// fresh process, since another test may have started it in this one.
+func TestLazy(t *testing.T) {
+	if os.Getenv("SYNTAX_LAZY_CHILD") == "1" {
+		_ = Languages()
+		_ = LangOf("x.py")
+		_ = Version("python")
+		if _, err := Parse(context.Background(), "cobol", nil); !errors.Is(err, ErrUnsupported) {
+			t.Fatal(err)
+		}
+		if started() {
+			t.Fatal("module started without a Parse")
+		}
+		if _, err := Parse(context.Background(), "python", []byte("def f(): pass\n")); err != nil {
+			t.Fatal(err)
+		}
+		if !started() {
+			t.Fatal("module not started by Parse")
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLazy$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SYNTAX_LAZY_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}

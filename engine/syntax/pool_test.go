@@ -1,0 +1,48 @@
+package syntax
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// Parses from several goroutines at once, more than the pool has
+// instances, give each sample the definitions of its golden.
+func TestConcurrentParses(t *testing.T) {
+	samples, err := filepath.Glob("testdata/samples/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type job struct{ lang, src, want string }
+	var jobs []job
+	for _, path := range samples {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "golden", filepath.Base(path)+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, job{LangOf(path), string(src), string(want)})
+	}
+	var wg sync.WaitGroup
+	for g := range 2 * maxInstances {
+		wg.Go(func() {
+			for i := range jobs {
+				j := jobs[(i+g)%len(jobs)]
+				ds, err := Parse(context.Background(), j.lang, []byte(j.src))
+				if err != nil {
+					t.Errorf("%s: %v", j.lang, err)
+					return
+				}
+				if got := render(ds); got != j.want {
+					t.Errorf("%s: concurrent parse differs from the golden:\n%s", j.lang, got)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

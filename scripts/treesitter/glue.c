@@ -1,0 +1,158 @@
+// glue.c: the entry points of autorag's tree-sitter module (engine/syntax).
+//
+// The host (Go, on wazero) calls:
+//   lang_count(), lang_name(i)            the grammars linked in (langs.c, made by build.sh)
+//   malloc(n), free(p)                    buffers in the module's memory
+//   rules_set(lang, text, len)            the definition rules of a language (below)
+//   parse(lang, src, len, budget_us)      parse and find the definitions; returns a result buffer
+//
+// Definitions are found by a walk over the syntax tree against rules, not by
+// tree-sitter queries: compiling a query analyses the grammar's whole parse
+// table, seconds per language and instance for the large grammars, where a
+// rule costs nothing to set. One rule a line, words split by spaces:
+//
+//   TYPE NAME [COND...]
+//
+// TYPE is the definition node's type. NAME finds its name: paths separated
+// by '|', tried in order; a path is steps separated by '/': a field name,
+// ':type' (the first named child of that type), ':*' (the first named
+// child), or '~decl' (down C declarators to the declared name). A COND is
+// 'has=PATH', 'type=PATH=t1,t2' (the node at PATH has one of the types),
+// 'text=PATH=w1,w2' (its text is one of the words) or 'parent=t1,t2'. The
+// first rule of a node's type whose conditions hold makes it a definition.
+//
+// parse returns a pointer to uint32 words: [status, count, then count records of
+// 7 words: rule index (twice), node start, node end, extended start, name start,
+// name end] (byte offsets into src). The extended start takes in the comments,
+// decorators and attributes just above the definition. The buffer is the
+// module's and stays valid until the next call of parse. status is one of the
+// ST_* values below; on anything but ST_OK count is 0.
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "glue.h"
+
+
+static TSParser *parser;
+uint32_t *out;
+static uint32_t out_cap; // in words
+
+__attribute__((export_name("lang_count"))) int32_t lang_count(void) { return nlangs; }
+
+__attribute__((export_name("lang_name"))) const char *lang_name(int32_t i) {
+  return (i >= 0 && i < nlangs) ? langs[i].name : 0;
+}
+
+__attribute__((export_name("malloc"))) void *export_malloc(uint32_t n) { return malloc(n); }
+
+__attribute__((export_name("free"))) void export_free(void *p) { free(p); }
+
+static uint64_t now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t deadline;
+
+bool past_deadline(void) { return now_us() > deadline; }
+
+static bool parse_progress(TSParseState *s) {
+  (void)s;
+  return now_us() > deadline; // true cancels the parse
+}
+
+typedef struct {
+  const char *src;
+  uint32_t len;
+} Source;
+
+static const char *read_source(void *payload, uint32_t i, TSPoint p, uint32_t *n) {
+  (void)p;
+  Source *s = payload;
+  *n = i < s->len ? s->len - i : 0;
+  return i < s->len ? s->src + i : "";
+}
+
+static bool has_suffix(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+// leading reports whether a node of this type, just above a definition,
+// belongs to it: doc comments, decorators, attributes, annotations.
+bool leading(TSNode n, const char *src) {
+  const char *t = ts_node_type(n);
+  if (strstr(t, "comment")) return true;
+  if (!strcmp(t, "decorator") || !strcmp(t, "attribute_item") || !strcmp(t, "attribute_list") ||
+      !strcmp(t, "annotation") || !strcmp(t, "marker_annotation") || has_suffix(t, "_annotation"))
+    return true;
+  // Elixir's @doc, @spec and @impl are unary operators on a call.
+  return !strcmp(t, "unary_operator") && src[ts_node_start_byte(n)] == '@';
+}
+
+// wrapper reports whether parent only wraps the definition n: Python's
+// decorated_definition, JavaScript's export statement, a template
+// declaration, Go's type, const or var declaration of one spec.
+bool wrapper(TSNode parent, TSNode n) {
+  const char *t = ts_node_type(parent);
+  if (!strcmp(t, "decorated_definition") || !strcmp(t, "template_declaration")) return true;
+  if (!strcmp(t, "type_declaration") || !strcmp(t, "const_declaration") || !strcmp(t, "var_declaration"))
+    return ts_node_named_child_count(parent) == 1;
+  if (!strcmp(t, "export_statement")) {
+    TSNode d = ts_node_child_by_field_name(parent, "declaration", 11);
+    return !ts_node_is_null(d) && ts_node_eq(d, n);
+  }
+  return false;
+}
+
+// end_row is the row of n's last character: a line comment that takes in
+// its newline ends at column 0 of the next row.
+uint32_t end_row(TSNode n) {
+  TSPoint e = ts_node_end_point(n);
+  return (e.column == 0 && e.row > ts_node_start_point(n).row) ? e.row - 1 : e.row;
+}
+
+bool reserve(uint32_t words) {
+  if (words <= out_cap) return true;
+  uint32_t cap = out_cap ? out_cap * 2 : 1024;
+  while (cap < words) cap *= 2;
+  uint32_t *p = realloc(out, (size_t)cap * 4);
+  if (!p) return false;
+  out = p;
+  out_cap = cap;
+  return true;
+}
+
+static uint32_t *fail(uint32_t status) {
+  reserve(2);
+  out[0] = status;
+  out[1] = 0;
+  return out;
+}
+
+__attribute__((export_name("parse"))) uint32_t *parse(int32_t lang, const char *src, uint32_t len, uint32_t budget_us) {
+  if (lang < 0 || lang >= nlangs || lang >= MAX_LANGS) return fail(ST_BAD_LANG);
+  if (!rules_ready(lang)) return fail(ST_NO_RULES);
+  if (!parser) parser = ts_parser_new();
+  if (!ts_parser_set_language(parser, langs[lang].language())) return fail(ST_BAD_LANG);
+  deadline = now_us() + budget_us;
+  TSParseOptions opts = {.payload = 0, .progress_callback = parse_progress};
+  Source in = {src, len};
+  TSInput input = {.payload = &in, .read = read_source, .encoding = TSInputEncodingUTF8};
+  TSTree *tree = ts_parser_parse_with_options(parser, 0, input, opts);
+  if (!tree) {
+    ts_parser_reset(parser);
+    return fail(now_us() > deadline ? ST_TIMEOUT : ST_NO_TREE);
+  }
+  if (!reserve(2)) return fail(ST_NO_TREE);
+  out[0] = ST_OK;
+  out[1] = 0;
+  uint32_t st = rules_walk(lang, tree, src);
+  ts_tree_delete(tree);
+  if (st != ST_OK) return fail(st);
+  return out;
+}
