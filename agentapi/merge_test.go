@@ -43,7 +43,7 @@ func TestScales(t *testing.T) {
 		for i := range ok {
 			ok[i] = i
 		}
-		if got := scalesOf(tt.answers, ok, tt.method); !cmp.Equal(got, tt.want) {
+		if got := weightsOf("x", tt.answers, ok, tt.method); !cmp.Equal(got, tt.want) {
 			t.Errorf("%s: scales %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -74,5 +74,52 @@ func TestMergeOrders(t *testing.T) {
 	}
 	if out.Results[0].RootScore != nil {
 		t.Errorf("an unscaled result carries root_score: %+v", out.Results[0])
+	}
+}
+
+// reranked is an answer whose results a reranker scored: each hit is
+// {rerank score, raw bm25}.
+func reranked(hits ...[2]float64) *envelope.Query {
+	q := answer("hybrid")
+	for i, h := range hits {
+		rr, bm := h[0], h[1]
+		r := engine.Result{Rank: i + 1, Path: "f" + string(rune('a'+i)) + ".md", Score: rr}
+		r.Scores.Rerank, r.Scores.BM25 = &rr, &bm
+		q.Results = append(q.Results, r)
+	}
+	return q
+}
+
+// TestMergeKeepsRerankScores: a reranker's scores are comparable across
+// roots (every root asks the same one), so they are merged as they are,
+// whatever each root's BM25 (issue 36, item 3); passages it did not score
+// follow the ones it did.
+func TestMergeKeepsRerankScores(t *testing.T) {
+	ms := []*member{{name: "x", e: &engine.Engine{}}, {name: "y", e: &engine.Engine{}}}
+	for _, tt := range []struct {
+		name string
+		x, y *envelope.Query
+		want []string
+	}{
+		{"negative logits", reranked([2]float64{-3, 8}), reranked([2]float64{-8, 2}), []string{"x/fa.md", "y/fa.md"}},
+		{"probabilities", reranked([2]float64{0.5, 8}), reranked([2]float64{0.9, 2}), []string{"y/fa.md", "x/fa.md"}},
+		{"unscored after scored", answer("hybrid", [3]float64{1, 9, 0}), reranked([2]float64{-8, 2}), []string{"y/fa.md", "x/fa.md"}},
+	} {
+		for _, method := range []string{MergeScaled, MergeScore, MergeRank, MergeCosine, MergeCoverage} {
+			out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: intp(4)}}, ms, []*envelope.Query{tt.x, tt.y}, make([]error, 2), method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range out.Results {
+				got = append(got, h.Root+"/"+h.Result.Path)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("%s, merge %s (-want +got):\n%s", tt.name, method, d)
+			}
+			if h := out.Results[0]; h.Result.Scores.Rerank != nil && (h.Score != *h.Result.Scores.Rerank || h.RootScore != nil) {
+				t.Errorf("%s, merge %s: the best's score %v (root score %v), want the reranker's %v as it is", tt.name, method, h.Score, h.RootScore, *h.Result.Scores.Rerank)
+			}
+		}
 	}
 }

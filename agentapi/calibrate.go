@@ -1,0 +1,101 @@
+package agentapi
+
+import (
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/envelope"
+)
+
+// weightsOf is each answering root's factor under method: how much the
+// query is about that root, comparable across roots, over the best of all
+// roots (1 for the best; 1 for every root when only one answered, or the
+// method does not weigh roots).
+func weightsOf(query string, answers []*envelope.Query, ok []int, method string) []float64 {
+	w := make([]float64, len(answers))
+	for _, i := range ok {
+		w[i] = 1
+	}
+	var evidence func(*envelope.Query) float64
+	switch method {
+	case MergeScaled:
+		evidence = topRaw
+	case MergeCosine:
+		evidence = topCosine
+	case MergeCoverage:
+		terms := analyze.Terms(query)
+		evidence = func(q *envelope.Query) float64 { return bestCoverage(terms, q) }
+	}
+	if evidence == nil || len(ok) < 2 {
+		return w
+	}
+	return relative(w, answers, ok, evidence)
+}
+
+// relative sets w[i] to each root's evidence over the best root's; a root
+// with no evidence keeps its 1.
+func relative(w []float64, answers []*envelope.Query, ok []int, evidence func(*envelope.Query) float64) []float64 {
+	ev := make([]float64, len(answers))
+	var best float64
+	for _, i := range ok {
+		ev[i] = evidence(answers[i])
+		best = max(best, ev[i])
+	}
+	if best <= 0 {
+		return w
+	}
+	for _, i := range ok {
+		if ev[i] > 0 {
+			w[i] = ev[i] / best
+		}
+	}
+	return w
+}
+
+// topRaw is the best raw score of q's results: BM25 unless the answer is
+// vector-only, then cosine similarity.
+func topRaw(q *envelope.Query) float64 {
+	if q.Mode == engine.ModeVector {
+		return topCosine(q)
+	}
+	var top float64
+	for _, r := range q.Results {
+		if r.Scores.BM25 != nil {
+			top = max(top, *r.Scores.BM25)
+		}
+	}
+	return top
+}
+
+// topCosine is the best cosine similarity of q's results to the query.
+func topCosine(q *envelope.Query) float64 {
+	var top float64
+	for _, r := range q.Results {
+		if r.Scores.Vector != nil {
+			top = max(top, *r.Scores.Vector)
+		}
+	}
+	return top
+}
+
+// bestCoverage is the largest share of the query's terms one result holds
+// (in its text, section, title or path).
+func bestCoverage(terms []string, q *envelope.Query) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	var best float64
+	for _, r := range q.Results {
+		have := map[string]bool{}
+		for _, t := range analyze.Terms(r.Path + "\n" + r.Title + "\n" + r.Section + "\n" + r.Text) {
+			have[t] = true
+		}
+		n := 0
+		for _, t := range terms {
+			if have[t] {
+				n++
+			}
+		}
+		best = max(best, float64(n)/float64(len(terms)))
+	}
+	return best
+}
