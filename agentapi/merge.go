@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-		"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/envelope"
 )
 
 // Ways to merge the roots' rankings (WorkspaceOptions.Merge); measured
