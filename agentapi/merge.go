@@ -57,6 +57,7 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 			q := answers[i]
 			ra.OK, ra.Mode, ra.Fingerprint, ra.Generation, ra.Cached = true, q.Mode, q.Fingerprint, q.Generation, q.Cached
 			ra.Results, ra.Stale, ra.StaleCheckedAt = len(q.Results), q.Stale, q.StaleCheckedAt
+			ra.Reranked, ra.RerankError = q.Reranked, q.RerankError
 			ok = append(ok, i)
 		}
 		out.Roots = append(out.Roots, ra)
@@ -137,6 +138,7 @@ func summarize(out *SearchAnswer, answers []*envelope.Query, ok []int, ms []*mem
 		if q.Explain != "" && len(ok) > 1 {
 			explains = append(explains, ms[i].name+": "+q.Explain)
 		}
+		rerankOf(out, q, ms[i].name, len(ok) > 1)
 		if q.Stale != nil {
 			s := *q.Stale || out.Stale != nil && *out.Stale
 			out.Stale = &s
@@ -147,5 +149,24 @@ func summarize(out *SearchAnswer, answers []*envelope.Query, ok []int, ms []*mem
 	}
 	if len(explains) > 0 {
 		out.Explain = strings.Join(explains, "; ")
+	}
+}
+
+// rerankOf folds one root's reranked flag into out's: false, with the
+// first failure's reason (named by root when several answered), when the
+// reranker failed for any root.
+func rerankOf(out *SearchAnswer, q *envelope.Query, root string, several bool) {
+	if q.Reranked == nil {
+		return
+	}
+	if out.Reranked == nil || *out.Reranked && !*q.Reranked {
+		v := *q.Reranked
+		out.Reranked = &v
+	}
+	if q.RerankError != "" && out.RerankError == "" {
+		out.RerankError = q.RerankError
+		if several {
+			out.RerankError = root + ": " + q.RerankError
+		}
 	}
 }

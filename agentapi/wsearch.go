@@ -47,6 +47,8 @@ type RootAnswer struct {
 	Cached         bool                `json:"cached,omitempty"`
 	Results        int                 `json:"results"`
 	Scale          float64             `json:"scale,omitempty"`
+	Reranked       *bool               `json:"reranked,omitempty"`
+	RerankError    string              `json:"rerank_error,omitempty"`
 	Stale          *bool               `json:"stale,omitempty"`
 	StaleCheckedAt *time.Time          `json:"stale_checked_at,omitempty"`
 	Error          *envelope.ErrorBody `json:"error,omitempty"`
@@ -56,17 +58,22 @@ type RootAnswer struct {
 // fields (fingerprint and generation when one root answered), the merged
 // results, and what each root said.
 type SearchAnswer struct {
-	OK             bool         `json:"ok"`
-	Outcome        string       `json:"outcome"`
-	Query          string       `json:"query"`
-	Mode           string       `json:"mode"`
-	K              int          `json:"k"`
-	Fingerprint    string       `json:"fingerprint,omitempty"`
-	Generation     string       `json:"generation,omitempty"`
-	Cached         bool         `json:"cached"`
-	TookMS         float64      `json:"took_ms"`
-	Results        []Hit        `json:"results"`
-	Explain        string       `json:"explain,omitempty"`
+	OK          bool    `json:"ok"`
+	Outcome     string  `json:"outcome"`
+	Query       string  `json:"query"`
+	Mode        string  `json:"mode"`
+	K           int     `json:"k"`
+	Fingerprint string  `json:"fingerprint,omitempty"`
+	Generation  string  `json:"generation,omitempty"`
+	Cached      bool    `json:"cached"`
+	TookMS      float64 `json:"took_ms"`
+	Results     []Hit   `json:"results"`
+	Explain     string  `json:"explain,omitempty"`
+	// Reranked is false when the reranker failed for any root (that root's
+	// passages are in its fused order; RerankError says why, and each
+	// root's own answer in Roots).
+	Reranked       *bool        `json:"reranked,omitempty"`
+	RerankError    string       `json:"rerank_error,omitempty"`
 	Stale          *bool        `json:"stale,omitempty"`
 	StaleCheckedAt *time.Time   `json:"stale_checked_at,omitempty"`
 	Roots          []RootAnswer `json:"roots"`

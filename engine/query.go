@@ -68,8 +68,13 @@ type QueryResult struct {
 	Explain string
 	// Hint says why a query with a --path filter found nothing when no
 	// indexed file matches the filter at all.
-	Hint   string
-	TookMS float64
+	Hint string
+	// Reranked says, when a reranker is configured, whether it re-scored
+	// the results; when it failed, RerankError says why and the results
+	// are in the fused order.
+	Reranked    *bool
+	RerankError string
+	TookMS      float64
 }
 
 // Query answers o from the committed generation. It never takes the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -217,49 +216,6 @@ func (e *Engine) widen(o QueryOptions) QueryOptions {
 	k, _ := defaults(o)
 	o.K = max(k, e.Settings.rerankN())
 	return o
-}
-
-// rerank re-orders the best rerankN results of res by the reranker's
-// scores (ties keep the fused order), keeps the first k of o, and records
-// each score in Scores.Rerank. A reranker that fails fails the query.
-func (e *Engine) rerank(ctx context.Context, o QueryOptions, res *QueryResult) error {
-	rr := e.Settings.Reranker
-	if rr == nil || len(res.Results) == 0 {
-		return nil
-	}
-	n := min(e.Settings.rerankN(), len(res.Results))
-	top := res.Results[:n]
-	texts := make([]string, n)
-	for i, r := range top {
-		texts[i] = r.Text
-	}
-	scores, err := rr.Rerank(ctx, o.Text, texts)
-	if err != nil {
-		return fmt.Errorf("rerank: %w", err)
-	}
-	if len(scores) != n {
-		return fmt.Errorf("rerank: %d scores for %d passages", len(scores), n)
-	}
-	for i := range top {
-		s := scores[i]
-		top[i].Scores.Rerank = &s
-		if o.Explain {
-			top[i].Explain += fmt.Sprintf("; rerank %.4f (fused rank %d)", s, top[i].Rank)
-		}
-	}
-	sort.SliceStable(top, func(a, b int) bool { return *top[a].Scores.Rerank > *top[b].Scores.Rerank })
-	k, _ := defaults(o)
-	res.Results = res.Results[:min(k, len(res.Results))]
-	for i := range res.Results {
-		res.Results[i].Rank = i + 1
-		if s := res.Results[i].Scores.Rerank; s != nil {
-			res.Results[i].Score = *s
-		}
-	}
-	if o.Explain {
-		res.Explain += fmt.Sprintf("; reranked the best %d with %s", n, rr.Name())
-	}
-	return nil
 }
 
 // cloneResult copies r deeply enough that no caller can reach the cached

@@ -55,6 +55,9 @@ type Settings struct {
 	// query cache key.
 	Reranker Reranker
 	RerankN  int
+	// RerankRequired makes a failing reranker fail the query; without it
+	// the answer keeps the fused order and says why it was not reranked.
+	RerankRequired bool
 }
 
 // DefaultSettings returns the built-in defaults.
