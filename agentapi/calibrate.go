@@ -1,9 +1,24 @@
 package agentapi
 
 import (
+	"math"
+
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/envelope"
+)
+
+// Coverage weights (MergeCoverage), chosen with bench/agents roots on
+// pairs of the code-search dev trees and one with SciFact (see
+// docs/QUALITY.md, "Merging roots").
+const (
+	// coverageDepth is how many of a root's best passages its coverage
+	// is the mean of: one lucky passage is weak evidence that the root
+	// is about the question.
+	coverageDepth = 3
+	// coverageExponent sharpens the roots' coverage ratios: at 3 a root
+	// holding a third fewer of the query's terms weighs 0.30.
+	coverageExponent = 3
 )
 
 // weightsOf is each answering root's factor under method: how much the
@@ -16,6 +31,7 @@ func weightsOf(query string, answers []*envelope.Query, ok []int, method string)
 		w[i] = 1
 	}
 	var evidence func(*envelope.Query) float64
+	unknown := 1.0 // the weight of a root without evidence: its scores as they are
 	switch method {
 	case MergeScaled:
 		evidence = topRaw
@@ -23,17 +39,18 @@ func weightsOf(query string, answers []*envelope.Query, ok []int, method string)
 		evidence = topCosine
 	case MergeCoverage:
 		terms := analyze.Terms(query)
-		evidence = func(q *envelope.Query) float64 { return bestCoverage(terms, q) }
+		evidence = func(q *envelope.Query) float64 { return math.Pow(coverage(terms, q), coverageExponent) }
+		unknown = 0 // none of the query's words: found by vectors alone
 	}
 	if evidence == nil || len(ok) < 2 {
 		return w
 	}
-	return relative(w, answers, ok, evidence)
+	return relative(w, answers, ok, evidence, unknown)
 }
 
-// relative sets w[i] to each root's evidence over the best root's; a root
-// with no evidence keeps its 1.
-func relative(w []float64, answers []*envelope.Query, ok []int, evidence func(*envelope.Query) float64) []float64 {
+// relative sets w[i] to each root's evidence over the best root's, or to
+// unknown for a root without any (all stay 1 when no root has any).
+func relative(w []float64, answers []*envelope.Query, ok []int, evidence func(*envelope.Query) float64, unknown float64) []float64 {
 	ev := make([]float64, len(answers))
 	var best float64
 	for _, i := range ok {
@@ -44,6 +61,7 @@ func relative(w []float64, answers []*envelope.Query, ok []int, evidence func(*e
 		return w
 	}
 	for _, i := range ok {
+		w[i] = unknown
 		if ev[i] > 0 {
 			w[i] = ev[i] / best
 		}
@@ -77,14 +95,18 @@ func topCosine(q *envelope.Query) float64 {
 	return top
 }
 
-// bestCoverage is the largest share of the query's terms one result holds
-// (in its text, section, title or path).
-func bestCoverage(terms []string, q *envelope.Query) float64 {
+// coverage is the mean, over q's best coverageDepth results (a missing
+// one counts 0), of the share of the query's terms each holds in its
+// path, title, section or text. Unlike BM25 it does not depend on the
+// root's term statistics, so it compares across roots: a root that is
+// about the question holds all of its words, where BM25 rates that
+// root's common words (its own name, its jargon) low.
+func coverage(terms []string, q *envelope.Query) float64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	var best float64
-	for _, r := range q.Results {
+	var sum float64
+	for _, r := range q.Results[:min(coverageDepth, len(q.Results))] {
 		have := map[string]bool{}
 		for _, t := range analyze.Terms(r.Path + "\n" + r.Title + "\n" + r.Section + "\n" + r.Text) {
 			have[t] = true
@@ -95,7 +117,7 @@ func bestCoverage(terms []string, q *envelope.Query) float64 {
 				n++
 			}
 		}
-		best = max(best, float64(n)/float64(len(terms)))
+		sum += float64(n) / float64(len(terms))
 	}
-	return best
+	return sum / coverageDepth
 }

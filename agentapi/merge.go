@@ -10,14 +10,17 @@ import (
 
 // Ways to merge the roots' rankings (WorkspaceOptions.Merge); measured
 // against each other by bench/agents (merge: one corpus dealt over
-// roots; roots: different corpora, each with its own questions).
+// roots; roots: different corpora, each with its own questions; see
+// docs/QUALITY.md, "Merging roots").
 // Every way keeps each root's own order: it only decides how the roots'
 // lists interleave. Passages a reranker scored come first, by its score
 // as it is (every root asks the same reranker), whatever the way.
 const (
 	// MergeScaled multiplies each root's scores by how its best raw match
 	// compares with the best over all roots (BM25 in bm25 and hybrid
-	// mode, cosine similarity in vector mode), then sorts.
+	// mode, cosine similarity in vector mode), then sorts. Best when the
+	// roots hold one corpus dealt at random; it answers a root's
+	// questions from another root whose BM25 statistics rate them higher.
 	MergeScaled = "scaled"
 	// MergeScore sorts by each root's own scores as they are.
 	MergeScore = "score"
@@ -26,9 +29,8 @@ const (
 	// MergeCosine multiplies each root's scores by its best cosine
 	// similarity over the best of all roots.
 	MergeCosine = "cosine"
-	// MergeCoverage multiplies each root's scores by the largest share of
-	// the query's terms one of its passages holds, over the best of all
-	// roots.
+	// MergeCoverage multiplies each root's scores by its coverage of the
+	// query (calibrate.go) over the best of all roots'. The default.
 	MergeCoverage = "coverage"
 )
 

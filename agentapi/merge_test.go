@@ -123,3 +123,30 @@ func TestMergeKeepsRerankScores(t *testing.T) {
 		}
 	}
 }
+
+// texts is an answer whose results hold the given texts, best first.
+func texts(ts ...string) *envelope.Query {
+	q := answer("hybrid")
+	for i, s := range ts {
+		q.Results = append(q.Results, engine.Result{Rank: i + 1, Path: "f.md", Score: 1 / float64(i+1), Text: s})
+	}
+	return q
+}
+
+// TestCoverageWeights: a root weighs the mean share of the query's terms
+// its best three passages hold, cubed, over the best root's; a root whose
+// passages hold none of them (found by vectors alone) weighs 0.
+func TestCoverageWeights(t *testing.T) {
+	full := texts("rotate the signing keys", "signing keys are rotated", "rotate keys, signing them")
+	third := texts("keys of the cellar", "the keys", "keys")
+	none := texts("boil the pasta")
+	got := weightsOf("rotate signing keys", []*envelope.Query{full, third, none}, []int{0, 1, 2}, MergeCoverage)
+	want := []float64{1, 1.0 / 27, 0}
+	if !cmp.Equal(got, want, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	short := texts("rotate the signing keys") // one passage of three: a third of the evidence
+	if got := weightsOf("rotate signing keys", []*envelope.Query{full, short}, []int{0, 1}, MergeCoverage); got[1] < 1.0/27-1e-9 || got[1] > 1.0/27+1e-9 {
+		t.Errorf("one full passage: weight %v, want 1/27", got[1])
+	}
+}

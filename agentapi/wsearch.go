@@ -86,7 +86,7 @@ type SearchAnswer struct {
 	Encoding  string `json:"token_encoding,omitempty"`
 }
 
-// Search answers r from every root it names at once, merged by score (see
+// Search answers r from every root it names at once, merged (see
 // doc.go, "Workspaces"). A root that fails is reported in Roots and left
 // out; only when every root failed is the first failure returned.
 func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswer, error) {
@@ -106,7 +106,7 @@ func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswe
 	w.each(ms, func(i int, m *member) {
 		m.use(func(a *API) { answers[i], errs[i] = a.Search(ctx, r.SearchRequest) })
 	})
-	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeScaled))
+	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeCoverage))
 	if err != nil {
 		return nil, err
 	}
