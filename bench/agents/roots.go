@@ -42,7 +42,7 @@ func runRoots(ctx context.Context, c *config, dirs []string) error {
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "questions of\tmerge\tMRR@10\tnDCG@10\tfirst from another root\n")
-	for _, m := range append([]string{"alone"}, agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank) {
+	for _, m := range append([]string{"alone"}, agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage) {
 		ws, err := agentapi.NewWorkspace(ms, agentapi.WorkspaceOptions{Merge: m})
 		if err != nil {
 			return err
