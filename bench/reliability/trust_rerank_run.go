@@ -35,16 +35,6 @@ func (h *harness) rerankFailures(rounds int) outcome {
 	}
 	defer svc.close()
 	env := []string{"AUTORAG_RERANK_URL=" + svc.url, "AUTORAG_RERANK_TIMEOUT=1s"}
-	q := probes[0]
-	// The fused order the reranker is given: the best 30 (rerank_n), of
-	// which a failed rerank keeps the first 5. (It can differ from -k 5's:
-	// a top-k is not yet always the prefix of a larger one, issue 33.)
-	var plain rerankAnswer
-	if r := h.cli.run(nil, "--root", roots[0], "query", "--json", "--no-cache", "-k", "30", q); r.code != 0 || json.Unmarshal([]byte(r.stdout), &plain) != nil || len(plain.Results) < 5 {
-		o.fail("setup: query without a reranker: %s", r)
-		return o
-	}
-	plain.Results = plain.Results[:5]
 	s, base, err := h.startServerEnv(env, "--root", roots[0], "--root", roots[1], "serve", "--rerank", "--addr", "127.0.0.1:0")
 	if err != nil {
 		o.fail("serve: %v", err)
@@ -58,6 +48,13 @@ func (h *harness) rerankFailures(rounds int) outcome {
 	}
 	defer m.close()
 	for round := range rounds {
+		// A new query each round: the servers cache the answers the
+		// reranker gave (never the ones it failed on).
+		q := probes[round%len(probes)]
+		plain, ok := h.fusedOrder(&o, roots[0], q)
+		if !ok {
+			return o
+		}
 		for _, fault := range rerankFaults {
 			svc.mode.Store(fault)
 			h.rerankQuery(&o, env, roots[0], q, fault, plain)
@@ -79,6 +76,21 @@ func (h *harness) rerankFailures(rounds int) outcome {
 	return o
 }
 
+// fusedOrder is the order a reranker is given for q on root: the best 30
+// (rerank_n), of which a failed rerank keeps the first 5. (It can differ
+// from -k 5's: a top-k is not yet always the prefix of a larger one,
+// issue 33.)
+func (h *harness) fusedOrder(o *outcome, root, q string) (rerankAnswer, bool) {
+	var plain rerankAnswer
+	r := h.cli.run(nil, "--root", root, "query", "--json", "--no-cache", "-k", "30", q)
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &plain) != nil || len(plain.Results) < 5 {
+		o.fail("query %q without a reranker: %s", q, r)
+		return plain, false
+	}
+	plain.Results = plain.Results[:5]
+	return plain, true
+}
+
 // rerankQuery runs `autorag query` on root with the service failing.
 func (h *harness) rerankQuery(o *outcome, env []string, root, q, fault string, plain rerankAnswer) {
 	o.Trials++
@@ -87,7 +99,7 @@ func (h *harness) rerankQuery(o *outcome, env []string, root, q, fault string, p
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &a) != nil {
 		o.fail("query, %s: %s", fault, r)
 	} else if !slices.Equal(paths(a), paths(plain)) || a.Reranked == nil || *a.Reranked || strings.Count(a.RerankError, "rerank:") != 1 {
-		o.fail("query, %s: %v reranked %v %q, want the fused %v marked", fault, paths(a), a.Reranked, a.RerankError, paths(plain))
+		o.fail("query, %s: %v reranked %s %q, want the fused %v marked", fault, paths(a), boolText(a.Reranked), a.RerankError, paths(plain))
 	}
 	o.Trials++
 	r = h.cli.run(env, "--root", root, "query", "--json", "--no-cache", "--rerank=required", q)
@@ -111,12 +123,12 @@ func checkMarked(o *outcome, surface, fault string, a rerankAnswer, err error) {
 		o.fail("%s, %s: %v", surface, fault, err)
 		return
 	case !a.OK || len(a.Roots) != 2 || len(a.Results) == 0 || a.Reranked == nil || *a.Reranked || a.RerankError == "":
-		o.fail("%s, %s: ok %v, %d roots, %d results, reranked %v %q", surface, fault, a.OK, len(a.Roots), len(a.Results), a.Reranked, a.RerankError)
+		o.fail("%s, %s: ok %v, %d roots, %d results, reranked %s %q", surface, fault, a.OK, len(a.Roots), len(a.Results), boolText(a.Reranked), a.RerankError)
 		return
 	}
 	for i, r := range a.Roots {
 		if !r.OK || r.Reranked == nil || *r.Reranked {
-			o.fail("%s, %s: root %d ok %v reranked %v", surface, fault, i, r.OK, r.Reranked)
+			o.fail("%s, %s: root %d ok %v reranked %s", surface, fault, i, r.OK, boolText(r.Reranked))
 		}
 	}
 }
@@ -125,7 +137,7 @@ func checkMarked(o *outcome, surface, fault string, a rerankAnswer, err error) {
 // reranker's scores, as it gave them.
 func checkByScores(o *outcome, surface string, a rerankAnswer, err error) {
 	if err != nil || a.Reranked == nil || !*a.Reranked || len(a.Results) == 0 {
-		o.fail("%s, answering: %v reranked %v", surface, err, a.Reranked)
+		o.fail("%s, answering: %v reranked %s", surface, err, boolText(a.Reranked))
 		return
 	}
 	roots := map[string]bool{}
@@ -234,4 +246,12 @@ func (m *mcpStdio) search(id int, q string) (rerankAnswer, error) {
 		return a, fmt.Errorf("not a result: %.300s", l)
 	}
 	return a, json.Unmarshal(res.Result.StructuredContent, &a)
+}
+
+// boolText prints an optional bool.
+func boolText(b *bool) string {
+	if b == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*b)
 }
