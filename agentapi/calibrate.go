@@ -13,8 +13,8 @@ import (
 // docs/QUALITY.md, "Merging roots").
 const (
 	// coverageDepth is how many of a root's best passages its coverage
-	// is the mean of: one lucky passage is weak evidence that the root
-	// is about the question.
+	// is the mean of: one lucky passage among many is weak evidence that
+	// the root is about the question.
 	coverageDepth = 3
 	// coverageExponent sharpens the roots' coverage ratios: at 3 a root
 	// holding a third fewer of the query's terms weighs 0.30.
@@ -95,18 +95,20 @@ func topCosine(q *envelope.Query) float64 {
 	return top
 }
 
-// coverage is the mean, over q's best coverageDepth results (a missing
-// one counts 0), of the share of the query's terms each holds in its
-// path, title, section or text. Unlike BM25 it does not depend on the
+// coverage is the mean, over q's best coverageDepth results (fewer when
+// the root has fewer to give: a small root's one file may be the whole
+// answer), of the share of the query's terms each holds in its path,
+// title, section or text. Unlike BM25 it does not depend on the
 // root's term statistics, so it compares across roots: a root that is
 // about the question holds all of its words, where BM25 rates that
 // root's common words (its own name, its jargon) low.
 func coverage(terms []string, q *envelope.Query) float64 {
-	if len(terms) == 0 {
+	top := q.Results[:min(coverageDepth, len(q.Results))]
+	if len(terms) == 0 || len(top) == 0 {
 		return 0
 	}
 	var sum float64
-	for _, r := range q.Results[:min(coverageDepth, len(q.Results))] {
+	for _, r := range top {
 		have := map[string]bool{}
 		for _, t := range analyze.Terms(r.Path + "\n" + r.Title + "\n" + r.Section + "\n" + r.Text) {
 			have[t] = true
@@ -119,5 +121,5 @@ func coverage(terms []string, q *envelope.Query) float64 {
 		}
 		sum += float64(n) / float64(len(terms))
 	}
-	return sum / coverageDepth
+	return sum / float64(len(top))
 }

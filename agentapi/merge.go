@@ -91,9 +91,13 @@ func keyed(query string, ms []*member, answers []*envelope.Query, ok []int, meth
 		q := answers[i]
 		out.Roots[i].Scale = weights[i]
 		out.Cached = out.Cached && q.Cached
+		w := weights[i]
+		if top := topScore(q); method == MergeCoverage && len(ok) > 1 && top > 0 {
+			w /= top // each root's best at its weight (fusion for code tops out below 1)
+		}
 		for j, res := range q.Results {
 			h := Hit{Root: ms[i].name, Result: res}
-			x := merged{root: i, order: j, key: res.Score * weights[i]}
+			x := merged{root: i, order: j, key: res.Score * w}
 			switch {
 			case res.Scores.Rerank != nil:
 				x.scored, x.key = true, *res.Scores.Rerank
@@ -109,6 +113,17 @@ func keyed(query string, ms []*member, answers []*envelope.Query, ok []int, meth
 		}
 	}
 	return all
+}
+
+// topScore is the best score of q's results a reranker did not score.
+func topScore(q *envelope.Query) float64 {
+	var top float64
+	for _, r := range q.Results {
+		if r.Scores.Rerank == nil {
+			top = max(top, r.Score)
+		}
+	}
+	return top
 }
 
 // cmpBool orders false before true.

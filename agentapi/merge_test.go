@@ -134,8 +134,9 @@ func texts(ts ...string) *envelope.Query {
 }
 
 // TestCoverageWeights: a root weighs the mean share of the query's terms
-// its best three passages hold, cubed, over the best root's; a root whose
-// passages hold none of them (found by vectors alone) weighs 0.
+// its best three passages (or as many as it has) hold, cubed, over the
+// best root's; a root whose passages hold none of them (found by vectors
+// alone) weighs 0.
 func TestCoverageWeights(t *testing.T) {
 	full := texts("rotate the signing keys", "signing keys are rotated", "rotate keys, signing them")
 	third := texts("keys of the cellar", "the keys", "keys")
@@ -145,8 +146,30 @@ func TestCoverageWeights(t *testing.T) {
 	if !cmp.Equal(got, want, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })) {
 		t.Errorf("weights %v, want %v", got, want)
 	}
-	short := texts("rotate the signing keys") // one passage of three: a third of the evidence
-	if got := weightsOf("rotate signing keys", []*envelope.Query{full, short}, []int{0, 1}, MergeCoverage); got[1] < 1.0/27-1e-9 || got[1] > 1.0/27+1e-9 {
-		t.Errorf("one full passage: weight %v, want 1/27", got[1])
+	short := texts("rotate the signing keys") // a root with one passage to give: all of it
+	if got := weightsOf("rotate signing keys", []*envelope.Query{full, short}, []int{0, 1}, MergeCoverage); got[1] != 1 {
+		t.Errorf("a root's only passage, holding every term: weight %v, want 1", got[1])
+	}
+}
+
+// TestCoverageMergeNormalizesEachRoot: with several roots each root's
+// scores are divided by its best before weighing (hybrid fusion for code
+// tops out below 1), so two roots holding every query term interleave;
+// one root keeps its scores as they are.
+func TestCoverageMergeNormalizesEachRoot(t *testing.T) {
+	ms := []*member{{name: "notes", e: &engine.Engine{}}, {name: "code", e: &engine.Engine{}}}
+	notes := texts("retry with exponential backoff", "retry with exponential backoff, again", "retry: exponential backoff")
+	code := texts("// Retry retries with exponential backoff.")
+	code.Results[0].Score = 0.7
+	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry exponential backoff", K: intp(3)}}, ms, []*envelope.Query{notes, code}, make([]error, 2), MergeCoverage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := out.Results[1]; h.Root != "code" || h.Score != 1 || h.RootScore == nil || *h.RootScore != 0.7 {
+		t.Errorf("second %+v, want code's passage at its weight 1 (its own 0.7 in root_score)", h)
+	}
+	one, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry", K: intp(1)}}, ms[1:], []*envelope.Query{code}, make([]error, 1), MergeCoverage)
+	if err != nil || one.Results[0].Score != 0.7 || one.Results[0].RootScore != nil {
+		t.Errorf("one root: %v %+v, want its own score", err, one.Results)
 	}
 }

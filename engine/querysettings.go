@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/rerank"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -216,6 +217,36 @@ func (e *Engine) widen(o QueryOptions) QueryOptions {
 	k, _ := defaults(o)
 	o.K = max(k, e.Settings.rerankN())
 	return o
+}
+
+// rerank re-orders the best rerankN results of res by the reranker's
+// scores (package rerank, Reorder) and keeps the first k of o. A reranker
+// that fails (an error, a timeout, not one score per passage) leaves the
+// fused order and says so (Reranked false, RerankError); the query fails
+// only with Settings.RerankRequired, or when ctx was cancelled.
+func (e *Engine) rerank(ctx context.Context, o QueryOptions, res *QueryResult) error {
+	rr := e.Settings.Reranker
+	if rr == nil {
+		return nil
+	}
+	k, _ := defaults(o)
+	n := min(e.Settings.rerankN(), len(res.Results))
+	err := rerank.Reorder(ctx, rr, o.Text, res.Results[:n], o.Explain)
+	res.Results = res.Results[:min(k, len(res.Results))]
+	ok := err == nil
+	res.Reranked = &ok
+	switch {
+	case err != nil && (ctx.Err() != nil || e.Settings.RerankRequired):
+		return fmt.Errorf("rerank: %w", err)
+	case err != nil:
+		res.RerankError = "rerank: " + err.Error()
+		if o.Explain {
+			res.Explain += "; not reranked, fused order kept: " + res.RerankError
+		}
+	case o.Explain && n > 0:
+		res.Explain += fmt.Sprintf("; reranked the best %d with %s", n, rr.Name())
+	}
+	return nil
 }
 
 // cloneResult copies r deeply enough that no caller can reach the cached

@@ -33,5 +33,8 @@
 // keeps the fused order and marks the answer not reranked, unless the
 // reranker is required.
 //
+// Reorder sorts a query's best results (engine/rank's Result) by a
+// scorer's scores; the engine calls it and decides what a failure means.
+//
 // It must never import the engine: it maps a query and texts to scores.
 package rerank
