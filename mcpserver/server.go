@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/autorag/autorag/agentapi"
+	"github.com/autorag/autorag/internal/plural"
 )
 
 // Options configure a server.
@@ -42,7 +43,7 @@ func New(ws *agentapi.Workspace, o Options) *mcp.Server {
 		OutputSchema: okOutcomeSchema[agentapi.RefreshAnswer](),
 	}, ws.Refresh, nil)
 	addTool(s, o, &mcp.Tool{Name: "status", Title: "Index status", Description: statusDoc, Annotations: readOnly,
-		OutputSchema: okOutcomeSchema[agentapi.StatusAnswer]()}, ws.Status, nil)
+		OutputSchema: okOutcomeSchema[agentapi.StatusAnswer]()}, ws.Status, statusText)
 	addTool(s, o, &mcp.Tool{Name: "read", Title: "Read file lines", Description: readDoc, Annotations: readOnly}, ws.Read, nil)
 	return s
 }
@@ -68,6 +69,28 @@ func searchText(a *agentapi.SearchAnswer) string {
 		fmt.Fprintf(&b, "\n[%d] %s", i+1, agentapi.Citation(h, multi))
 		if h.Section != "" {
 			b.WriteString(" — " + h.Section)
+		}
+	}
+	return b.String()
+}
+
+// statusText is the status answer as text for clients that read
+// structured content: a line per root, not the JSON again.
+func statusText(a *agentapi.StatusAnswer) string {
+	var b strings.Builder
+	b.WriteString("index status (details in the structured content):")
+	for _, r := range a.Roots {
+		fmt.Fprintf(&b, "\n%s: ", r.Root)
+		switch {
+		case r.Error != nil:
+			fmt.Fprintf(&b, "%s: %s", r.Error.Code, r.Error.Message)
+		case !r.Indexed:
+			b.WriteString("no index yet (call refresh)")
+		default:
+			fmt.Fprintf(&b, "generation %s, %s, %s", r.Generation, plural.Count(r.Files, "file"), plural.Count(r.Chunks, "chunk"))
+			if r.Changed != nil && *r.Changed {
+				b.WriteString("; files changed since (call refresh)")
+			}
 		}
 	}
 	return b.String()

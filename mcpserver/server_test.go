@@ -123,6 +123,17 @@ func checkText(t *testing.T, name string, res *mcp.CallToolResult, jsonCopy bool
 	if len(res.Content) != 1 {
 		t.Fatalf("%s: %d content blocks, want 1", name, len(res.Content))
 	}
+	if name == "status" && !jsonCopy {
+		var a agentapi.StatusAnswer
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &a); err != nil {
+			t.Fatal(err)
+		}
+		if got := text(res); got != statusText(&a) || !strings.Contains(got, "\n"+a.Roots[0].Root+": ") {
+			t.Errorf("status: text content %q, want a line per root %q", got, statusText(&a))
+		}
+		return
+	}
 	if name != "search" || jsonCopy {
 		var got, want any
 		json.Unmarshal([]byte(text(res)), &got)
@@ -241,7 +252,7 @@ func TestRefreshStatusReadTools(t *testing.T) {
 	}
 	var st envelope.Status
 	call(t, cs, "status", nil, &st)
-	if !st.OK || st.Status == nil || st.Generation != ref.Generation || st.Counts.Files != 5 {
+	if !st.OK || st.Status == nil || st.Generation != ref.Generation || st.Counts.Files != 4 { // .gitignore is hidden
 		t.Errorf("status = %+v", st)
 	}
 	var rd agentapi.ReadResult

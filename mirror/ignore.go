@@ -18,6 +18,9 @@ import (
 //   - A directory that is ignored is not descended, so nothing inside it can
 //     be re-included (git's rule).
 //   - .gitignore applies whether or not the root is a git repository.
+//   - A hidden file or directory (its name starts with a dot) that no rule
+//     matches is ignored, as ripgrep does without --hidden; a "!" rule that
+//     matches it re-includes it.
 
 // Ignore sources in precedence order (a lower kind wins).
 const (
@@ -163,11 +166,10 @@ type ignoreFrame struct {
 // being walked. Only directories with rules are on it.
 type ignoreStack []*ignoreFrame
 
-// ignored reports whether rel (relative to the root) is excluded.
+// ignored reports whether rel (relative to the root) is excluded: by the
+// deciding rule of its ignore files or, when no rule matches it, because it
+// is hidden (isHidden).
 func (st ignoreStack) ignored(rel string, isDir bool) bool {
-	if len(st) == 0 {
-		return false
-	}
 	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	for kind := range numKinds {
 		for i := len(st) - 1; i >= 0; i-- {
@@ -182,6 +184,25 @@ func (st ignoreStack) ignored(rel string, isDir bool) bool {
 			if m, ign := f.sets[kind].match(sub, base, isDir); m {
 				return ign
 			}
+		}
+	}
+	return isHidden(base)
+}
+
+// isHidden reports whether a file or directory name starts with a dot.
+// Hidden entries are skipped as ripgrep skips them by default (editor and
+// tool state, CI configuration, agents' folders: on FastAPI's tree
+// .agents/skills/ reached the results of docs questions), unless a "!"
+// rule of an ignore file names them: "!.github/" in .autoragignore indexes
+// that folder, as it makes ripgrep search it.
+func isHidden(name string) bool { return len(name) > 1 && name[0] == '.' }
+
+// hasHiddenPart reports whether a component of the relative path rel is
+// hidden.
+func hasHiddenPart(rel string) bool {
+	for part := range strings.SplitSeq(rel, "/") {
+		if isHidden(part) {
+			return true
 		}
 	}
 	return false

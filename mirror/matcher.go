@@ -6,8 +6,8 @@ import (
 )
 
 // Matcher answers, for a watcher, whether a path under the root is one a
-// scan would skip: ignored by the rules of its ignore files, or inside
-// .git or .autorag. It reads each directory's ignore files once; Reset
+// scan would skip: ignored by the rules of its ignore files, hidden, or
+// inside .git or .autorag. It reads each directory's ignore files once; Reset
 // forgets them so that edited ignore files are read again. A Matcher is
 // not safe for concurrent use.
 type Matcher struct {

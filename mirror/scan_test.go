@@ -57,7 +57,11 @@ func TestScanWalk(t *testing.T) {
 	outside := t.TempDir()
 	writeTree(t, root, map[string]string{
 		".gitignore":            "*.log\n!keep.log\nbuild/\nsecret/\n",
-		".autoragignore":        "private.txt\n",
+		".autoragignore":        "private.txt\n!.github/\n",
+		".env":                  "hidden file",
+		".vscode/settings.json": `{"hidden": "folder"}`,
+		".github/ci.yml":        "re-included hidden folder",
+		"a/.draft.md":           "hidden file below",
 		"a.txt":                 "alpha",
 		"a/z.txt":               "under a",
 		"b.md":                  "---\ntitle: Bee\n---\nbody",
@@ -88,8 +92,8 @@ func TestScanWalk(t *testing.T) {
 
 	res := scan(t, root, OpenStore(filepath.Join(root, ".autorag", "mirror", "objects")), nil, ScanOptions{MaxFileSize: 1024})
 	want := []string{
-		".autoragignore", ".gitignore", "a.txt", "a/z.txt", "b.md", "keep.log", "link-in.txt",
-		"sub/.ignore", "sub/c.go", "sub/deeper/.gitignore", "sub/deeper/e.log",
+		".github/ci.yml", "a.txt", "a/z.txt", "b.md", "keep.log", "link-in.txt",
+		"sub/c.go", "sub/deeper/e.log",
 	}
 	if diff := cmp.Diff(want, paths(res.Manifest)); diff != "" {
 		t.Errorf("indexed paths (-want +got):\n%s", diff)
@@ -217,7 +221,7 @@ func TestScanTargeted(t *testing.T) {
 	res := scan(t, root, store, m, ScanOptions{Paths: []string{
 		"a.txt", filepath.Join(root, "dir"), "gone", "ignored/n.txt", "c.bak", "../escape.txt",
 	}})
-	want := []string{".gitignore", "a.txt", "b.txt", "dir/new.txt", "dir/x.txt", "dir/y.txt"}
+	want := []string{"a.txt", "b.txt", "dir/new.txt", "dir/x.txt", "dir/y.txt"}
 	if diff := cmp.Diff(want, paths(res.Manifest)); diff != "" {
 		t.Errorf("targeted paths (-want +got):\n%s", diff)
 	}

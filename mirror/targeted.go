@@ -92,7 +92,7 @@ func (w *walker) target(rel string) error {
 	isDir := fi.IsDir()
 	stack, ok := w.stackFor(rel)
 	if !ok || stack.ignored(rel, isDir) {
-		w.fail(rel, reasonIgnored)
+		w.fail(rel, ignoredReason(rel))
 		return nil
 	}
 	abs := w.tree.abs(rel)

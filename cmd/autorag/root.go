@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		err = rerr.err
 	}
-	return report(err, g.json, g.hint, stdout, stderr)
+	return report(err, g.json, g.hinter(cmd), stdout, stderr)
 }
 
 // runError marks an error returned by a command's own work, as opposed to

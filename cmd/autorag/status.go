@@ -14,7 +14,7 @@ import (
 func newStatusCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
-		Short: "Show the committed index, the last refresh, the lock holder and whether sources changed since",
+		Short: "Show the committed index, the refresh that committed it, the lock holder and whether sources changed since",
 		Args:  cobra.NoArgs,
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
 			e, err := g.engine()
@@ -46,7 +46,10 @@ func printStatus(g *globals, st *engine.Status) {
 	fmt.Fprintf(w, "fingerprint: %s\n", st.Fingerprint)
 	fmt.Fprintf(w, "files:       %d, chunks %d, tokens %d\n", st.Counts.Files, st.Counts.Chunks, st.Counts.Tokens)
 	if r := st.LastRefresh; r != nil {
-		fmt.Fprintf(w, "last refresh: %s at %s (%.1f ms; %d added, %d modified, %d deleted, %d renamed, %d failed)\n",
+		// The sidecar records the refresh that committed this generation,
+		// timed up to its commit (a refresh goes on to collect garbage, and
+		// one that found nothing changed commits nothing): "last commit".
+		fmt.Fprintf(w, "last commit: %s at %s (%.1f ms to commit; %d added, %d modified, %d deleted, %d renamed, %d failed)\n",
 			r.Outcome, r.At.Local().Format("2006-01-02 15:04:05"), r.TookMS, r.Added, r.Modified, r.Deleted, r.Renamed, r.Failed)
 	}
 	if st.SourcesChanged != nil && *st.SourcesChanged {

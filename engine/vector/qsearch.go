@@ -9,8 +9,8 @@ import (
 
 const (
 	// quantMinLive is the live row count from which ScanAuto scans the 4-bit
-	// codes instead of the float32 payload (docs/BENCHMARKS.md, "Vectors at
-	// a million chunks": below it the exact scan is as fast).
+	// codes instead of the float32 payload (docs/BENCHMARKS.md, "Queries at
+	// scale": below it the exact scan is as fast).
 	quantMinLive = 20_000
 	// The 4-bit scan keeps max(oversample×k, minCandidates) candidates and
 	// rescores them exactly; chosen by measured recall (BenchmarkRecall).

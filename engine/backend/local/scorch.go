@@ -18,7 +18,7 @@ import (
 // defaults, the upside-down index and its protobuf, expvar, the HTML
 // highlighter, four analysis goroutines) ran at the start of every autorag
 // process, --version included, for the six calls the backend made of it
-// (docs/BENCHMARKS.md, "Process start"). What bleve.NewUsing stores,
+// (docs/BENCHMARKS.md, "Start-up and the one-shot query"). What bleve.NewUsing stores,
 // createScorch stores byte for byte (TestCreateScorchStoresWhatBleveDoes);
 // opening reads index_meta.json as bleve.OpenUsing does but skips the
 // stored mapping, which nothing here reads (documents are built by hand).

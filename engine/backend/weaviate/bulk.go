@@ -10,7 +10,7 @@ import (
 // flatMax is the largest collection Pair.Build gives a flat vector index:
 // an exact scan, the local backend's own search, which Weaviate builds
 // with no graph inserts (an import of 6,000 chunks on 3 nodes took 2.3×
-// less time than into HNSW, docs/BENCHMARKS.md "Weaviate bulk import").
+// less time than into HNSW, git log -p docs/BENCHMARKS.md, "Weaviate bulk import").
 // Past it a query's scan would read too much, and HNSW is worth its build.
 const flatMax = 200_000
 

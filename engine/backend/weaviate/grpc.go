@@ -15,7 +15,7 @@ import (
 // message per batch instead of a JSON document. The call is made by hand
 // (grpcwire.go: the messages; grpccall.go: gRPC over HTTP/2 with net/http)
 // rather than with grpc-go and Weaviate's generated package, whose package
-// inits and 4.7 MB every autorag process paid at start (docs/BENCHMARKS.md,
+// inits and 4.7 MB every autorag process paid at start (git log -p docs/BENCHMARKS.md,
 // "Process start"). Everything else (schema, aliases, searches, deletes)
 // stays on REST.
 

@@ -16,7 +16,7 @@ import (
 // google/protobuf/struct.proto); only the fields autorag sends or reads are
 // named. Generated code would register Weaviate's whole protocol and
 // protobuf's reflection at the start of every autorag process, import or
-// not (docs/BENCHMARKS.md, "Process start"); grpcwire_test.go decodes these
+// not (git log -p docs/BENCHMARKS.md, "Process start"); grpcwire_test.go decodes these
 // bytes with the generated messages to hold the two to the same meaning.
 
 // Field numbers.

@@ -10,7 +10,7 @@ import (
 // at most half full. Go maps of strings took most of a load's tokenizer
 // time (XLM-R's 250,002 pieces: cache misses probing the map, one string
 // per piece for the collector to scan); filling these is a pass of hashing
-// and one store per piece (docs/BENCHMARKS.md, "Dense model traits and e5
+// and one store per piece (git log -p docs/BENCHMARKS.md, "Dense model traits and e5
 // tokenizer load").
 
 // tableSize is the power of two at least twice n.
