@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build install models test test-setup demo bench bench-cli eval reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build install models test test-setup demo bench bench-cli eval eval-code reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
@@ -111,6 +111,12 @@ weaviate-down:
 EVAL_DIR ?= ../shared/eval
 eval: build
 	bench/eval/quality.sh $(EVAL_DIR) | tee quality.md
+
+# File-level NDCG@10 on a code set (codesearch-dev's layout: <name>/tree,
+# queries.jsonl, qrels/test.tsv), per repository and category, per mode.
+CODE_SET ?= $(EVAL_DIR)/codesearch-dev
+eval-code: build
+	$(BIN) eval $(CODE_SET)
 
 # The CLI and every package but the Linux-only reliability harness build
 # for Windows and macOS too (per-OS files: internal/failpoint, engine/vector).

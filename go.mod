@@ -17,6 +17,7 @@ require (
 	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/klippa-app/go-pdfium v1.21.4
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -3,6 +3,7 @@ package agentapi
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/autorag/autorag/budget"
@@ -66,31 +67,66 @@ func Markdown(a *SearchAnswer) string {
 		b.WriteString(tail)
 	}
 	if a.LeftOut > 0 {
-		fmt.Fprintf(&b, "\n(%d more results did not fit the %d-token budget.)\n", a.LeftOut, a.MaxTokens)
+		b.WriteString(leftOutNote(a.LeftOut, a.MaxTokens))
 	}
 	return b.String()
 }
 
+// leftOutNote is what Markdown ends with when results did not fit.
+func leftOutNote(n, maxTokens int) string {
+	return fmt.Sprintf("\n(%d more results did not fit the %d-token budget.)\n", n, maxTokens)
+}
+
 // passageFrame is what Markdown writes before and after a passage's text:
-// its number, citation and section, the other places it is found, and the
-// fence (longer than any run of backticks in the passage).
+// its number, citation and section (without Markdown attribute lists such
+// as "{ #anchor }"), up to alsoInShown of the other places it is found,
+// and the fence (longer than any run of backticks in the passage), named
+// by the file's extension when that is a language's name.
 func passageFrame(n int, h Hit, withRoot bool) (head, tail string) {
 	title := ""
-	if h.Section != "" {
-		title = " — " + h.Section
-	}
-	also := ""
-	if len(h.AlsoIn) > 0 {
-		locs := make([]string, len(h.AlsoIn))
-		for i, l := range h.AlsoIn {
-			locs[i] = Citation(Hit{Root: h.Root, Result: engine.Result{Path: l.Path, Attachment: l.Attachment, Lines: l.Lines}}, withRoot)
-		}
-		also = "Also in: " + strings.Join(locs, ", ") + "\n"
+	if sec := strings.TrimSpace(attrList.ReplaceAllString(h.Section, "")); sec != "" {
+		title = " — " + sec
 	}
 	fence := strings.Repeat("`", max(3, longestRun(h.Text, '`')+1))
-	head = fmt.Sprintf("\n[%d] %s%s\n%s%s%s\n", n, Citation(h, withRoot), title, also, fence, strings.TrimPrefix(path.Ext(h.Path), "."))
+	head = fmt.Sprintf("\n[%d] %s%s\n%s%s%s\n", n, Citation(h, withRoot), title, alsoIn(h, withRoot), fence, fenceLang(h.Path))
 	return head, "\n" + fence + "\n"
 }
+
+// attrList matches a Markdown attribute list ("{ #anchor }", "{#id .class}")
+// in a heading: a link target for a site generator, noise in a prompt.
+var attrList = regexp.MustCompile(`\s*\{\s*#[^{}]*\}`)
+
+// alsoInShown bounds the other places a passage's frame names; the rest
+// are counted.
+const alsoInShown = 2
+
+// alsoIn is the "Also in:" line of h's frame ("" when it has none).
+func alsoIn(h Hit, withRoot bool) string {
+	if len(h.AlsoIn) == 0 {
+		return ""
+	}
+	var locs []string
+	for _, l := range h.AlsoIn[:min(len(h.AlsoIn), alsoInShown)] {
+		locs = append(locs, Citation(Hit{Root: h.Root, Result: engine.Result{Path: l.Path, Attachment: l.Attachment, Lines: l.Lines}}, withRoot))
+	}
+	if more := len(h.AlsoIn) - alsoInShown; more > 0 {
+		locs = append(locs, fmt.Sprintf("%d more", more))
+	}
+	return "Also in: " + strings.Join(locs, ", ") + "\n"
+}
+
+// fenceLang is the info string of p's fence: its extension when that
+// reads as a language's name ("go", "md", "c++"), else none (a man page's
+// "1", a backup's "~").
+func fenceLang(p string) string {
+	ext := strings.TrimPrefix(path.Ext(p), ".")
+	if !langName.MatchString(ext) {
+		return ""
+	}
+	return ext
+}
+
+var langName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*$`)
 
 // AnswerOf is the workspace answer of one root's envelope (the CLI's
 // query), its results named root.
@@ -140,9 +176,18 @@ func FitHits(hits []Hit, query string, maxTokens int, withRoot bool, s budget.St
 		}
 		ps[i] = budget.Passage{Text: h.Text, First: first, Head: head + tail}
 	}
-	shown, used, err := budget.Fit(ps, budget.Options{MaxTokens: maxTokens, Query: query, Strategy: s})
+	// The note on what did not fit is paid for up front, when the budget
+	// can spare it.
+	note := budget.Count(leftOutNote(len(hits), maxTokens))
+	if note*4 > maxTokens {
+		note = 0
+	}
+	shown, used, err := budget.Fit(ps, budget.Options{MaxTokens: maxTokens - note, Query: query, Strategy: s})
 	if err != nil {
 		return nil, 0, len(hits)
+	}
+	if len(shown) < len(hits) {
+		used += note
 	}
 	out := make([]Hit, 0, len(shown))
 	for _, x := range shown {

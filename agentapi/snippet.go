@@ -1,8 +1,6 @@
 package agentapi
 
 import (
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/budget"
@@ -84,72 +82,19 @@ func (c *snippetCache) put(k snippetKey, s snipped) {
 	c.m[k] = s
 }
 
-// snippet keeps the lines of text that hold the most distinct query
-// terms, then their neighbours, while they fit in limit bytes; when no
-// line matches, the opening lines. Each run of lines left out becomes a
-// marker line naming them, as with max_tokens ("[… lines 4-9 omitted …]").
-// The lines are scored and chosen as budget.Trim chooses them (its
-// Matcher, Priority and Choose), with a byte cost instead of tokens and
-// blank lines shown only between chosen ones. first is the line number
-// of text's first line (0: no line numbers, a PDF page). Text within limit
-// is returned whole (trimmed false); a line longer than limit on its own
-// is cut at a word boundary and ends in "…".
+// snippet cuts text to limit bytes as budget.Trim cuts a passage to
+// tokens (budget.CutBytes): one contiguous run of lines around those
+// holding the most distinct query terms (the opening lines when none
+// does), the next line in part when room is left, a line longer than
+// limit on its own cut around its match, each cut end marked "…". One
+// run, cited by one line range, rather than the best lines scattered
+// with a marker for each gap. first is the line number of text's first
+// line (0: no line numbers, a PDF page). Text within limit is returned
+// whole (trimmed false).
 func snippet(text string, first int, m *budget.Matcher, limit int) (out string, shown [][2]int, trimmed bool) {
 	if len(text) <= limit {
 		return text, nil, false
 	}
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	score, at := m.Scores(lines)
-	order := budget.Priority(score)
-	if len(order) == 0 {
-		for i := range lines {
-			if strings.TrimSpace(lines[i]) != "" {
-				order = append(order, i)
-				break
-			}
-		}
-	}
-	cost := func(i int) (int, bool) { // a blank line is shown only between two chosen ones (budget.Render)
-		return len(lines[i]) + 1, strings.TrimSpace(lines[i]) != ""
-	}
-	chosen := budget.Choose(len(lines), order, cost, limit).Chosen
-	if !slices.Contains(chosen, true) && len(order) > 0 { // the best line alone is too long
-		i := order[0]
-		chosen[i] = true
-		lines = slices.Clone(lines)
-		lines[i] = clipLine(lines[i], max(at[i], 0), limit)
-	}
-	c := budget.Render(lines, chosen, first)
-	return c.Text, c.Lines, true // a clipped line is trimmed too, with no marker
-}
-
-// clipLine cuts l to about limit bytes around byte offset at (a match),
-// at spaces where it can, marking each cut end with "…".
-func clipLine(l string, at, limit int) string {
-	from := max(0, at-limit/4)
-	if from > 0 {
-		if sp := strings.LastIndexByte(l[:from], ' '); sp >= 0 && from-sp < limit/4 {
-			from = sp + 1
-		}
-		for from < len(l) && (l[from]&0xC0) == 0x80 { // not inside a rune
-			from++
-		}
-	}
-	to := min(len(l), from+limit-2*len("…"))
-	if to < len(l) {
-		for to > from && (l[to]&0xC0) == 0x80 {
-			to--
-		}
-		if sp := strings.LastIndexByte(l[from:to], ' '); sp > (to-from)/2 {
-			to = from + sp
-		}
-	}
-	out := l[from:to]
-	if from > 0 {
-		out = "…" + out
-	}
-	if to < len(l) {
-		out += "…"
-	}
-	return out
+	c := budget.CutBytes(text, first, m, limit)
+	return c.Text, c.Lines, true
 }

@@ -99,6 +99,7 @@ type RootStatus struct {
 	Files      int                 `json:"files"`
 	Chunks     int                 `json:"chunks"`
 	Changed    *bool               `json:"sources_changed,omitempty"`
+	Embedder   string              `json:"embedder,omitempty"` // the index's: it answers this root's queries
 	Error      *envelope.ErrorBody `json:"error,omitempty"`
 }
 
@@ -121,7 +122,7 @@ func (w *Workspace) Status(ctx context.Context, r StatusRequest) (*StatusAnswer,
 		} else {
 			st := envs[i].Status
 			rs.OK, rs.Indexed, rs.Generation, rs.Changed = true, st.Indexed, st.Generation, st.SourcesChanged
-			rs.Files, rs.Chunks = st.Counts.Files, st.Counts.Chunks
+			rs.Files, rs.Chunks, rs.Embedder = st.Counts.Files, st.Counts.Chunks, st.Embedder
 		}
 		out.Roots[i] = rs
 	})

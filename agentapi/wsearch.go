@@ -14,7 +14,7 @@ import (
 type WorkspaceSearch struct {
 	SearchRequest
 	Root      string `json:"root,omitempty" jsonschema:"search only this root: its name as status lists it, or an absolute path inside it; all for every root, merged by score (the default unless the server was started with --default-root)"`
-	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"fit the passages' text into about this many tokens (cl100k count, an estimate for other models): long passages are trimmed to their best-matching lines with a marker for what was left out, rather than dropped (default: whole passages)"`
+	MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"fit the passages' text into about this many tokens (cl100k count, an estimate for other models): the best results first, whole when they fit, else cut to one run of lines around their best-matching ones (default: whole passages)"`
 	// Snippets cuts each passage to its best-matching lines, at most
 	// SnippetChars bytes (trimmed and shown_lines say so), unless
 	// MaxTokens is given: the budget then decides. Transports choose

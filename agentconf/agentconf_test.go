@@ -1,6 +1,7 @@
 package agentconf
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func TestInstallEachClient(t *testing.T) {
 			if err := os.WriteFile(path, []byte(existing[c.Name]), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Install(c, dir, entry)
+			res, err := Install(context.Background(), c, dir, entry)
 			if err != nil || res.Outcome != "installed" || res.Backup != path+".bak" {
 				t.Fatalf("install: %v %+v", err, res)
 			}
@@ -86,12 +87,12 @@ func TestInstallEachClient(t *testing.T) {
 			if c.Name == "codex" && !strings.HasPrefix(string(b), existing["codex"]) {
 				t.Errorf("codex file not appended to as text:\n%s", b)
 			}
-			if again, err := Install(c, dir, entry); err != nil || again.Outcome != "unchanged" || again.Backup != "" {
+			if again, err := Install(context.Background(), c, dir, entry); err != nil || again.Outcome != "unchanged" || again.Backup != "" {
 				t.Errorf("second install: %v %+v", err, again)
 			}
 			other := entry
 			other.Args = []string{"mcp", "--root", "/elsewhere"}
-			if _, err := Install(c, dir, other); err == nil || !strings.Contains(err.Error(), "different") {
+			if _, err := Install(context.Background(), c, dir, other); err == nil || !strings.Contains(err.Error(), "different") {
 				t.Errorf("a different entry: %v", err)
 			}
 			if after, _ := os.ReadFile(path); string(after) != string(b) {
@@ -100,7 +101,7 @@ func TestInstallEachClient(t *testing.T) {
 			// A new file.
 			fresh := t.TempDir()
 			t.Setenv("CODEX_HOME", filepath.Join(fresh, ".codex"))
-			res, err = Install(c, fresh, entry)
+			res, err = Install(context.Background(), c, fresh, entry)
 			if err != nil || res.Outcome != "installed" || res.Backup != "" {
 				t.Fatalf("install into nothing: %v %+v", err, res)
 			}
@@ -119,7 +120,7 @@ func TestInstallRefusesWhatItCannotParse(t *testing.T) {
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	jsonc := "{\n  // my servers\n  \"servers\": {}\n}\n"
 	os.WriteFile(path, []byte(jsonc), 0o644)
-	if _, err := Install(c, dir, entry); err == nil || !strings.Contains(err.Error(), "by hand") {
+	if _, err := Install(context.Background(), c, dir, entry); err == nil || !strings.Contains(err.Error(), "by hand") {
 		t.Errorf("JSON with comments: %v", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != jsonc {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	toml2 "github.com/pelletier/go-toml/v2"
 )
 
 // Entry is the server an agent starts: a name and a command line.
@@ -93,13 +95,13 @@ func (c Client) Snippet(e Entry) string {
 }
 
 // jsonAdder adds the entry under key (an object of servers by name).
+// Numbers are kept as written (json.Number), and a file holding null is an
+// empty configuration.
 func jsonAdder(key string, shape func(Entry) map[string]any) func([]byte, Entry) ([]byte, bool, error) {
 	return func(content []byte, e Entry) ([]byte, bool, error) {
-		doc := map[string]any{}
-		if len(bytes.TrimSpace(content)) > 0 {
-			if err := json.Unmarshal(content, &doc); err != nil {
-				return nil, false, fmt.Errorf("not plain JSON (comments or a syntax error?): %w; add the entry by hand", err)
-			}
+		doc, err := decodeObject(content)
+		if err != nil {
+			return nil, false, err
 		}
 		servers, ok := doc[key].(map[string]any)
 		if doc[key] != nil && !ok {
@@ -131,6 +133,34 @@ func jsonAdder(key string, shape func(Entry) map[string]any) func([]byte, Entry)
 	}
 }
 
+// decodeObject decodes a JSON configuration: one object (null or nothing:
+// an empty one), numbers as json.Number so that they are written back
+// digit for digit.
+func decodeObject(content []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(content)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(content))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("not plain JSON (comments or a syntax error?): %w; add the entry by hand", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("not one JSON value (more follows the first); add the entry by hand")
+	}
+	switch doc := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return doc, nil
+	case []any:
+		return nil, fmt.Errorf("the file holds a JSON array, not an object; add the entry by hand")
+	default:
+		return nil, fmt.Errorf("the file holds a single JSON value (%.80s), not an object; add the entry by hand", compact(v))
+	}
+}
+
 // roundTrip turns v into what json.Unmarshal would give ([]any, not
 // []string), so that it compares with a decoded entry.
 func roundTrip(v any) any {
@@ -149,12 +179,13 @@ func same(a, b any) bool {
 func compact(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // addCodex appends a [mcp_servers.NAME] table as text, so the comments
-// and order of the user's file survive, then checks the result parses.
+// and order of the user's file survive, then checks the result parses
+// with a strict parser.
 func addCodex(content []byte, e Entry) ([]byte, bool, error) {
 	var doc struct {
 		Servers map[string]map[string]any `toml:"mcp_servers"`
 	}
-	if _, err := toml.Decode(string(content), &doc); err != nil {
+	if err := toml2.Unmarshal(content, &doc); err != nil {
 		return nil, false, fmt.Errorf("not valid TOML: %w; add the entry by hand", err)
 	}
 	want := map[string]any{"command": e.Command, "args": e.Args}
@@ -178,7 +209,11 @@ func addCodex(content []byte, e Entry) ([]byte, bool, error) {
 		out = append(out, '\n')
 	}
 	out = append(out, codexTable(table.String(), e.Name)...)
-	if _, err := toml.Decode(string(out), &doc); err != nil {
+	// A strict parser, as Codex's is: BurntSushi/toml accepts a table
+	// header that extends an inline table (mcp_servers = {...}), which
+	// the TOML spec, Codex and Python's tomllib reject.
+	var check map[string]any
+	if err := toml2.Unmarshal(out, &check); err != nil {
 		return nil, false, fmt.Errorf("the file would not parse with the entry appended (%w); add it by hand", err)
 	}
 	return out, false, nil

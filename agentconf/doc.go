@@ -12,10 +12,13 @@
 // trusted, so the user file is the one that always works.)
 //
 // Install merges the entry into the client's file: the rest of the file is
-// kept (JSON files are re-encoded with their keys sorted, TOML is
-// appended to as text so comments survive), the old file is first copied
+// kept (JSON files are re-encoded with their keys sorted and their numbers
+// as written, TOML is appended to as text so comments survive, and the
+// result must pass a strict TOML parser), the old file is first copied
 // to a backup beside it, an identical entry is left alone, and a
-// different entry of the same name is refused, never overwritten.
+// different entry of the same name is refused, never overwritten. The
+// edit goes through internal/userfile: under a lock on the file, through
+// a symbolic link to its target, never into a read-only file.
 //
 // It must never import engine: it knows commands and files, not indexes.
 package agentconf

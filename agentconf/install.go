@@ -1,13 +1,10 @@
 package agentconf
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
-	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/userfile"
 )
 
 // Installed says what Install did.
@@ -21,69 +18,32 @@ type Installed struct {
 }
 
 // Install adds e to client c's configuration for the project in dir (see
-// the package comment for the rules).
-func Install(c Client, dir string, e Entry) (*Installed, error) {
+// the package comment for the rules). The file is read, changed and
+// written under its lock (internal/userfile), so installers at once never
+// lose each other's entries: the first adds its entry, and a later one
+// with a different entry is refused.
+func Install(ctx context.Context, c Client, dir string, e Entry) (*Installed, error) {
 	path, err := c.File(dir)
 	if err != nil {
 		return nil, err
 	}
-	content, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	exists := err == nil
-	out, unchanged, err := c.Add(content, e)
+	o := userfile.Options{Perm: 0o644, DirPerm: 0o755, Backup: userfile.BackupEach}
+	ed, err := userfile.Edit(ctx, path, o, func(old []byte) ([]byte, error) {
+		out, unchanged, err := c.Add(old, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if unchanged {
+			return old, nil
+		}
+		return out, nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	res := &Installed{Client: c.Name, File: path, Outcome: "unchanged"}
-	if unchanged {
-		return res, nil
+	res := &Installed{Client: c.Name, File: path, Outcome: "unchanged", Backup: ed.Backup}
+	if ed.Changed {
+		res.Outcome = "installed"
 	}
-	perm := os.FileMode(0o644)
-	if exists {
-		if fi, err := os.Stat(path); err == nil {
-			perm = fi.Mode().Perm()
-		}
-		if res.Backup, err = backup(path, content, perm); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := fingerprint.WriteFileAtomic(path, out, perm); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	res.Outcome = "installed"
 	return res, nil
-}
-
-// backup copies content beside path, as path.bak (path.bak.2, ... when
-// taken); it never replaces a file.
-func backup(path string, content []byte, perm os.FileMode) (string, error) {
-	for i := 1; ; i++ {
-		name := path + ".bak"
-		if i > 1 {
-			name = fmt.Sprintf("%s.bak.%d", path, i)
-		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("backup of %s: %w", path, err)
-		}
-		_, err = f.Write(content)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return "", fmt.Errorf("backup of %s: %w", path, err)
-		}
-		return name, nil
-	}
 }

@@ -64,11 +64,32 @@ func (w *wordMemo) termsOf(word string) []wordTerm {
 // holds and the byte offset in the line of the first term found (-1: none).
 func (m *Matcher) Scores(lines []string) (score, at []int) {
 	score, at = make([]int, len(lines)), make([]int, len(lines))
-	for i := range at {
-		at[i] = -1
-	}
+	m.scan(lines, func(i int, seen []string, first int) { score[i], at[i] = len(seen), first })
+	return score, at
+}
+
+// Terms returns, for each line, the distinct query terms it holds (nil:
+// none) and the byte offset of the first (-1: none): Scores with the
+// terms named.
+func (m *Matcher) Terms(lines []string) (terms [][]string, at []int) {
+	terms, at = make([][]string, len(lines)), make([]int, len(lines))
+	m.scan(lines, func(i int, seen []string, first int) {
+		if len(seen) > 0 {
+			terms[i] = slices.Clone(seen)
+		}
+		at[i] = first
+	})
+	return terms, at
+}
+
+// scan calls f with each line's distinct query terms (valid during the
+// call) and the offset of the first (-1: none).
+func (m *Matcher) scan(lines []string, f func(i int, seen []string, at int)) {
 	if len(m.terms) == 0 {
-		return score, at
+		for i := range lines {
+			f(i, nil, -1)
+		}
+		return
 	}
 	var initial [256]bool // first bytes of the query's terms
 	for t := range m.terms {
@@ -86,9 +107,8 @@ func (m *Matcher) Scores(lines []string) (score, at []int) {
 				ls.note(string(t.Term), t.Start)
 			}
 		}
-		score[i], at[i] = len(ls.seen), ls.at
+		f(i, ls.seen, ls.at)
 	}
-	return score, at
 }
 
 // Found returns, for each line, the distinct query terms it holds (nil:

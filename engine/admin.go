@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/lock"
@@ -19,21 +20,23 @@ import (
 // Status is what `autorag status` reports. Everything but the lock holder
 // and the sources check is read from the persisted sidecar.
 type Status struct {
-	Root           string               `json:"root"`
-	Indexed        bool                 `json:"indexed"`
-	Fingerprint    string               `json:"fingerprint,omitempty"`
-	Generation     string               `json:"generation,omitempty"`
-	Counts         fingerprint.Counts   `json:"counts"`
-	Settings       map[string]string    `json:"settings,omitempty"`
-	LastRefresh    *fingerprint.Refresh `json:"last_refresh,omitempty"`
-	LockHolder     *lock.Holder         `json:"lock_holder"`
-	SourcesChanged *bool                `json:"sources_changed"`
-	Current        string               `json:"current_fingerprint,omitempty"`
+	Root            string               `json:"root"`
+	Indexed         bool                 `json:"indexed"`
+	Fingerprint     string               `json:"fingerprint,omitempty"`
+	Generation      string               `json:"generation,omitempty"`
+	Counts          fingerprint.Counts   `json:"counts"`
+	Settings        map[string]string    `json:"settings,omitempty"`
+	LastRefresh     *fingerprint.Refresh `json:"last_refresh,omitempty"`
+	LockHolder      *lock.Holder         `json:"lock_holder"`
+	SourcesChanged  *bool                `json:"sources_changed"`
+	Current         string               `json:"current_fingerprint,omitempty"`
+	Embedder        string               `json:"embedder,omitempty"`         // the index's: it answers queries
+	SettingsChanged []string             `json:"settings_changed,omitempty"` // a refresh would apply them
 }
 
-// Status reads the committed state and checks whether the sources have
-// changed since: it scans the tree against the manifest without writing
-// anything (changed files are parsed and hashed, not stored).
+// Status reads the committed state and checks whether the sources changed
+// since, under the recorded settings (package recorded): it scans the tree
+// against the manifest, writing nothing (changed files are hashed, not stored).
 func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	st := &Status{Root: e.Layout.Root}
 	holder, err := lock.Inspect(e.Layout.LockPath())
@@ -50,8 +53,10 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	}
 	st.Indexed, st.Fingerprint, st.Generation = true, sc.Fingerprint, sc.Generation
 	st.Counts, st.Settings, st.LastRefresh = sc.Counts, sc.Settings, &sc.Refresh
+	e = e.withRecordedBackend(sc)
 	e.assumeRecordedDims(sc)
-	cur, err := e.withRecordedBackend(sc).currentFingerprint(ctx)
+	st.Embedder, st.SettingsChanged = e.reading(sc).Settings.embedderID(), recorded.Changed(e.writing(sc).Settings.fingerprinted(), sc.Settings)
+	cur, err := e.currentFingerprint(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +65,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	return st, nil
 }
 
-func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
+func (e *Engine) currentFingerprint(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {
 	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
 	if err != nil {
 		man = &mirror.Manifest{}
@@ -73,7 +78,7 @@ func (e *Engine) currentFingerprint(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("status: scan: %w", err)
 	}
-	return e.fingerprintOf(scan.Manifest), nil
+	return recorded.SourcesFingerprint(scan.Manifest, sc, IndexSemanticsVersion), nil
 }
 
 // Problem is one finding of Verify.

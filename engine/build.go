@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embedding"
@@ -257,6 +258,16 @@ func (e *Engine) openVectorBuilder(o RefreshOptions) (*embedding.Builder, error)
 }
 
 //semguard:end vector-builder
+
+// inProcess tells vb's progress watch when the embedder runs in this
+// process (on every core; only a provider's embedder learns its vector
+// size): the line then speaks of cores, not requests in flight.
+func (e *Engine) inProcess(vb *embedding.Builder, err error) (*embedding.Builder, error) {
+	if _, remote := e.Settings.Embedder.(dimsLearner); vb != nil && !remote {
+		vb.Watch.InProcess(runtime.GOMAXPROCS(0))
+	}
+	return vb, err
+}
 
 // flushVectors makes the new embeddings durable before the commit and
 // reports the counts.

@@ -51,7 +51,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	if err := fingerprint.MkdirAll(e.Layout.GenDir(gen)); err != nil {
 		return nil, fmt.Errorf("create generation: %w", err)
 	}
-	vb, err := e.openVectorBuilder(o)
+	vb, err := e.inProcess(e.openVectorBuilder(o))
 	if err != nil {
 		return nil, err
 	}

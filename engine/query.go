@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
@@ -67,11 +69,10 @@ type QueryResult struct {
 	// whole: the fusion, and what the floor dropped.
 	Explain string
 	// Hint says why a query with a --path filter found nothing when no
-	// indexed file matches the filter at all.
+	// indexed file matches the filter at all, or that a hybrid query
+	// matched no word of the index (rank.NoLexicalHint).
 	Hint string
-	// Reranked says, when a reranker is configured, whether it re-scored
-	// the results; when it failed, RerankError says why and the results
-	// are in the fused order.
+	// Reranked: whether a configured reranker re-scored the results; else RerankError says why (fused order kept).
 	Reranked    *bool
 	RerankError string
 	TookMS      float64
@@ -118,7 +119,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
-	res.Hint = e.filterHint(res, filter)
+	res.Hint = cmp.Or(e.filterHint(res, filter), res.Hint)
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
@@ -163,6 +164,7 @@ type Generation struct {
 // OpenGeneration opens the generation sc names, read-only, from the backend
 // that wrote it.
 func (e *Engine) OpenGeneration(sc *fingerprint.Sidecar) (*Generation, error) {
+	e = e.reading(sc)
 	e.assumeRecordedDims(sc)
 	st, err := e.storageFor(sc)
 	if err != nil {
@@ -192,7 +194,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}
-	res.Hint = e.filterHint(res, filter)
+	res.Hint = cmp.Or(e.filterHint(res, filter), res.Hint)
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
@@ -285,3 +287,14 @@ var ErrBadQuery = fmt.Errorf("bad query")
 // OpenCommitted opens the generation the sidecar names, for a caller that
 // runs many searches on one generation (Search); close it when done.
 func (e *Engine) OpenCommitted() (*Generation, error) { return e.openCommitted() }
+
+// EmbedderInUse is the identity of the embedder that answers queries on
+// the committed index sc, and whether a chosen one differs (a refresh
+// would switch to it). EmbedderID is the chosen or default one's.
+func (e *Engine) EmbedderInUse(sc *fingerprint.Sidecar) (inUse string, differs bool) {
+	differs = e.Settings.EmbedderChosen && sc != nil && !recorded.SameEmbedder(recorded.Embedder(sc), e.Settings.embedderID())
+	return e.reading(sc).Settings.embedderID(), differs
+}
+
+// EmbedderID is the recorded form of the configured embedder's identity.
+func (e *Engine) EmbedderID() string { return e.Settings.embedderID() }

@@ -74,6 +74,7 @@ func (e *Engine) fusion() Fusion {
 // names ("" resolves to the default); it checks that the index can serve it
 // with the configured embedder.
 func (e *Engine) resolveMode(sc *fingerprint.Sidecar, mode string) (string, error) {
+	e = e.reading(sc)
 	e.assumeRecordedDims(sc)
 	built := sc.Settings["embedder"]
 	hasVectors := built != "" && built != "none"

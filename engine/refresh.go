@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/progress"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -125,7 +126,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err != nil {
 		return nil, err
 	}
-	e = e.withRecordedBackend(sc)
+	e = e.withRecordedBackend(sc).writing(sc)
 	if err := e.removeGarbage(sc); err != nil {
 		return nil, err
 	}
@@ -285,4 +286,14 @@ func indexedUnder(m *mirror.Manifest, rel string) bool {
 		}
 	}
 	return false
+}
+
+// writing is e with the embedder a refresh on sc uses: the recorded one
+// unless another was chosen; across index versions too (it rebuilds).
+func (e *Engine) writing(sc *fingerprint.Sidecar) *Engine {
+	built := recorded.Embedder(sc)
+	if e.Settings.EmbedderChosen || e.Settings.Recorded == nil || built == "" || recorded.SameEmbedder(built, e.Settings.embedderID()) {
+		return e
+	}
+	return e.withEmbedderOf(built, sc, func(id string) bool { return recorded.SameEmbedder(id, built) })
 }

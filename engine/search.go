@@ -20,6 +20,7 @@ import (
 // side, or lexical first when dense feedback needs its best chunks), rank
 // them (package rank), then materialize the results kept.
 func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filter *backend.PathFilter) (*QueryResult, error) {
+	e = e.reading(g.Sidecar) // the embedder the generation was built with
 	facets, err := filterTerms(o)
 	if err != nil {
 		return nil, err
@@ -28,10 +29,10 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	if err != nil {
 		return nil, err
 	}
-	k, perFile := defaults(o)
-	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: k, PerFile: perFile,
-		Want: max(50, 5*k*perFile), // each list is oversampled before fusion
-		K1:   e.Settings.K1, B: e.Settings.B}
+	_, perFile := defaults(o)
+	fetch := max(o.K, FetchK) // each list is oversampled before fusion
+	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: fetch, PerFile: perFile,
+		Want: 5 * fetch * perFile, K1: e.Settings.K1, B: e.Settings.B}
 	ls, err := g.st.Query(ctx, q)
 	if err != nil {
 		return nil, err
@@ -44,6 +45,7 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	}
 	var ranking []rank.Fused
 	how.f, how.floor, ranking, how.dropped = e.fuseWith(f, mode, o.Text, bm, de)
+	_, how.noLexical = rank.LexicalFloor(mode, how.floor, bm)
 	results, err := e.materialize(ctx, ls, o, q, how, bm, ranking)
 	if err != nil {
 		return nil, err
@@ -75,25 +77,36 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 	return bm, de, how, err
 }
 
+// FetchK is the number of files the lists hold for any k up to it, so a
+// ranking (and its first k results) does not depend on k.
+const FetchK = 100
+
 // materialize walks the ranking into the page of results, loading the
 // stored fields of the chunks it keeps. In bm25 mode the lexical list
-// holds just enough chunks for k files; when collapsing used some of them
-// up, a backend that can (backend.Deeper) scores deeper.
+// holds just enough chunks for q.K files; when collapsing used some of
+// them up, a backend that can (backend.Deeper) scores deeper.
 func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptions, q backend.Query, how ranked, bm []rank.Hit, ranking []rank.Fused) ([]Result, error) {
-	load, err := ls.Materialize(ctx, ranking, 3*q.K*q.PerFile)
+	k, _ := defaults(o)
+	load, err := ls.Materialize(ctx, ranking, 3*k*q.PerFile)
 	if err != nil {
 		return nil, err
 	}
-	pg := e.resultPage(o, q.K, q.PerFile, how.mode, how.f)
+	pg := e.resultPage(o, k, q.PerFile, how.mode, how.f)
+	ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load)
+	if err != nil {
+		return nil, err
+	}
 	results, collapsed, err := pg.Walk(ranking, load)
 	deeper, ok := ls.(backend.Deeper)
-	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < q.K && err == nil {
+	for ok && how.mode == ModeBM25 && collapsed > 0 && len(results) < k && err == nil {
 		n := len(bm)
-		pg.K = q.K
 		if bm, err = deeper.LexicalDeeper(ctx, 2*len(results)+q.K+collapsed); err != nil || len(bm) == n {
 			break
 		}
 		ranking, _ = rank.Rank(how.mode, how.f, rank.Query{}, 0, bm, nil)
+		if ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load); err != nil {
+			break
+		}
 		results, collapsed, err = pg.Walk(ranking, load)
 	}
 	return results, err
@@ -127,11 +140,17 @@ type ranked struct {
 	dropped int     // vector-only chunks below the floor
 	terms   int     // distinct query terms after analysis
 	fed     int     // chunks whose vectors turned the query vector
+	// noLexical: hybrid, and the lexical list found nothing (the floor is
+	// then at least rank.NoLexicalFloor).
+	noLexical bool
 }
 
 // result is the answer of results ranked so; with explain it says how.
 func (how ranked) result(sc *fingerprint.Sidecar, results []Result, explain bool) *QueryResult {
 	res := &QueryResult{Fingerprint: sc.Fingerprint, Generation: sc.Generation, Mode: how.mode, Results: results, Dropped: how.dropped}
+	if how.noLexical {
+		res.Hint = rank.NoLexicalHint(how.floor, how.dropped)
+	}
 	if how.mode == ModeHybrid {
 		res.Fusion = how.f.String()
 	}
@@ -193,6 +212,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 		if len(de) > 0 && f.FloorRatio*de[0].Score > floor && e.knowsNone(text) {
 			floor = f.FloorRatio * de[0].Score
 		}
+		floor, _ = rank.LexicalFloor(mode, floor, bm)
 	}
 	ranking, dropped = rank.Rank(mode, f, rankQuery(text), floor, bm, de)
 	return f, floor, ranking, dropped
@@ -202,7 +222,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
+	return rank.Query{Text: text, Stem: analyze.Stemmer(), Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query

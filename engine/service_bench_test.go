@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -70,6 +71,26 @@ func BenchmarkServiceQueryUncached(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, cached, err := svc.Query(ctx, o); err != nil || cached {
+			b.Fatalf("cached=%v err=%v", cached, err)
+		}
+	}
+}
+
+// BenchmarkServiceQueryCachedFollowing is BenchmarkServiceQueryCached on
+// an engine configured with another embedder than the index's: every query
+// follows the index's (reading), built once by Settings.Recorded.
+func BenchmarkServiceQueryCachedFollowing(b *testing.B) {
+	svc, o := benchService(b, 64<<20)
+	built := svc.e.Settings.Embedder
+	svc.e.Settings.Embedder = nil // configured: none
+	svc.e.Settings.Recorded = func(string) (embed.Embedder, error) { return built, nil }
+	ctx := context.Background()
+	if _, _, err := svc.Query(ctx, o); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, cached, err := svc.Query(ctx, o); err != nil || !cached {
 			b.Fatalf("cached=%v err=%v", cached, err)
 		}
 	}

@@ -11,13 +11,14 @@ import (
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/progress"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 )
 
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 14
+const IndexSemanticsVersion = 15
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -41,6 +42,12 @@ type Settings struct {
 	// Embedder computes chunk and query vectors; nil builds a BM25-only
 	// index. Its identity is fingerprinted.
 	Embedder embed.Embedder
+	// Recorded, when set, builds the embedder a committed index records:
+	// queries and status use it, and a refresh unless EmbedderChosen (a
+	// flag, the environment or the config file named Embedder). nil: a
+	// query on an index built with another embedder fails (storage.go).
+	Recorded       recorded.Source
+	EmbedderChosen bool
 	// Fusion combines BM25 and vectors in hybrid mode; the zero value
 	// means DefaultFusion for the embedder. Query-time only.
 	Fusion Fusion
@@ -191,19 +198,6 @@ func (b Backend) id() string {
 }
 
 //semguard:end backend-id
-
-// withRecordedBackend is e with the backend the committed index sc was
-// built with, when e's settings name none: a refresh or status after
-// `refresh --backend weaviate` needs no flag to stay on Weaviate.
-func (e *Engine) withRecordedBackend(sc *fingerprint.Sidecar) *Engine {
-	if e.Settings.Backend.Name != "" || sc == nil || sc.Settings["backend"] == "" {
-		return e
-	}
-	cp := *e
-	cp.Settings.Backend.Name = backendOf(sc)
-	cp.Settings.Backend.Shards, cp.Settings.Backend.Replicas = weaviate.RecordedShape(sc.Settings["backend"])
-	return &cp
-}
 
 // Two versions, two caches (semguard/doc.go):
 //   - IndexSemanticsVersion (settings.go) versions what an index stores. It

@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/backend/weaviate"
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/layout"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -253,3 +254,47 @@ func (e *Engine) writeCompacted(ctx context.Context, base, gen string) (int, err
 // Engine returns the engine a service answers for, so that a long-lived
 // process (watch, a server) refreshes and compacts the root it serves.
 func (s *Service) Engine() *Engine { return s.e }
+
+// withRecordedBackend is e with the backend the committed index sc was
+// built with, when e's settings name none: a refresh or status after
+// `refresh --backend weaviate` needs no flag to stay on Weaviate.
+func (e *Engine) withRecordedBackend(sc *fingerprint.Sidecar) *Engine {
+	if e.Settings.Backend.Name != "" || sc == nil || sc.Settings["backend"] == "" {
+		return e
+	}
+	cp := *e
+	cp.Settings.Backend.Name = backendOf(sc)
+	cp.Settings.Backend.Shards, cp.Settings.Backend.Replicas = weaviate.RecordedShape(sc.Settings["backend"])
+	return &cp
+}
+
+// reading is e with the embedder the committed index sc was built with:
+// queries and status follow the index, not the setting (package
+// recorded). Without Settings.Recorded, or when it cannot build that
+// embedder, it is e (a query then reports the mismatch).
+func (e *Engine) reading(sc *fingerprint.Sidecar) *Engine {
+	built := recorded.Embedder(sc)
+	if e.Settings.Recorded == nil || built == "" || built == e.Settings.embedderID() {
+		return e
+	}
+	return e.withEmbedderOf(built, sc, func(id string) bool { return id == built })
+}
+
+// withEmbedderOf is a copy of e with the embedder recorded as built, when
+// Settings.Recorded builds one whose identity ok accepts; else e.
+func (e *Engine) withEmbedderOf(built string, sc *fingerprint.Sidecar, ok func(id string) bool) *Engine {
+	cp := *e
+	cp.Settings.Embedder = nil // "none": BM25 only
+	if built != "none" {
+		emb, err := e.Settings.Recorded(built)
+		if err != nil || emb == nil {
+			return e
+		}
+		cp.Settings.Embedder = emb
+		cp.assumeRecordedDims(sc)
+	}
+	if !ok(cp.Settings.embedderID()) {
+		return e
+	}
+	return &cp
+}

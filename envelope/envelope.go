@@ -27,7 +27,8 @@ type Query struct {
 	// Explain (--explain) says what the query did as a whole, e.g. how many
 	// vector-only results the floor dropped.
 	Explain string `json:"explain,omitempty"`
-	// Hint says why a filtered query found nothing, when it knows.
+	// Hint says why a filtered query found nothing, when it knows, or
+	// that a hybrid query matched no word of the index.
 	Hint string `json:"hint,omitempty"`
 	// Reranked says, when a reranker is configured, whether it re-scored
 	// the results; when it failed, RerankError says why and the results

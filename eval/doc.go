@@ -21,6 +21,13 @@
 // unless Options.NoCollapse: the run lists the documents of a collapsed
 // result's also_in right after it, since the user is shown them there.
 //
+// A code set (codeset.go: source trees with queries and file labels, the
+// layout of codesearch-dev) is scored at file level instead: each tree is
+// copied into the workspace and indexed, each query asked as `autorag
+// query -k 10` asks it, and FileNDCG (binary gains over the first 10
+// distinct files, semble's metric) is averaged per repository, per
+// category, over repositories and over queries.
+//
 // Latency is the time of each query through an open generation (Engine.Search),
 // the part of `autorag query` that ranking changes affect.
 package eval

@@ -113,10 +113,10 @@ const searchDoc = "Find the passages of the indexed files that best answer a que
 	"Each result has root (which indexed folder), path (relative to that root, / separated), lines [first,last] (1-based, inclusive), " +
 	"section, text, and score: higher is better, comparable within one answer only (across roots each root's scores are " +
 	"rescaled by its best raw match; root_score is the root's own). also_in lists other files holding the same passage. " +
-	"Passages are snippets unless full_text: their best-matching lines, at most about 480 characters (trimmed: true, " +
-	"shown_lines, a [… omitted …] marker for lines left out); read returns any lines in full. " +
-	"With max_tokens (instead of snippets), long passages are trimmed to their best-matching lines (trimmed: true, shown_lines, a [… omitted …] marker) " +
-	"so more results fit; tokens is the estimate used. stale: true means files changed since the index was built: call refresh " +
+	"Passages are snippets unless full_text: one run of lines around their best-matching ones, at most about 480 characters (trimmed: true, " +
+	"shown_lines; a line cut inside ends in …); read returns any lines in full. " +
+	"With max_tokens (instead of snippets), the best results come first, whole when they fit, else cut to one run of lines around their best-matching ones " +
+	"(trimmed: true, shown_lines); tokens is the estimate used. stale: true means files changed since the index was built: call refresh " +
 	"if the answer looks out of date. roots says what each root answered (a root that failed is listed with its error; the others still answer)."
 
 const refreshDoc = "Bring the index up to date with the files after they were edited, added or deleted (incremental; " +

@@ -50,7 +50,7 @@ func connectLong(t *testing.T, o Options) (*engine.Engine, *mcp.ClientSession, *
 }
 
 // TestSearchSendsSnippetsUnlessFullText: by default a long passage comes
-// back as its best-matching lines with a marker for the rest; full_text
+// back as one run of lines around its best-matching ones; full_text
 // and max_tokens give the whole passage.
 func TestSearchSendsSnippetsUnlessFullText(t *testing.T) {
 	e, cs, _ := connectLong(t, Options{Version: "test"})
@@ -63,8 +63,8 @@ func TestSearchSendsSnippetsUnlessFullText(t *testing.T) {
 	var snip agentapi.SearchAnswer
 	call(t, cs, "search", map[string]any{"query": "kingfisher", "k": 1}, &snip)
 	h := snip.Results[0]
-	if !h.Trimmed || len(h.ShownLines) == 0 || !strings.Contains(h.Text, "The kingfisher dives") ||
-		!strings.Contains(h.Text, "omitted …]") || len(h.Text) > agentapi.SnippetChars+2*len("[… lines 100-200 omitted …]\n") {
+	if !h.Trimmed || len(h.ShownLines) != 1 || !strings.Contains(h.Text, "The kingfisher dives") ||
+		strings.Contains(h.Text, "omitted …]") || len(h.Text) > agentapi.SnippetChars {
 		t.Fatalf("default search did not send a snippet: %+v", h)
 	}
 	for _, l := range h.ShownLines {

@@ -46,7 +46,7 @@ func (m *FailMemo) Save(path string) error {
 	if err := fingerprint.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	return fingerprint.WriteFileAtomic(path, b, 0o644)
+	return fingerprint.WriteFileAtomic(path, b, 0o600)
 }
 
 // lookup returns the remembered failure of candidate c, if it still

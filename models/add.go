@@ -2,6 +2,7 @@ package models
 
 import (
 	"archive/zip"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,8 +23,8 @@ type Added struct {
 // by their size and sha256, whatever their name; files already installed
 // are skipped. It reports what it installed, and an error when path held
 // no catalog file that was not already installed.
-func Add(dir, path string) ([]Added, error) {
-	a := &adder{dir: dir}
+func Add(ctx context.Context, dir, path string) ([]Added, error) {
+	a := &adder{ctx: ctx, dir: dir}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("models add: %w", err)
@@ -59,6 +60,7 @@ func isArchive(path string) bool {
 }
 
 type adder struct {
+	ctx     context.Context
 	dir     string
 	added   []Added
 	present bool // some file found was installed already
@@ -112,31 +114,45 @@ func (a *adder) archive(path string) error {
 // size and sha256 not installed yet.
 func (a *adder) candidate(from string, size int64, open func() (io.ReadCloser, error)) error {
 	for _, c := range wanted(size) {
-		md := filepath.Join(a.dir, c.m.Name)
-		st, err := readStamp(md)
-		if err != nil {
+		if err := a.install(from, c.m, c.f, open); err != nil {
 			return err
 		}
-		if st.check(md, c.f) == nil {
-			a.present = true
-			continue
-		}
-		r, err := open()
-		if err != nil {
-			return err
-		}
-		tmp, err := copyVerified(md, c.f, r)
-		r.Close()
-		if IsMismatch(err) {
-			continue // same size, other content
-		}
-		if err != nil {
-			return err
-		}
-		if err := install(a.dir, c.m, c.f, tmp); err != nil {
-			return err
-		}
-		a.added = append(a.added, Added{Model: c.m.Name, File: c.f.Name, From: from})
 	}
+	return nil
+}
+
+// install installs the content open returns as file f of model m, unless
+// it is installed already or not f's content, under the model's lock.
+func (a *adder) install(from string, m Model, f File, open func() (io.ReadCloser, error)) error {
+	md := filepath.Join(a.dir, m.Name)
+	release, err := lockModel(a.ctx, md, nil)
+	if err != nil {
+		return err
+	}
+	defer release()
+	st, err := readStamp(md)
+	if err != nil {
+		return err
+	}
+	if st.check(md, f) == nil {
+		a.present = true
+		return nil
+	}
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	tmp, err := copyVerified(md, f, r)
+	r.Close()
+	if IsMismatch(err) {
+		return nil // same size, other content
+	}
+	if err != nil {
+		return err
+	}
+	if err := install(a.dir, m, f, tmp); err != nil {
+		return err
+	}
+	a.added = append(a.added, Added{Model: m.Name, File: f.Name, From: from})
 	return nil
 }

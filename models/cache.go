@@ -33,12 +33,15 @@ type stampFile struct {
 	Size    int64  `json:"size"`
 	MtimeNs int64  `json:"mtime_ns"`
 	SHA256  string `json:"sha256"`
+	// identity is the file's as its sha256 was last verified.
+	identity
 }
 
 type stamp struct {
 	Model    string               `json:"model"`
 	Revision string               `json:"revision"`
 	Files    map[string]stampFile `json:"files"`
+	fresh    []string             // files verified by hashing since read
 }
 
 // ErrNotInstalled is returned (wrapped) by Open for a model whose files are
@@ -55,14 +58,16 @@ type Installed struct {
 func (i Installed) Path(name string) string { return filepath.Join(i.Dir, name) }
 
 // Open returns the model if every one of its files is installed in dir
-// unchanged since it was verified; otherwise an error wrapping
-// ErrNotInstalled that says which file is missing.
+// and intact (see stamp.check: a file is hashed once per identity);
+// otherwise an error wrapping ErrNotInstalled that names the model and
+// says which file is missing, changed or damaged.
 func Open(dir string, m Model) (Installed, error) {
 	md := filepath.Join(dir, m.Name)
 	st, err := readStamp(md)
 	if err != nil {
 		return Installed{}, err
 	}
+	defer st.remember(md)
 	for _, f := range m.Files {
 		if err := st.check(md, f); err != nil {
 			return Installed{}, fmt.Errorf("%w: %s: %v", ErrNotInstalled, m.Name, err)
@@ -89,24 +94,8 @@ func readStamp(md string) (*stamp, error) {
 	return st, nil
 }
 
-// check says whether file f is installed as recorded.
-func (st *stamp) check(md string, f File) error {
-	rec, ok := st.Files[f.Name]
-	if !ok || rec.SHA256 != f.SHA256 {
-		return fmt.Errorf("%s not installed", f.Name)
-	}
-	fi, err := os.Stat(filepath.Join(md, f.Name))
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.Name, err)
-	}
-	if fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.MtimeNs {
-		return fmt.Errorf("%s changed since it was installed", f.Name)
-	}
-	return nil
-}
-
 // install moves the verified file tmp into place as f of model m and
-// records it in the stamp.
+// records it in the stamp. The caller holds the model's lock.
 func install(dir string, m Model, f File, tmp string) error {
 	md := filepath.Join(dir, m.Name)
 	dst := filepath.Join(md, f.Name)
@@ -122,12 +111,8 @@ func install(dir string, m Model, f File, tmp string) error {
 		return err
 	}
 	st.Model, st.Revision = m.Name, m.Revision
-	st.Files[f.Name] = stampFile{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), SHA256: f.SHA256}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	return fingerprint.WriteFileAtomic(filepath.Join(md, stampName), b, 0o644)
+	st.Files[f.Name] = stampFile{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), SHA256: f.SHA256, identity: identityOf(fi)}
+	return st.write(md)
 }
 
 // copyVerified copies r into the partial file of f in md (as a pull

@@ -12,18 +12,24 @@
 // after it holding its files under their catalog names (model.onnx or
 // model.safetensors, tokenizer.json) and installed.json, written last, which
 // records each file's size, modification time and sha256 as verified when it
-// was installed. A model counts as installed when installed.json names
-// every catalog file with its catalog sha256 and each file still has the
-// recorded size and modification time: opening a model never re-hashes
-// its weights, and a file replaced behind the cache's back is noticed.
-// Downloads in progress are <file>.part next to their final name.
+// was installed, and the file's identity (device, inode, change time) when
+// its sha256 was last verified. A model counts as installed when
+// installed.json names every catalog file with its catalog sha256, each
+// file still has the recorded size and modification time, and either its
+// identity is the one recorded or its sha256 is verified again (then the
+// new identity is recorded): a file damaged in place with its size and
+// time put back is caught, and an intact one is hashed once per identity,
+// not at every load. Downloads in progress are <file>.part next to their
+// final name. A pull or add of a model holds <model>/.lock (flock) while
+// it works, so a second one waits and then finds the files installed.
 //
 // # The hub
 //
 // Pull fetches {hub}/{repo}/resolve/{revision}/{path}, the layout of the
 // Hugging Face hub ($AUTORAG_HUB_URL, default https://huggingface.co). A
 // .part file left by an interrupted download is resumed with a Range
-// request; whatever arrives is checked against the catalog's sha256 and a
+// request; a hub that sends nothing for the idle timeout (30 s) is hung up
+// on and the download resumed the same way, a few times; whatever arrives is checked against the catalog's sha256 and a
 // file that does not match is deleted, never installed.
 //
 // It must never import the engine or an embedder: the embedder is given

@@ -33,6 +33,7 @@ func List(dir string) ([]Status, error) {
 				s.Bytes += fi.Size()
 			}
 		}
+		st.remember(md)
 		s.Installed = len(s.Missing) == 0
 		out = append(out, s)
 	}

@@ -172,7 +172,7 @@ func TestAddFromDirectoryAndArchive(t *testing.T) {
 	os.WriteFile(filepath.Join(src, "renamed.bin"), []byte(weights), 0o644)
 	os.WriteFile(filepath.Join(src, "other.txt"), []byte("not a model file"), 0o644)
 	dir := t.TempDir()
-	added, err := Add(dir, src)
+	added, err := Add(context.Background(), dir, src)
 	if err != nil || len(added) != 1 || added[0].File != "model.onnx" {
 		t.Fatalf("add directory: %v %v, want model.onnx installed", added, err)
 	}
@@ -186,16 +186,16 @@ func TestAddFromDirectoryAndArchive(t *testing.T) {
 	w.Write([]byte(tokenizer))
 	z.Close()
 	f.Close()
-	if added, err = Add(dir, jar); err != nil || len(added) != 1 || added[0].File != "tokenizer.json" {
+	if added, err = Add(context.Background(), dir, jar); err != nil || len(added) != 1 || added[0].File != "tokenizer.json" {
 		t.Fatalf("add archive: %v %v", added, err)
 	}
 	if _, err := Open(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	if added, err = Add(dir, jar); err != nil || len(added) != 0 {
+	if added, err = Add(context.Background(), dir, jar); err != nil || len(added) != 0 {
 		t.Fatalf("adding again: %v %v, want nothing new and no error", added, err)
 	}
-	if _, err := Add(dir, filepath.Join(src, "other.txt")); err == nil {
+	if _, err := Add(context.Background(), dir, filepath.Join(src, "other.txt")); err == nil {
 		t.Fatal("adding a file of no model did not fail")
 	}
 }
@@ -206,7 +206,7 @@ func TestOpenNoticesAReplacedFile(t *testing.T) {
 	os.WriteFile(filepath.Join(src, "a"), []byte(weights), 0o644)
 	os.WriteFile(filepath.Join(src, "b"), []byte(tokenizer), 0o644)
 	dir := t.TempDir()
-	if _, err := Add(dir, src); err != nil {
+	if _, err := Add(context.Background(), dir, src); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "tiny", "model.onnx")

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/autorag/autorag/fingerprint"
 )
 
 // Root is one named root and its settings.
@@ -58,11 +55,20 @@ func DefaultPath() (string, error) {
 
 // Load reads the file at path; a missing file is an empty workspace.
 func Load(path string) (*File, error) {
-	f := &File{Path: path, Roots: map[string]Root{}}
-	md, err := toml.DecodeFile(path, f)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return f, nil
+		return &File{Path: path, Roots: map[string]Root{}}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace file %s: %w", path, err)
+	}
+	return parse(path, b)
+}
+
+// parse decodes and checks the content of the workspace file at path.
+func parse(path string, content []byte) (*File, error) {
+	f := &File{Path: path, Roots: map[string]Root{}}
+	md, err := toml.Decode(string(content), f)
 	if err != nil {
 		return nil, fmt.Errorf("workspace file %s: %w", path, err)
 	}
@@ -149,22 +155,6 @@ func (f *File) Remove(name string) error {
 		return fmt.Errorf("no root %s in %s", name, f.Path)
 	}
 	delete(f.Roots, name)
-	return nil
-}
-
-// Save writes the file atomically, creating its directory.
-func (f *File) Save() error {
-	var buf bytes.Buffer
-	buf.WriteString("# autorag workspace: the roots `autorag mcp --workspace all` and `autorag serve --workspace all` serve.\n# Edit with `autorag workspace add|remove`.\n\n")
-	if err := toml.NewEncoder(&buf).Encode(f); err != nil {
-		return fmt.Errorf("encode workspace file: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
-		return fmt.Errorf("workspace file: %w", err)
-	}
-	if err := fingerprint.WriteFileAtomic(f.Path, buf.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("write workspace file %s: %w", f.Path, err)
-	}
 	return nil
 }
 

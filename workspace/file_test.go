@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,8 +50,10 @@ func TestAddRemoveRoundTrip(t *testing.T) {
 			t.Errorf("Add(%+v) accepted", bad)
 		}
 	}
-	if err := f.Save(); err != nil {
-		t.Fatal(err)
+	for _, r := range f.List() {
+		if _, err := AddRoot(context.Background(), path, r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("saved file: %v %v", fi, err)

@@ -128,3 +128,14 @@ func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(
 func TestWeaviateOwn(t *testing.T) {
 	check(t, newTestHarness(t).weaviateOwn(os.Getenv("AUTORAG_WEAVIATE_URL")))
 }
+
+// TestUserFiles edits every user file every hostile way.
+func TestUserFiles(t *testing.T) { check(t, newTestHarness(t).userFiles(1)) }
+
+// TestModelPulls pulls a model of the user's cache from a local hub with
+// faults (skipped when no hub model is installed to serve).
+func TestModelPulls(t *testing.T) { check(t, newTestHarness(t).modelPulls()) }
+
+// TestURLSecrets looks for secrets written in URLs wherever URLs are
+// shown or stored, and behind redirects to another origin.
+func TestURLSecrets(t *testing.T) { check(t, newTestHarness(t).urlSecrets()) }

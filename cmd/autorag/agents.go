@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +31,7 @@ format that agent documents. --install CLIENT merges it into that file: the
 old file is backed up beside it (FILE.bak), an identical entry is left
 alone, and a different "autorag" entry is refused rather than replaced.
 Project files go in the root; Codex's goes in $CODEX_HOME (~/.codex).`,
-		RunE: wrapRun(func(cmd *cobra.Command, args []string) error { return runAgents(g, o, args) }),
+		RunE: wrapRun(func(cmd *cobra.Command, args []string) error { return runAgents(cmd.Context(), g, o, args) }),
 	}
 	cmd.Flags().StringVar(&o.install, "install", "", "write the configuration into this `client`'s file")
 	cmd.Flags().StringArrayVar(&o.workspaces, "workspace", nil, "serve these roots of the workspace file instead of the root (all = every one)")
@@ -43,7 +47,7 @@ type agentsClient struct {
 	Config string `json:"config"`
 }
 
-func runAgents(g *globals, o *agentsOptions, names []string) error {
+func runAgents(ctx context.Context, g *globals, o *agentsOptions, names []string) error {
 	root, err := g.resolveRoot()
 	if err != nil {
 		return err
@@ -57,7 +61,7 @@ func runAgents(g *globals, o *agentsOptions, names []string) error {
 		if err != nil {
 			return usagef("--install: %w", err)
 		}
-		res, err := agentconf.Install(c, root, e)
+		res, err := agentconf.Install(ctx, c, root, e)
 		if err != nil {
 			return usagef("%s: %w", c.Title, err)
 		}
@@ -96,7 +100,7 @@ func runAgents(g *globals, o *agentsOptions, names []string) error {
 // agentsEntry is the server the agents start: this binary's `mcp` on the
 // root, or on roots of the workspace file.
 func agentsEntry(root string, o *agentsOptions) (agentconf.Entry, error) {
-	exe, err := os.Executable()
+	exe, err := invokedExecutable()
 	if err != nil {
 		return agentconf.Entry{}, fmt.Errorf("the autorag executable: %w", err)
 	}
@@ -148,4 +152,32 @@ func printInstalled(g *globals, c agentconf.Client, res *agentconf.Installed) er
 		fmt.Fprintf(g.stdout, "%s: wrote %s\n", c.Title, res.File)
 	}
 	return nil
+}
+
+// invokedExecutable is the path the user ran autorag by: os.Args[0] made
+// absolute, or found on PATH, when it is this very binary. Unlike
+// os.Executable it is not resolved through symbolic links, so a
+// configuration names the stable link (~/bin/autorag) rather than the
+// versioned file it points at today, which an upgrade removes.
+func invokedExecutable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	arg0 := os.Args[0]
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		if arg0, err = exec.LookPath(arg0); err != nil {
+			return exe, nil
+		}
+	}
+	abs, err := filepath.Abs(arg0)
+	if err != nil {
+		return exe, nil
+	}
+	a, errA := os.Stat(abs)
+	b, errB := os.Stat(exe)
+	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		return exe, nil
+	}
+	return abs, nil
 }

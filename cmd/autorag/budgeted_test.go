@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,8 +12,8 @@ import (
 )
 
 // TestQueryMaxTokens: --max-tokens keeps what is printed within the
-// budget, shows more results than whole passages would by trimming, and
-// says so in every format.
+// budget, keeps the ranking, shows a trimmed passage as one run of lines,
+// and says so in every format.
 func TestQueryMaxTokens(t *testing.T) {
 	root := copyCorpus(t)
 	refreshJSON(t, root)
@@ -34,8 +36,8 @@ func TestQueryMaxTokens(t *testing.T) {
 		}
 		if h.Trimmed {
 			trimmed++
-			if !strings.Contains(h.Text, "omitted") || len(h.ShownLines) == 0 {
-				t.Errorf("trimmed result %d without a marker or shown lines: %+v", i, h)
+			if len(h.ShownLines) != 1 || strings.Contains(h.Text, "omitted") {
+				t.Errorf("trimmed result %d not one run of lines: %+v", i, h)
 			}
 		}
 	}
@@ -52,4 +54,34 @@ func TestQueryMaxTokens(t *testing.T) {
 	if r := cli(t, nil, "--root", root, "query", "--max-tokens", "-3", q); r.code != exitUsage {
 		t.Errorf("--max-tokens -3: exit %d", r.code)
 	}
+}
+
+// budgetedQueries are the queries and budgets whose budgeted markdown
+// prompt TestGoldenBudgeted pins.
+var budgetedQueries = []struct {
+	q      string
+	tokens int
+}{
+	{"retry backoff jitter", 300},
+	{"retry backoff jitter", 1000},
+	{"rotate JWT signing keys", 500},
+	{"how are database migrations applied", 1000},
+}
+
+// TestGoldenBudgeted pins the markdown prompt of --max-tokens on the test
+// corpus in testdata/budgeted_markdown.golden (-update rewrites it): the
+// best passages first, whole when they fit, else one run of lines around
+// their best ones, and each within its budget.
+func TestGoldenBudgeted(t *testing.T) {
+	root := copyCorpus(t)
+	refreshJSON(t, root)
+	var got strings.Builder
+	for _, c := range budgetedQueries {
+		out := mustOK(t, "--root", root, "query", "--no-cache", "--format", "markdown", "--max-tokens", fmt.Sprint(c.tokens), c.q).stdout
+		if n := budget.Count(out); n > c.tokens+budget.Count("Search results for \""+c.q+"\" (autorag; cite a passage by its location):\n") {
+			t.Errorf("%q in %d tokens: the prompt takes %d", c.q, c.tokens, n)
+		}
+		fmt.Fprintf(&got, "=== %q --max-tokens %d\n%s", c.q, c.tokens, out)
+	}
+	checkGoldenFile(t, filepath.Join("testdata", "budgeted_markdown.golden"), got.String())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed/openai"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -65,11 +67,17 @@ func runConfig(g *globals) error {
 		}
 	}
 	vals = append(vals, envValue("query_cache_bytes", "AUTORAG_QUERY_CACHE_BYTES", "67108864"))
+	for i, v := range vals {
+		if strings.Contains(v.Value, "://") {
+			vals[i].Value = secreturl.Redact(v.Value)
+		}
+	}
 	if sc, err := fingerprint.ReadSidecar(l.SidecarPath()); err == nil {
 		// What the committed index was built with, a learned vector size
 		// included: queries use it, and a refresh with other index
 		// settings rebuilds.
 		vals = append(vals, settingValue{Key: "indexed_embedder", Value: sc.Settings["embedder"], Source: sourceIndex, From: l.SidecarPath()})
+		vals = followIndex(vals, sc.Settings["embedder"], l.SidecarPath())
 	}
 	_, serr := os.Stat(l.ConfigPath())
 	env := configEnvelope{OK: true, Outcome: "ok", ConfigFile: l.ConfigPath(), ConfigSeen: serr == nil, Settings: vals,
@@ -80,6 +88,26 @@ func runConfig(g *globals) error {
 	}
 	printConfig(g.stdout, env)
 	return nil
+}
+
+// followIndex shows the embedder and model the index records where no
+// setting chose them: what query and refresh use (embeddernote.go).
+func followIndex(vals []settingValue, recorded, sidecar string) []settingValue {
+	rs, ok := parseRecorded(recorded)
+	if !ok || chosen(vals, "embedder") || chosen(vals, "model") {
+		return vals
+	}
+	for i, v := range vals {
+		switch v.Key {
+		case "embedder":
+			vals[i] = settingValue{Key: v.Key, Value: rs.embedder, Source: sourceIndex, From: sidecar}
+		case "model":
+			if rs.embedder == "transformer" {
+				vals[i] = settingValue{Key: v.Key, Value: rs.model, Source: sourceIndex, From: sidecar}
+			}
+		}
+	}
+	return vals
 }
 
 func rootSource(from string) string {

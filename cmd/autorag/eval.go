@@ -27,10 +27,15 @@ func newEvalCmd(g *globals) *cobra.Command {
 	o := &evalOptions{}
 	cmd := &cobra.Command{
 		Use:   "eval DIR",
-		Short: "Measure nDCG@10, Recall@100, MRR@10 and latency on a BEIR-format directory, per mode",
+		Short: "Measure nDCG@10, Recall@100, MRR@10 and latency on a BEIR-format directory or a code set, per mode",
 		Long: "eval writes the corpus of DIR (corpus.jsonl, queries.jsonl, qrels/<split>.tsv) as one file per\n" +
 			"document into a workspace, indexes it with the configured settings and runs every judged query\n" +
-			"in bm25, vector and hybrid mode (the top 100 documents, one result per file).",
+			"in bm25, vector and hybrid mode (the top 100 documents, one result per file).\n\n" +
+			"A DIR of source trees with queries and file labels (<name>/tree/, <name>/queries.jsonl with a\n" +
+			"category, <name>/qrels/<split>.tsv over paths; or one such <name> folder) is a code set: each\n" +
+			"tree is copied into the workspace and indexed, each query asked as `query -k 10` would be, and\n" +
+			"file-level NDCG@10 (binary gains, the first 10 distinct files) reported per repository and per\n" +
+			"category, with the means over repositories and over queries.",
 		Args: cobra.ExactArgs(1),
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
 			return runEval(cmd, g, o, args[0])
@@ -55,6 +60,9 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	if !strings.HasPrefix(o.ext, ".") || strings.ContainsRune(o.ext, '/') {
 		return usagef("--ext must look like .md, got %q", o.ext)
 	}
+	if eval.IsCodeSet(dir) {
+		return runCodeEval(cmd, g, o, dir)
+	}
 	ds, err := eval.Load(dir, o.split)
 	if err != nil {
 		return usagef("eval %s: %w", dir, err)
@@ -73,6 +81,9 @@ func runEval(cmd *cobra.Command, g *globals, o *evalOptions, dir string) error {
 	if err != nil {
 		return err
 	}
+	// An evaluation measures the embedder configured, not the one its
+	// workspace was last built with.
+	s.Recorded = nil
 	if s, err = o.overrides().Apply(s); err != nil {
 		return &usageError{err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -134,7 +135,8 @@ func printModels(g *globals, dir string, st []models.Status, used [2]string) {
 }
 
 func newModelsPullCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var idle time.Duration
+	cmd := &cobra.Command{
 		Use:   "pull NAME",
 		Short: "Download a model from the model hub into the model cache (resumable, sha256-checked)",
 		Args:  cobra.ExactArgs(1),
@@ -151,7 +153,14 @@ func newModelsPullCmd(g *globals) *cobra.Command {
 			if hub == "" {
 				hub = models.DefaultHub
 			}
-			p := &models.Puller{Hub: hub}
+			if idle <= 0 {
+				return usagef("--idle-timeout must be positive, got %s", idle)
+			}
+			p := &models.Puller{Hub: hub, IdleTimeout: idle, Waiting: func(name string) {
+				if !g.quiet {
+					fmt.Fprintf(g.stderr, "another autorag is installing %s: waiting for it to finish\n", name)
+				}
+			}}
 			var bar *progressbar.ProgressBar
 			if !g.quiet && !g.json && isTerminal(g.stderr) {
 				p.Progress = func(file string, done, total int64) {
@@ -173,6 +182,8 @@ func newModelsPullCmd(g *globals) *cobra.Command {
 			return reportInstalled(g, dir, m.Name)
 		}),
 	}
+	cmd.Flags().DurationVar(&idle, "idle-timeout", models.DefaultIdleTimeout, "give up on a hub that sends nothing for this `duration`, and resume the download (a few times)")
+	return cmd
 }
 
 func newModelsAddCmd(g *globals) *cobra.Command {
@@ -189,7 +200,7 @@ Maven and PyPI packages "make models" uses).`,
 			if err != nil {
 				return err
 			}
-			added, err := models.Add(dir, args[0])
+			added, err := models.Add(cmd.Context(), dir, args[0])
 			if err != nil {
 				return err
 			}

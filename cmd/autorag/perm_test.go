@@ -15,7 +15,11 @@ func TestPrivatePermissions(t *testing.T) {
 	refreshJSON(t, root)
 	checkPrivate(t, root) // a fresh build
 	writeFile(t, root, "notes/perm.md", "# Perm\n\nan incremental refresh clones the generation\n")
+	writeFile(t, root, "notes/broken.pdf", "%PDF-1.4 a file no parser reads\n")
 	refreshJSON(t, root)
+	if _, err := os.Stat(filepath.Join(root, ".autorag", "mirror", "failed.json")); err != nil {
+		t.Fatalf("the parse-failure memo: %v", err) // checked below
+	}
 	mustOK(t, "--root", root, "query", "retry with backoff")
 	mustOK(t, "--root", root, "query", "--json", "rotate signing keys")
 	checkPrivate(t, root)

@@ -3,13 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/progress"
 )
 
 // Values of --progress.
@@ -36,27 +40,29 @@ func wantProgress(mode string, g *globals) (bool, error) {
 	return false, usagef("unknown --progress %q: use auto, always or never", mode)
 }
 
-// progressLine draws a refresh's progress as one line on a terminal: the
-// phase, done/total in the phase's unit, the rate and the time left (once
-// something is done: no guess before), and what the embedder is doing,
-// after a bar (schollz/progressbar, which also draws the spinner of a
-// phase of unknown length and clears the line). The engine's calls only
-// record; a ticker redraws at most every progressRedraw, so a fast refresh
-// costs a few hundred writes and a wait (a 429's Retry-After) shows as
-// soon as it starts. Close clears the line.
+// progressLine draws a refresh's progress as one line on a terminal: a
+// bar with the percentage (a spinner when the total is not known), the
+// phase, done/total in the phase's unit, the rate and the time left, and
+// what the embedder is doing. The rate is measured over a moving window
+// from the first unit done (progress.Rate), so a slow start stops weighing
+// on the time left within seconds. The line fits the terminal's width as
+// it is at each redraw (a narrow one loses the bar, then the detail); it
+// is drawn over the last with a carriage return and spaces.
+// The engine's calls only record; a ticker redraws at most every
+// progressRedraw. Close clears the line.
 type progressLine struct {
 	w     io.Writer
-	width int
-	gate  gate // what the bar draws goes through it
+	width func() int // columns, read at every redraw
 
 	mu     sync.Mutex
-	bar    *progressbar.ProgressBar
 	phase  string
 	unit   string
 	total  int
 	done   int
-	start  time.Time
+	rate   progress.Rate
 	detail string
+	spin   int
+	shown  int // columns the last frame took
 	stop   chan struct{}
 	closed chan struct{}
 }
@@ -64,17 +70,21 @@ type progressLine struct {
 var _ engine.Progress = (*progressLine)(nil)
 
 func newProgressLine(w io.Writer) *progressLine {
-	p := &progressLine{w: w, width: termWidth(w), stop: make(chan struct{}), closed: make(chan struct{})}
+	p := &progressLine{w: w, width: func() int { return termWidth(w) }, stop: make(chan struct{}), closed: make(chan struct{})}
 	go p.loop()
 	return p
 }
 
-// termWidth is the terminal's width in columns, 80 when unknown.
+// termWidth is the terminal's width in columns: the terminal's own, else
+// $COLUMNS, else 80.
 func termWidth(w io.Writer) int {
 	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
 			return cols
 		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
 	}
 	return 80
 }
@@ -82,26 +92,15 @@ func termWidth(w io.Writer) int {
 func (p *progressLine) Phase(name, unit string, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.finishLocked()
-	p.phase, p.unit, p.total, p.done, p.detail, p.start = name, unit, total, 0, "", time.Now()
-	p.gate.w = p.w
-	p.bar = progressbar.NewOptions(max(total, -1),
-		progressbar.OptionSetWriter(&p.gate),
-		progressbar.OptionSetDescription(name),
-		progressbar.OptionSetWidth(20),
-		progressbar.OptionShowDescriptionAtLineEnd(),
-		progressbar.OptionSetPredictTime(false), // guessed before anything is done; see describe
-		progressbar.OptionThrottle(0),           // loop throttles
-		progressbar.OptionSetSpinnerChangeInterval(0),
-		progressbar.OptionSpinnerType(14),
-		progressbar.OptionClearOnFinish(),
-	)
-	p.bar.Describe(p.describe(0)) // every phase shows, however short
+	p.phase, p.unit, p.total, p.done, p.detail = name, unit, total, 0, ""
+	p.rate = progress.Rate{}
+	p.drawLocked(time.Now()) // every phase shows, however short
 }
 
 func (p *progressLine) Add(n int) {
 	p.mu.Lock()
 	p.done += n
+	p.rate.Observe(time.Now(), p.done)
 	p.mu.Unlock()
 }
 
@@ -129,82 +128,92 @@ func (p *progressLine) loop() {
 func (p *progressLine) redraw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bar == nil {
-		return
+	if p.phase != "" {
+		p.drawLocked(time.Now())
 	}
-	// Describe and Set each draw (Set when the percentage changes): with
-	// the gate shut they only update the bar, and one last Describe draws
-	// the count and its percentage together.
-	d := p.describe(time.Since(p.start))
-	p.gate.shut = true
-	p.bar.Describe(d)
-	if p.total > 0 {
-		_ = p.bar.Set(min(p.done, p.total))
-	}
-	p.gate.shut = false
-	p.bar.Describe(d)
 }
 
-// gate passes writes to w unless shut.
-type gate struct {
-	w    io.Writer
-	shut bool
+// drawLocked draws the frame over the last one: a carriage return, the
+// frame, and spaces over what is left of the last (no escape sequences).
+func (p *progressLine) drawLocked(now time.Time) {
+	p.spin++
+	f := p.frame(now, p.width())
+	n := utf8.RuneCountInString(f)
+	fmt.Fprintf(p.w, "\r%s%s", f, strings.Repeat(" ", max(p.shown-n, 0)))
+	p.shown = n
 }
 
-func (g *gate) Write(b []byte) (int, error) {
-	if g.shut {
-		return len(b), nil
-	}
-	return g.w.Write(b)
-}
-
-// describe is what follows the bar: "index 120/3243 · 40 files/s · 1m17s
-// left · embedding: request 3/16 done, 4 in flight", cut so that the line
-// stays one line: the percentage and the bar take barColumns, and on an
-// 80-column terminal a count in the ten thousands, the rate and the time
-// left still fit ("embed 1500/12000 · 21 chunks/s · 8m20s left"); the
-// detail is what is cut.
-func (p *progressLine) describe(elapsed time.Duration) string {
-	d := p.phase
+// frame is the line for a terminal of width columns, one column short of
+// it (so that the terminal does not wrap): "  25% |█████     | embed
+// 750/3,026 · 31 chunks/s · 1 min 13 s left · model in process on 2
+// cores". Past what fits, the detail is cut first, then the rest.
+func (p *progressLine) frame(now time.Time, width int) string {
+	avail := max(width-1, 1)
+	var head string
 	switch {
-	case p.total > 0 && p.done > 0 && elapsed > 0:
-		d += fmt.Sprintf(" %d/%d", p.done, p.total) // the rate names the unit
-	case p.total >= 0:
-		d += fmt.Sprintf(" %d/%d %s", p.done, p.total, p.unit)
+	case p.total > 0:
+		pct := min(p.done, p.total) * 100 / p.total
+		head = fmt.Sprintf("%3d%% ", pct)
+		if bar := barWidth(width); bar > 0 {
+			fill := bar * min(p.done, p.total) / p.total
+			head += "|" + strings.Repeat("█", fill) + strings.Repeat(" ", bar-fill) + "| "
+		}
+	case p.total < 0:
+		head = string(`|/-\`[p.spin%4]) + " "
 	}
-	if p.total > 0 && p.done > 0 && elapsed > 0 {
-		rate := float64(p.done) / elapsed.Seconds()
-		d += fmt.Sprintf(" · %s %s/s", fmtRate(rate), p.unit)
-		if p.done < p.total {
-			left := time.Duration(float64(p.total-p.done) / rate * float64(time.Second))
-			d += " · " + left.Round(time.Second).String() + " left"
+	main, detail := p.describe(now)
+	line := head + main
+	if detail != "" {
+		line += " · " + detail
+	}
+	return fitLine(line, avail)
+}
+
+// fitLine is l cut to width columns, "…" marking the cut.
+func fitLine(l string, width int) string {
+	if r := []rune(l); len(r) > width {
+		return string(r[:max(width-1, 0)]) + "…"
+	}
+	return l
+}
+
+// barWidth is the bar's width on a terminal of width columns: 20, 10 on a
+// narrow one, none on a very narrow one.
+func barWidth(width int) int {
+	switch {
+	case width >= 72:
+		return 20
+	case width >= 48:
+		return 10
+	}
+	return 0
+}
+
+// describe is what follows the bar, in two parts: the phase, done/total,
+// the rate and the time left; and the detail.
+func (p *progressLine) describe(now time.Time) (main, detail string) {
+	main = p.phase
+	per := p.rate.PerSecond(now)
+	if p.total >= 0 {
+		main += " " + thousands(p.done) + "/" + thousands(p.total)
+		if p.unit != "" && per == 0 {
+			main += " " + p.unit // else the rate names it
 		}
 	}
-	if p.detail != "" {
-		d += " · " + p.detail
+	if per > 0 && p.total > 0 {
+		main += fmt.Sprintf(" · %s %s/s", fmtRate(per), p.unit)
+		if left, ok := p.rate.Left(now, p.total-p.done); ok && p.done < p.total {
+			main += " · " + humanDuration(left) + " left"
+		}
 	}
-	return clip(d, max(p.width-barColumns-1, 20)) // clip adds "…"
+	return main, p.detail
 }
 
-// barColumns is what the line takes besides the description: "  25% |",
-// the bar of 20, "|  ", a space after the description and the last column
-// (left free, so that the terminal does not wrap).
-const barColumns = 7 + 20 + 3 + 2
-
 func fmtRate(r float64) string {
-	if r >= 10 {
+	if r >= 9.95 { // what %.1f would round to 10.0
 		return fmt.Sprintf("%.0f", r)
 	}
 	return fmt.Sprintf("%.1f", r)
-}
-
-// finishLocked clears the current phase's line.
-func (p *progressLine) finishLocked() {
-	if p.bar != nil {
-		_ = p.bar.Exit()
-		_ = p.bar.Clear()
-		p.bar = nil
-	}
 }
 
 // Close stops redrawing and clears the line, so that what is printed next
@@ -214,5 +223,7 @@ func (p *progressLine) Close() {
 	<-p.closed
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.finishLocked()
+	if p.shown > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.shown))
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/querycache"
 )
 
@@ -65,8 +66,11 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	if o.perFile < 1 {
 		return usagef("--per-file must be at least 1, got %d", o.perFile)
 	}
-	if o.maxTokens < 0 {
-		return usagef("--max-tokens must be positive, got %d", o.maxTokens)
+	// 0 is the default, "no budget"; given, the budget must be a positive
+	// count (a --max-tokens 0 that printed everything contradicted the
+	// message).
+	if o.maxTokens < 0 || (o.maxTokens == 0 && cmd.Flags().Changed("max-tokens")) {
+		return usagef("--max-tokens must be positive, got %d (leave it out for whole passages)", o.maxTokens)
 	}
 	start := time.Now()
 	e, err := g.engine()
@@ -89,6 +93,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		if env, p = qc.Lookup(qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
 			printQuery(g, format, env, o.maxTokens)
+			g.noteEmbedder(e)
 			return nil
 		}
 	}
@@ -102,5 +107,17 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 	}
 	env.TookMS = since(start)
 	printQuery(g, format, env, o.maxTokens)
+	g.noteEmbedder(e)
 	return nil
+}
+
+// noteEmbedder notes, once per generation, a chosen embedder that differs
+// from the one the index answers with (embeddernote.go).
+func (g *globals) noteEmbedder(e *engine.Engine) {
+	if g.quiet || !e.Settings.EmbedderChosen {
+		return
+	}
+	if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil {
+		noteOnce(g.stderr, e, sc, g.embedderNote(e, sc))
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/plural"
 )
 
@@ -81,6 +82,11 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 		ro.Progress = line
 	}
 	_, serr := os.Stat(e.Layout.SidecarPath())
+	if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil && !g.quiet {
+		if msg := switchMessage(e, sc); msg != "" {
+			fmt.Fprintf(g.stderr, "autorag: %s\n", msg)
+		}
+	}
 	res, err := e.Refresh(cmd.Context(), ro)
 	if line != nil {
 		line.Close() // what follows starts on a clean line
@@ -106,8 +112,8 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 }
 
 func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
-	fmt.Fprintf(w, "%s: generation %s, %s, %s (%.1f ms)\n", r.Outcome, r.Generation,
-		plural.Count(r.Files, "file"), plural.Count(r.Chunks, "chunk"), r.TookMS)
+	fmt.Fprintf(w, "%s: generation %s, %s, %s (%s)\n", r.Outcome, r.Generation,
+		plural.Count(r.Files, "file"), plural.Count(r.Chunks, "chunk"), tookText(r.TookMS))
 	if r.Outcome != engine.OutcomeUnchanged {
 		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %s / %s indexed\n",
 			r.Added, r.Modified, r.Deleted, r.Renamed, plural.Count(r.FilesIndexed, "file"), plural.Count(r.ChunksIndexed, "chunk"))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/autorag/autorag/agentapi"
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // serverRoot is one root a server serves and how --watch keeps it live.
@@ -69,6 +70,24 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 	return out, nil
 }
 
+// noteRoots notes, at the start of a server, each root whose chosen
+// embedder differs from the one its index answers with.
+func (g *globals) noteRoots(roots []serverRoot) {
+	if g.quiet {
+		return
+	}
+	for _, r := range roots {
+		if !r.e.Settings.EmbedderChosen {
+			continue
+		}
+		if sc, err := fingerprint.ReadSidecar(r.e.Layout.SidecarPath()); err == nil {
+			if note := g.embedderNote(r.e, sc); note != "" {
+				fmt.Fprintf(g.stderr, "autorag: note: root %s: %s\n", r.name, note)
+			}
+		}
+	}
+}
+
 // uniqueName is name, or name-2, name-3, ... when taken; it takes it.
 func uniqueName(name string, taken map[string]bool) string {
 	n := name
@@ -95,6 +114,7 @@ func newWorkspace(g *globals, o *serverOptions) (*agentapi.Workspace, []serverRo
 	if err != nil {
 		return nil, nil, err
 	}
+	g.noteRoots(roots)
 	raiseHeapFloor()
 	ms := make([]agentapi.Member, len(roots))
 	for i, r := range roots {

@@ -121,7 +121,7 @@ var settingTable = []setting{
 		set: func(d *draft, v string) error { d.rerank = v; return nil }},
 	{key: "rerank_n", flag: "rerank-n", env: "AUTORAG_RERANK_N", group: groupSearch, kind: kindInt,
 		def: strconv.Itoa(engine.DefaultRerankN), usage: "how many of the best results the reranker re-scores",
-		set: func(d *draft, v string) error { return parseInt(v, &d.s.RerankN) }},
+		set: func(d *draft, v string) error { return parsePositive(v, &d.s.RerankN) }},
 	{key: "fusion_alpha", flag: "fusion-alpha", env: "AUTORAG_FUSION_ALPHA", group: groupSearch, kind: kindFloat,
 		def: "", usage: "adaptive and convex fusion: weight of BM25 in [0,1]; rrf: weight of the vector list relative to BM25",
 		set: func(d *draft, v string) error {
@@ -136,6 +136,17 @@ func parseInt(v string, dst *int) error {
 	n, err := strconv.Atoi(v)
 	*dst = n
 	return err
+}
+
+// parsePositive reads a count that must be at least 1.
+func parsePositive(v string, dst *int) error {
+	if err := parseInt(v, dst); err != nil {
+		return err
+	}
+	if *dst < 1 {
+		return fmt.Errorf("must be at least 1, got %d", *dst)
+	}
+	return nil
 }
 
 // sizeUnits are the units parseSize knows, longest first.
@@ -172,6 +183,9 @@ func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // the running command's set is ever parsed.
 type settingFlags struct {
 	sets []*pflag.FlagSet
+	// embedders builds the embedders indexes recorded, shared by every
+	// engine the process opens.
+	embedders recordedEmbedders
 }
 
 // addIndexFlags adds the flags that shape an index (refresh, index rebuild).
@@ -303,6 +317,8 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 		return d.s, err
 	}
 	d.s.Embedder = emb
+	d.s.EmbedderChosen = chosen(vals, "embedder") || chosen(vals, "model")
+	d.s.Recorded = s.embedders.source
 	if d.s.Fusion, err = fusionFrom(d, emb); err != nil {
 		return d.s, err
 	}
@@ -314,6 +330,17 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 		return d.s, usagef("%w (see `autorag config` for where each setting comes from)", err)
 	}
 	return d.s, nil
+}
+
+// chosen reports whether the setting key was given (by a flag, the
+// environment or the config file) rather than left at its default.
+func chosen(vals []settingValue, key string) bool {
+	for _, v := range vals {
+		if v.Key == key {
+			return v.Source != sourceDefault
+		}
+	}
+	return false
 }
 
 func kindName(k kind) string {

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -33,13 +35,29 @@ func newStatusCmd(g *globals) *cobra.Command {
 				writeJSON(g.stdout, envelope.NewStatus(st))
 				return nil
 			}
-			printStatus(g, st)
+			note := ""
+			if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil {
+				note = g.embedderNote(e, sc)
+			}
+			printStatus(g, st, note)
 			return nil
 		}),
 	}
 }
 
-func printStatus(g *globals, st *engine.Status) {
+// without is list without s.
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// printStatus prints st; note is the embedder note (embeddernote.go).
+func printStatus(g *globals, st *engine.Status, note string) {
 	w := g.stdout
 	fmt.Fprintf(w, "root:        %s\n", st.Root)
 	fmt.Fprintf(w, "generation:  %s\n", st.Generation)
@@ -49,13 +67,22 @@ func printStatus(g *globals, st *engine.Status) {
 		// The sidecar records the refresh that committed this generation,
 		// timed up to its commit (a refresh goes on to collect garbage, and
 		// one that found nothing changed commits nothing): "last commit".
-		fmt.Fprintf(w, "last commit: %s at %s (%.1f ms to commit; %d added, %d modified, %d deleted, %d renamed, %d failed)\n",
-			r.Outcome, r.At.Local().Format("2006-01-02 15:04:05"), r.TookMS, r.Added, r.Modified, r.Deleted, r.Renamed, r.Failed)
+		fmt.Fprintf(w, "last commit: %s at %s (%s to commit; %d added, %d modified, %d deleted, %d renamed, %d failed)\n",
+			r.Outcome, r.At.Local().Format("2006-01-02 15:04:05"), tookText(r.TookMS), r.Added, r.Modified, r.Deleted, r.Renamed, r.Failed)
 	}
 	if st.SourcesChanged != nil && *st.SourcesChanged {
 		fmt.Fprintln(w, "sources:     changed since the last refresh (run `autorag refresh`)")
 	} else {
 		fmt.Fprintln(w, "sources:     unchanged")
+	}
+	if st.Embedder != "" {
+		fmt.Fprintf(w, "embedder:    %s\n", shortEmbedder(st.Embedder))
+	}
+	if note != "" {
+		fmt.Fprintf(w, "note:        %s\n", note)
+	}
+	if other := without(st.SettingsChanged, "embedder"); len(other) > 0 {
+		fmt.Fprintf(w, "settings:    %s: set otherwise than the index was built with (`autorag refresh` rebuilds with them)\n", strings.Join(other, ", "))
 	}
 	if h := st.LockHolder; h != nil {
 		fmt.Fprintf(w, "lock:        held by pid %d on %s since %s (%s)\n", h.PID, h.Host, h.Since.Local().Format("15:04:05"), h.Command)

@@ -44,9 +44,9 @@ func newWorkspaceAddCmd(g *globals) *cobra.Command {
 		Short: "Add a root to the workspace file (named after its directory unless --name)",
 		Args:  cobra.ExactArgs(1),
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			f, err := loadWorkspace()
+			path, err := workspace.DefaultPath()
 			if err != nil {
-				return err
+				return usagef("%w", err)
 			}
 			abs, err := filepath.Abs(args[0])
 			if err != nil {
@@ -59,13 +59,11 @@ func newWorkspaceAddCmd(g *globals) *cobra.Command {
 			if noWatch {
 				r.Watch = new(false)
 			}
-			if err := f.Add(r); err != nil {
+			ed, err := workspace.AddRoot(cmd.Context(), path, r)
+			if err != nil {
 				return usagef("%w", err)
 			}
-			if err := f.Save(); err != nil {
-				return err
-			}
-			return printWorkspace(g, f, fmt.Sprintf("added %s (%s) to %s", r.Name, r.Path, f.Path))
+			return printWorkspace(g, ed.File, fmt.Sprintf("added %s (%s) to %s%s", r.Name, r.Path, ed.Path, backupNote(ed)))
 		}),
 	}
 	cmd.Flags().StringVar(&r.Name, "name", "", "the root's name in requests (default: its directory's name)")
@@ -81,17 +79,15 @@ func newWorkspaceRemoveCmd(g *globals) *cobra.Command {
 		Short: "Remove a root from the workspace file (its index is left as it is)",
 		Args:  cobra.ExactArgs(1),
 		RunE: wrapRun(func(cmd *cobra.Command, args []string) error {
-			f, err := loadWorkspace()
+			path, err := workspace.DefaultPath()
 			if err != nil {
-				return err
-			}
-			if err := f.Remove(args[0]); err != nil {
 				return usagef("%w", err)
 			}
-			if err := f.Save(); err != nil {
-				return err
+			ed, err := workspace.RemoveRoot(cmd.Context(), path, args[0])
+			if err != nil {
+				return usagef("%w", err)
 			}
-			return printWorkspace(g, f, fmt.Sprintf("removed %s from %s", args[0], f.Path))
+			return printWorkspace(g, ed.File, fmt.Sprintf("removed %s from %s%s", args[0], ed.Path, backupNote(ed)))
 		}),
 	}
 }
@@ -109,6 +105,14 @@ func newWorkspaceListCmd(g *globals) *cobra.Command {
 			return printWorkspace(g, f, "")
 		}),
 	}
+}
+
+// backupNote says where the old file was copied.
+func backupNote(ed *workspace.Edited) string {
+	if ed.Backup == "" {
+		return ""
+	}
+	return " (the old file is in " + ed.Backup + ")"
 }
 
 // printWorkspace prints what changed (note) and, with --json or for list,

@@ -62,3 +62,22 @@ func englishStopWords() analysis.TokenMap {
 	}
 	return m
 }
+
+// Stemmer returns a function giving one word's term as Terms analyzes it
+// (its stem; "" for a stop word), remembering the words it has seen: the
+// code signals stem the words of many paths per query (rank.PathMatch).
+// It is not safe for concurrent use.
+func Stemmer() func(word string) string {
+	memo := map[string]string{}
+	return func(w string) string {
+		if s, ok := memo[w]; ok {
+			return s
+		}
+		var s string
+		if t := Terms(w); len(t) > 0 {
+			s = t[0]
+		}
+		memo[w] = s
+		return s
+	}
+}

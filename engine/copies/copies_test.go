@@ -93,7 +93,11 @@ func TestIsCopyAndPrefer(t *testing.T) {
 		{to74.Path, to51.Path, []string{"convert", "5.1"}, true}, // the query names 5.1
 		{to51.Path, to74.Path, []string{"reference/7.4/**"}, true},
 		{to51.Path, to74.Path, []string{"!reference/7.4/**"}, true}, // an exclusion names nothing
-		{"en/docs/a.md", "ja/docs/a.md", nil, false},                // languages keep their rank order
+		{"en/docs/a.md", "ja/docs/a.md", nil, false},                // a query of no known language: English
+		{"docs/de/docs/deployment/docker.md", "docs/en/docs/deployment/docker.md", []string{"tls", "termination", "proxy", "https", "certificate"}, true},
+		{"de/docs/a.md", "ja/docs/a.md", nil, false},                // two others keep their rank order
+		{"en/docs/a.md", "ja/docs/a.md", []string{"ja"}, true},      // the query's language
+		{"pt-br/docs/a.md", "en-us/docs/a.md", []string{"x"}, true}, // English with a region
 		{to51.Path, moved.Path, nil, false},
 	} {
 		if got := Prefer(tt.a, tt.b, tt.named); got != tt.want {

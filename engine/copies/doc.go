@@ -9,9 +9,11 @@
 // those are two languages' (a translation), or their texts are
 // near-duplicates: a bottom-k MinHash estimate of the Jaccard similarity of
 // their word shingles (Sign and Similarity), the bar being lower between
-// two version folders. The copy shown (Prefer) is the
-// newest version (CompareVersions: latest/current first, then version
-// numbers, newest first) unless the query or --path names one.
+// two version folders. The copy shown (Prefer) is the one the query,
+// --path or the query's language names; else, between languages, the
+// English one (a query of no known language is analyzed as English);
+// else the newest version (CompareVersions: latest/current first, then
+// version numbers, newest first).
 //
 // It is pure: no I/O, and it imports nothing of this module.
 package copies

@@ -39,9 +39,11 @@ func IsCopy(a, b Item) bool {
 
 // Prefer reports whether the copy at path b is to be shown rather than the
 // one at a: b is in a folder named (the words of the query, the --path
-// patterns) and a is not, or neither or both are and b's folder is the
-// preferred version (CompareVersions). Copies that are not siblings keep
-// their rank order.
+// patterns, the query's language) and a is not; or neither is, both are
+// languages' folders and b's is English's (a query of no known language
+// is analyzed as English, and a site's other languages are most often
+// its English pages translated); or b's folder is the preferred version
+// (CompareVersions). Copies that are not siblings keep their rank order.
 func Prefer(a, b string, named []string) bool {
 	segA, segB, ok := Siblings(a, b)
 	if !ok {
@@ -51,7 +53,16 @@ func Prefer(a, b string, named []string) bool {
 	if na != nb {
 		return nb
 	}
+	if !na && isLanguage(segA) && isLanguage(segB) {
+		return !isEnglish(segA) && isEnglish(segB)
+	}
 	return CompareVersions(segB, segA) > 0
+}
+
+// isEnglish reports a language folder of English ("en", "en-US").
+func isEnglish(seg string) bool {
+	lang, _, _ := strings.Cut(strings.ReplaceAll(strings.ToLower(seg), "_", "-"), "-")
+	return lang == "en"
 }
 
 // isNamed reports whether seg is one of named, or a path segment of one.

@@ -82,12 +82,17 @@ type Watch struct {
 	batch    int  // chunks of the current Embed call
 	shown    int  // of those, already added to the line
 	inFlight int  // requests, as last reported
+	cores    int  // > 0: the model runs in this process, on this many cores
 }
 
 var _ embed.Observer = (*Watch)(nil)
 
 // NewWatch is the embed.Observer of a refresh that p watches.
 func NewWatch(p Progress) *Watch { return &Watch{p: p} }
+
+// InProcess says that the embedder is a model run in this process on
+// cores cores: the detail then says so rather than count requests.
+func (w *Watch) InProcess(cores int) { w.cores = cores }
 
 // CountChunks makes the embed phase count chunks, with filesTotal files
 // to index in its detail.
@@ -134,15 +139,23 @@ func (w *Watch) Indexed(n int) {
 	w.detail()
 }
 
-// detail tells the line the requests in flight and, in the embed phase,
-// the files indexed.
+// detail tells the line what the embedder is doing (the requests in
+// flight to a remote one; the cores an in-process model runs on) and, in
+// the embed phase, the files indexed.
 func (w *Watch) detail() {
 	w.mu.Lock()
 	inFlight := w.inFlight
 	w.mu.Unlock()
-	d := fmt.Sprintf("%d requests in flight", inFlight)
-	if inFlight == 1 {
+	var d string
+	switch {
+	case w.cores == 1:
+		d = "model in process on 1 core"
+	case w.cores > 1:
+		d = fmt.Sprintf("model in process on %d cores", w.cores)
+	case inFlight == 1:
 		d = "1 request in flight"
+	default:
+		d = fmt.Sprintf("%d requests in flight", inFlight)
 	}
 	if w.filesTotal > 0 {
 		d += fmt.Sprintf(" · %d/%d files indexed", w.filesDone.Load(), w.filesTotal)

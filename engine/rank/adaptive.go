@@ -35,7 +35,7 @@ func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query)
 			x.Score = f.Alpha * x.BM25 / maxB
 		}
 		if x.DenseRank > 0 && maxD > minD {
-			x.Score += x.WDense * (x.Dense - minD) / (maxD - minD)
+			x.Score += x.WDense * denseScaled(x.Dense, minD, maxD)
 		}
 	}
 }
@@ -128,6 +128,8 @@ func ExplainQuery(mode string, f Fusion, floor float64, dropped, terms int) stri
 	case floor == f.Floor:
 	case floor == f.FloorUnknown:
 		why += ", the floor for a query the embedder knows no word of"
+	case floor == NoLexicalFloor:
+		why = "no lexical match: no word of the query is in the index"
 	default:
 		why = fmt.Sprintf("%g of the best similarity: far below the best hit", f.FloorRatio)
 	}

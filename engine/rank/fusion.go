@@ -127,6 +127,9 @@ type Fused struct {
 	BM25, Dense         float64
 	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
 	WDense              float64 // adaptive: the dense weight of this chunk
+	// Code is what the code signals did to Score (CodeRerank); nil when
+	// they did not run.
+	Code *CodeSignals
 }
 
 // Fuse combines two ranked lists (best first); adaptive fusion weighs the
@@ -184,16 +187,30 @@ func scoreRRF(f Fusion, xs []*Fused) {
 	}
 }
 
-// listBounds returns the best BM25 score and the dense list's best and worst
-// similarities (0 for an empty list): the scales of convex fusion.
+// DenseRef is the rank of the dense list whose similarity is the bottom
+// of the dense scale (0 in min-max): the last of a list of DenseRef or
+// fewer, the DenseRef-th of a deeper one (a larger -k), so that a chunk's
+// fused score does not depend on how deep the list was asked; below it a
+// chunk's dense part is 0.
+const DenseRef = 500
+
+// listBounds returns the best BM25 score and the dense list's best and
+// bottom (DenseRef) similarities (0 for an empty list): the scales of
+// convex fusion.
 func listBounds(bm25, dense []Hit) (maxB, minD, maxD float64) {
 	if len(bm25) > 0 {
 		maxB = bm25[0].Score
 	}
 	if len(dense) > 0 {
-		maxD, minD = dense[0].Score, dense[len(dense)-1].Score
+		maxD, minD = dense[0].Score, dense[min(len(dense), DenseRef)-1].Score
 	}
 	return maxB, minD, maxD
+}
+
+// denseScaled is a similarity d on the list's scale: min-max, and 0 below
+// the bottom.
+func denseScaled(d, minD, maxD float64) float64 {
+	return max(0, (d-minD)/(maxD-minD))
 }
 
 // scoreConvex scales BM25 by its maximum with a floor of 0 (min-max over a
@@ -207,7 +224,7 @@ func scoreConvex(f Fusion, xs []*Fused, bm25, dense []Hit) {
 			b = x.BM25 / maxB
 		}
 		if x.DenseRank > 0 && maxD > minD {
-			d = (x.Dense - minD) / (maxD - minD)
+			d = denseScaled(x.Dense, minD, maxD)
 		}
 		x.Score = f.Alpha*b + (1-f.Alpha)*d
 	}

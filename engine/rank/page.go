@@ -166,23 +166,35 @@ func (x Fused) explain(mode string, f Fusion, q Query) string {
 	}
 	switch mode {
 	case ModeBM25:
-		return "bm25: " + list("bm25", x.BM25Rank, x.BM25)
+		return "bm25: " + list("bm25", x.BM25Rank, x.BM25) + x.explainCode()
 	case ModeVector:
-		return "vector: " + list("vector", x.DenseRank, x.Dense)
+		return "vector: " + list("vector", x.DenseRank, x.Dense) + x.explainCode()
+	}
+	base := x // the fused score, before the code signals
+	if x.Code != nil {
+		base.Score = x.Code.Base
 	}
 	var s string
 	switch f.Method {
 	case FusionAdaptive:
-		s = x.explainAdaptive(f, q, list)
+		s = base.explainAdaptive(f, q, list)
 	case FusionRRF:
 		s = fmt.Sprintf("%s (weight %.3g), %s (weight %.3g) -> %.5f", list("bm25", x.BM25Rank, x.BM25), f.WBM25,
-			list("vector", x.DenseRank, x.Dense), f.WDense, x.Score)
+			list("vector", x.DenseRank, x.Dense), f.WDense, base.Score)
 	default:
 		s = fmt.Sprintf("%s (weight %.3g, scaled by the list max), %s (weight %.3g, min-max over the list) -> %.5f",
-			list("bm25", x.BM25Rank, x.BM25), f.Alpha, list("vector", x.DenseRank, x.Dense), 1-f.Alpha, x.Score)
+			list("bm25", x.BM25Rank, x.BM25), f.Alpha, list("vector", x.DenseRank, x.Dense), 1-f.Alpha, base.Score)
 	}
 	if x.BM25Rank == 0 && f.Floor != 0 {
 		s += fmt.Sprintf("; vector-only, kept: similarity %.4f above the floor", x.Dense)
 	}
-	return s
+	return s + x.explainCode()
+}
+
+// explainCode is what the code signals did, if they ran.
+func (x Fused) explainCode() string {
+	if x.Code == nil {
+		return ""
+	}
+	return x.Code.explain(x.Score)
 }

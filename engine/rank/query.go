@@ -4,6 +4,12 @@ package rank
 // query's analysis and the mirror know: the engine fills it (rank must not
 // import them). A nil function answers false.
 type Query struct {
+	// Text is the query as the user typed it (the code signals read it:
+	// QueryKind, Identifiers, QueryTerms).
+	Text string
+	// Stem is the index's analysis of one word: its stem, or "" for a
+	// stop word (path matching compares stems).
+	Stem func(word string) string
 	// Foreign: the query is in another language than English
 	// (analyze.DetectQuery).
 	Foreign bool

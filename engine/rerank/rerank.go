@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // Formats of the request.
@@ -50,6 +52,7 @@ func ConfigFromEnv(getenv func(string) string) (cfg Config, ok bool, err error) 
 // Client calls one rerank endpoint. It is safe for concurrent use.
 type Client struct {
 	cfg    Config
+	shown  string // the URL as printed and stored: secrets masked
 	format string
 	http   *http.Client
 }
@@ -58,7 +61,7 @@ type Client struct {
 func New(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("rerank: AUTORAG_RERANK_URL %q is not an http(s) URL", cfg.URL)
+		return nil, fmt.Errorf("rerank: AUTORAG_RERANK_URL %q is not an http(s) URL", secreturl.Redact(cfg.URL))
 	}
 	format := cfg.Format
 	if format == "" {
@@ -74,13 +77,14 @@ func New(cfg Config) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	return &Client{cfg: cfg, format: format, http: &http.Client{Timeout: timeout}}, nil
+	hc := &http.Client{Timeout: timeout, CheckRedirect: secreturl.CheckRedirect}
+	return &Client{cfg: cfg, shown: secreturl.Redact(cfg.URL), format: format, http: hc}, nil
 }
 
 // Name identifies the reranker (for cache keys and --explain): format,
-// endpoint and model, never the key.
+// endpoint and model, never the key nor a secret written in the URL.
 func (c *Client) Name() string {
-	return c.format + ":" + c.cfg.URL + "#" + c.cfg.Model
+	return c.format + ":" + c.shown + "#" + c.cfg.Model
 }
 
 // Rerank returns one score per text, in the texts' order (higher is more
@@ -104,15 +108,15 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, redact(err, c.cfg.APIKey) // names the method and URL
+		return nil, fmt.Errorf("%s: %w", c.shown, redact(secreturl.Error(err), c.cfg.APIKey))
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return nil, fmt.Errorf("read the answer of %s: %w", c.cfg.URL, err)
+		return nil, fmt.Errorf("read the answer of %s: %w", c.shown, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s answered %s: %s", c.cfg.URL, resp.Status, snippet(raw, c.cfg.APIKey))
+		return nil, fmt.Errorf("%s answered %s: %s", c.shown, resp.Status, snippet(raw, c.cfg.APIKey))
 	}
 	return parse(raw, len(texts))
 }

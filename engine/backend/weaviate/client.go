@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // The client speaks REST and GraphQL over net/http rather than linking
@@ -46,7 +48,7 @@ type Client struct {
 func New(cfg Config) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(cfg.URL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("weaviate url %q: want http(s)://host:port", cfg.URL)
+		return nil, fmt.Errorf("weaviate url %q: want http(s)://host:port", secreturl.Redact(cfg.URL))
 	}
 	if u.User != nil {
 		return nil, errors.New("weaviate url: credentials in the url are not supported; use the api key")
@@ -60,7 +62,7 @@ func New(cfg Config) (*Client, error) {
 	// new connection for most requests.
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
-	c := &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout, Transport: tr}}
+	c := &Client{base: u.String(), key: cfg.APIKey, hc: &http.Client{Timeout: timeout, Transport: tr, CheckRedirect: secreturl.CheckRedirect}}
 	if cfg.GRPC != "" {
 		if err := checkGRPCAddr(cfg.GRPC); err != nil {
 			return nil, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // Defaults applied by New (and ConfigFromEnv) to zero fields.
@@ -235,7 +237,7 @@ func validateBaseURL(raw string) error {
 		return fmt.Errorf("%s is not a valid URL", EnvBaseURL)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("%s=%q: want an http or https URL such as %s", EnvBaseURL, u.Redacted(), DefaultBaseURL)
+		return fmt.Errorf("%s=%q: want an http or https URL such as %s", EnvBaseURL, secreturl.Redact(raw), DefaultBaseURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("%s: a query or fragment is not supported", EnvBaseURL)
@@ -243,11 +245,5 @@ func validateBaseURL(raw string) error {
 	return nil
 }
 
-// redactURL hides a password in a URL's user information.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
-}
+// redactURL hides the secrets written in a URL.
+func redactURL(raw string) string { return secreturl.Redact(raw) }

@@ -15,6 +15,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 // Provider is the provider name in the embedder's identity.
@@ -47,7 +48,7 @@ func New(cfg Config) (*Embedder, error) {
 	}
 	cc := goopenai.DefaultConfig(cfg.APIKey)
 	cc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	cc.HTTPClient = &recordingDoer{client: &http.Client{Transport: newTransport(cfg.Concurrency)}}
+	cc.HTTPClient = &recordingDoer{client: &http.Client{Transport: newTransport(cfg.Concurrency), CheckRedirect: secreturl.CheckRedirect}}
 	e := &Embedder{
 		cfg:      cfg,
 		client:   goopenai.NewClientWithConfig(cc),

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/autorag/autorag/internal/secreturl"
 )
 
 const (
@@ -102,7 +104,7 @@ func (e *Embedder) classify(ctx, attemptCtx context.Context, x *exchange, err er
 	case x.transport != nil && errors.Is(attemptCtx.Err(), context.DeadlineExceeded):
 		return &attemptError{msg: fmt.Sprintf("request timed out after %s", e.cfg.Timeout), retry: true}
 	case x.transport != nil:
-		return &attemptError{msg: "connection failed: " + e.redact(x.transport.Error()) +
+		return &attemptError{msg: "connection failed: " + e.redact(secreturl.Error(x.transport).Error()) +
 			" (is the server at " + EnvBaseURL + " running and reachable?)", retry: true}
 	case x.status >= 200 && x.status < 300:
 		return &attemptError{msg: "malformed reply: " + e.redact(err.Error())}
@@ -174,6 +176,9 @@ func clip(s string) string {
 // redact removes the API key from a message. Servers do echo keys back
 // ("Incorrect API key provided: ...").
 func (e *Embedder) redact(s string) string {
+	if base := strings.TrimRight(e.cfg.BaseURL, "/"); base != "" {
+		s = strings.ReplaceAll(s, base, secreturl.Redact(base))
+	}
 	if e.cfg.APIKey == "" {
 		return s
 	}
