@@ -43,8 +43,9 @@
 // rates its common words (its own name, its jargon) lowest. The merge
 // (MergeCoverage, calibrate.go) therefore weighs each root by a measure
 // that does not depend on those statistics: the share of the query's
-// terms its best three passages hold, cubed, over the best root's; it
-// never reorders a root's own list. Passages a reranker scored are merged
+// terms its best three passages hold, cubed, over the best root's, times
+// its scores over its best (fusion for code tops out below 1); it never
+// reorders a root's own list. Passages a reranker scored are merged
 // by its scores as they are (every root asks the same reranker), before
 // any it did not score; a root whose reranker failed says so in roots
 // (reranked, rerank_error) and in the answer. On pairs of real code trees
