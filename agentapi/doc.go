@@ -38,14 +38,24 @@
 // at a time) and the answers are merged. Each root's scores are
 // normalized within its own lists (hybrid fusion divides BM25 by that
 // root's best BM25 score), so each root's best hit scores about 1 however
-// weak it is; MergeScaled multiplies each root's scores by its best raw
-// match (BM25, or cosine similarity in vector mode) over the best raw
-// match of all roots answering, which on NFCorpus split over 2 and 4
-// roots keeps nDCG@10 within 0.003 of one index over everything, where
-// sorting by the roots' own scores loses up to 0.024 and by rank up to
-// 0.043 (bench/agents merge). A root that fails is reported in the
-// answer's roots with its error; the others answer. Status and refresh
-// are per root the same way; read needs a root when there are several.
+// weak it is, and raw BM25 does not compare across roots either: each
+// root has its own term statistics, and a root that is about the question
+// rates its common words (its own name, its jargon) lowest. The merge
+// (MergeCoverage, calibrate.go) therefore weighs each root by a measure
+// that does not depend on those statistics: the share of the query's
+// terms its best three passages hold, cubed, over the best root's, times
+// its scores over its best (fusion for code tops out below 1); it never
+// reorders a root's own list. Passages a reranker scored are merged
+// by its scores as they are (every root asks the same reranker), before
+// any it did not score; a root whose reranker failed says so in roots
+// (reranked, rerank_error) and in the answer. On pairs of real code trees
+// (bench/agents roots) this keeps each root's questions close to how they
+// rank asked of that root alone, where scaling by the best BM25 lost up to
+// 0.25 MRR@10; on one corpus dealt over roots it costs a little against
+// that scaling (docs/QUALITY.md, "Merging roots"). A root that fails is
+// reported in the answer's roots with its error; the others answer.
+// Status and refresh are per root the same way; read needs a root when
+// there are several.
 //
 // With Snippets (and no max_tokens; MCP's default) each merged passage
 // longer than SnippetChars is cut to its best-matching lines (snippet.go),

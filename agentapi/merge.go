@@ -5,30 +5,42 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 )
 
 // Ways to merge the roots' rankings (WorkspaceOptions.Merge); measured
-// against each other and against one index over all the files by
-// bench/workspace.
+// against each other by bench/agents (merge: one corpus dealt over
+// roots; roots: different corpora, each with its own questions; see
+// docs/QUALITY.md, "Merging roots").
+// Every way keeps each root's own order: it only decides how the roots'
+// lists interleave. Passages a reranker scored come first, by its score
+// as it is (every root asks the same reranker), whatever the way.
 const (
 	// MergeScaled multiplies each root's scores by how its best raw match
 	// compares with the best over all roots (BM25 in bm25 and hybrid
-	// mode, cosine similarity in vector mode), then sorts. The default.
+	// mode, cosine similarity in vector mode), then sorts. Best when the
+	// roots hold one corpus dealt at random; it answers a root's
+	// questions from another root whose BM25 statistics rate them higher.
 	MergeScaled = "scaled"
 	// MergeScore sorts by each root's own scores as they are.
 	MergeScore = "score"
 	// MergeRank sorts by reciprocal rank, 1/(60+rank in its root).
 	MergeRank = "rank"
+	// MergeCosine multiplies each root's scores by its best cosine
+	// similarity over the best of all roots.
+	MergeCosine = "cosine"
+	// MergeCoverage multiplies each root's scores by its coverage of the
+	// query (calibrate.go) over the best of all roots'. The default.
+	MergeCoverage = "coverage"
 )
 
 // merged is a hit and what the merge sorts it by.
 type merged struct {
-	hit   Hit
-	key   float64
-	root  int // order of its root in the request, for ties
-	order int // its rank in its root
+	hit    Hit
+	scored bool // by the reranker: before every passage it did not score
+	key    float64
+	root   int // order of its root in the request, for ties
+	order  int // its rank in its root
 }
 
 // merge combines the roots' answers to r (answers[i] or errs[i] for
@@ -47,6 +59,7 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 			q := answers[i]
 			ra.OK, ra.Mode, ra.Fingerprint, ra.Generation, ra.Cached = true, q.Mode, q.Fingerprint, q.Generation, q.Cached
 			ra.Results, ra.Stale, ra.StaleCheckedAt = len(q.Results), q.Stale, q.StaleCheckedAt
+			ra.Reranked, ra.RerankError = q.Reranked, q.RerankError
 			ok = append(ok, i)
 		}
 		out.Roots = append(out.Roots, ra)
@@ -54,26 +67,11 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 	if len(ok) == 0 {
 		return nil, cmp.Or(firstErr, errNoRoots)
 	}
-	scales := scalesOf(answers, ok, method)
-	var all []merged
-	for _, i := range ok {
-		q := answers[i]
-		out.Roots[i].Scale = scales[i]
-		out.Cached = out.Cached && q.Cached
-		for j, res := range q.Results {
-			h := Hit{Root: ms[i].name, Result: res}
-			key := res.Score * scales[i]
-			if method == MergeRank {
-				key = 1 / (60 + float64(j+1))
-			}
-			if scales[i] != 1 {
-				s := res.Score
-				h.RootScore, h.Score = &s, key
-			}
-			all = append(all, merged{hit: h, key: key, root: i, order: j})
-		}
-	}
+	all := keyed(r.Query, ms, answers, ok, method, out)
 	slices.SortStableFunc(all, func(a, b merged) int {
+		if a.scored != b.scored {
+			return cmpBool(b.scored, a.scored)
+		}
 		return cmp.Or(cmp.Compare(b.key, a.key), cmp.Compare(a.order, b.order), cmp.Compare(a.root, b.root))
 	})
 	for n, x := range all[:min(len(all), o.K)] {
@@ -84,47 +82,59 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 	return out, nil
 }
 
-// scalesOf is each answering root's factor (1 unless MergeScaled and
-// several roots answered): its best raw score over the best of all.
-func scalesOf(answers []*envelope.Query, ok []int, method string) []float64 {
-	scales := make([]float64, len(answers))
+// keyed is every answering root's hits with the key method sorts them by,
+// each root's weight recorded in out.Roots.
+func keyed(query string, ms []*member, answers []*envelope.Query, ok []int, method string, out *SearchAnswer) []merged {
+	weights := weightsOf(query, answers, ok, method)
+	var all []merged
 	for _, i := range ok {
-		scales[i] = 1
-	}
-	if method != MergeScaled || len(ok) < 2 {
-		return scales
-	}
-	tops := make([]float64, len(answers))
-	var best float64
-	for _, i := range ok {
-		tops[i] = topRaw(answers[i])
-		best = max(best, tops[i])
-	}
-	if best <= 0 {
-		return scales
-	}
-	for _, i := range ok {
-		if tops[i] > 0 { // a root with no raw score to compare keeps its own
-			scales[i] = tops[i] / best
+		q := answers[i]
+		out.Roots[i].Scale = weights[i]
+		out.Cached = out.Cached && q.Cached
+		w := weights[i]
+		if top := topScore(q); method == MergeCoverage && len(ok) > 1 && top > 0 {
+			w /= top // each root's best at its weight (fusion for code tops out below 1)
+		}
+		for j, res := range q.Results {
+			h := Hit{Root: ms[i].name, Result: res}
+			x := merged{root: i, order: j, key: res.Score * w}
+			switch {
+			case res.Scores.Rerank != nil:
+				x.scored, x.key = true, *res.Scores.Rerank
+			case method == MergeRank:
+				x.key = 1 / (60 + float64(j+1))
+			}
+			if x.key != res.Score {
+				s := res.Score
+				h.RootScore, h.Score = &s, x.key
+			}
+			x.hit = h
+			all = append(all, x)
 		}
 	}
-	return scales
+	return all
 }
 
-// topRaw is the best raw score of q's results: BM25 unless the answer is
-// vector-only, then cosine similarity.
-func topRaw(q *envelope.Query) float64 {
+// topScore is the best score of q's results a reranker did not score.
+func topScore(q *envelope.Query) float64 {
 	var top float64
 	for _, r := range q.Results {
-		if q.Mode == engine.ModeVector {
-			if r.Scores.Vector != nil {
-				top = max(top, *r.Scores.Vector)
-			}
-		} else if r.Scores.BM25 != nil {
-			top = max(top, *r.Scores.BM25)
+		if r.Scores.Rerank == nil {
+			top = max(top, r.Score)
 		}
 	}
 	return top
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // summarize fills the envelope's single-valued fields from the answering
@@ -145,6 +155,7 @@ func summarize(out *SearchAnswer, answers []*envelope.Query, ok []int, ms []*mem
 		if q.Explain != "" && len(ok) > 1 {
 			explains = append(explains, ms[i].name+": "+q.Explain)
 		}
+		rerankOf(out, q, ms[i].name, len(ok) > 1)
 		if q.Stale != nil {
 			s := *q.Stale || out.Stale != nil && *out.Stale
 			out.Stale = &s
@@ -155,5 +166,24 @@ func summarize(out *SearchAnswer, answers []*envelope.Query, ok []int, ms []*mem
 	}
 	if len(explains) > 0 {
 		out.Explain = strings.Join(explains, "; ")
+	}
+}
+
+// rerankOf folds one root's reranked flag into out's: false, with the
+// first failure's reason (named by root when several answered), when the
+// reranker failed for any root.
+func rerankOf(out *SearchAnswer, q *envelope.Query, root string, several bool) {
+	if q.Reranked == nil {
+		return
+	}
+	if out.Reranked == nil || *out.Reranked && !*q.Reranked {
+		v := *q.Reranked
+		out.Reranked = &v
+	}
+	if q.RerankError != "" && out.RerankError == "" {
+		out.RerankError = q.RerankError
+		if several {
+			out.RerankError = root + ": " + q.RerankError
+		}
 	}
 }

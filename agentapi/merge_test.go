@@ -43,7 +43,7 @@ func TestScales(t *testing.T) {
 		for i := range ok {
 			ok[i] = i
 		}
-		if got := scalesOf(tt.answers, ok, tt.method); !cmp.Equal(got, tt.want) {
+		if got := weightsOf("x", tt.answers, ok, tt.method); !cmp.Equal(got, tt.want) {
 			t.Errorf("%s: scales %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -74,5 +74,102 @@ func TestMergeOrders(t *testing.T) {
 	}
 	if out.Results[0].RootScore != nil {
 		t.Errorf("an unscaled result carries root_score: %+v", out.Results[0])
+	}
+}
+
+// reranked is an answer whose results a reranker scored: each hit is
+// {rerank score, raw bm25}.
+func reranked(hits ...[2]float64) *envelope.Query {
+	q := answer("hybrid")
+	for i, h := range hits {
+		rr, bm := h[0], h[1]
+		r := engine.Result{Rank: i + 1, Path: "f" + string(rune('a'+i)) + ".md", Score: rr}
+		r.Scores.Rerank, r.Scores.BM25 = &rr, &bm
+		q.Results = append(q.Results, r)
+	}
+	return q
+}
+
+// TestMergeKeepsRerankScores: a reranker's scores are comparable across
+// roots (every root asks the same one), so they are merged as they are,
+// whatever each root's BM25 (issue 36, item 3); passages it did not score
+// follow the ones it did.
+func TestMergeKeepsRerankScores(t *testing.T) {
+	ms := []*member{{name: "x", e: &engine.Engine{}}, {name: "y", e: &engine.Engine{}}}
+	for _, tt := range []struct {
+		name string
+		x, y *envelope.Query
+		want []string
+	}{
+		{"negative logits", reranked([2]float64{-3, 8}), reranked([2]float64{-8, 2}), []string{"x/fa.md", "y/fa.md"}},
+		{"probabilities", reranked([2]float64{0.5, 8}), reranked([2]float64{0.9, 2}), []string{"y/fa.md", "x/fa.md"}},
+		{"unscored after scored", answer("hybrid", [3]float64{1, 9, 0}), reranked([2]float64{-8, 2}), []string{"y/fa.md", "x/fa.md"}},
+	} {
+		for _, method := range []string{MergeScaled, MergeScore, MergeRank, MergeCosine, MergeCoverage} {
+			out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: intp(4)}}, ms, []*envelope.Query{tt.x, tt.y}, make([]error, 2), method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range out.Results {
+				got = append(got, h.Root+"/"+h.Result.Path)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("%s, merge %s (-want +got):\n%s", tt.name, method, d)
+			}
+			if h := out.Results[0]; h.Result.Scores.Rerank != nil && (h.Score != *h.Result.Scores.Rerank || h.RootScore != nil) {
+				t.Errorf("%s, merge %s: the best's score %v (root score %v), want the reranker's %v as it is", tt.name, method, h.Score, h.RootScore, *h.Result.Scores.Rerank)
+			}
+		}
+	}
+}
+
+// texts is an answer whose results hold the given texts, best first.
+func texts(ts ...string) *envelope.Query {
+	q := answer("hybrid")
+	for i, s := range ts {
+		q.Results = append(q.Results, engine.Result{Rank: i + 1, Path: "f.md", Score: 1 / float64(i+1), Text: s})
+	}
+	return q
+}
+
+// TestCoverageWeights: a root weighs the mean share of the query's terms
+// its best three passages (or as many as it has) hold, cubed, over the
+// best root's; a root whose passages hold none of them (found by vectors
+// alone) weighs 0.
+func TestCoverageWeights(t *testing.T) {
+	full := texts("rotate the signing keys", "signing keys are rotated", "rotate keys, signing them")
+	third := texts("keys of the cellar", "the keys", "keys")
+	none := texts("boil the pasta")
+	got := weightsOf("rotate signing keys", []*envelope.Query{full, third, none}, []int{0, 1, 2}, MergeCoverage)
+	want := []float64{1, 1.0 / 27, 0}
+	if !cmp.Equal(got, want, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	short := texts("rotate the signing keys") // a root with one passage to give: all of it
+	if got := weightsOf("rotate signing keys", []*envelope.Query{full, short}, []int{0, 1}, MergeCoverage); got[1] != 1 {
+		t.Errorf("a root's only passage, holding every term: weight %v, want 1", got[1])
+	}
+}
+
+// TestCoverageMergeNormalizesEachRoot: with several roots each root's
+// scores are divided by its best before weighing (hybrid fusion for code
+// tops out below 1), so two roots holding every query term interleave;
+// one root keeps its scores as they are.
+func TestCoverageMergeNormalizesEachRoot(t *testing.T) {
+	ms := []*member{{name: "notes", e: &engine.Engine{}}, {name: "code", e: &engine.Engine{}}}
+	notes := texts("retry with exponential backoff", "retry with exponential backoff, again", "retry: exponential backoff")
+	code := texts("// Retry retries with exponential backoff.")
+	code.Results[0].Score = 0.7
+	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry exponential backoff", K: intp(3)}}, ms, []*envelope.Query{notes, code}, make([]error, 2), MergeCoverage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := out.Results[1]; h.Root != "code" || h.Score != 1 || h.RootScore == nil || *h.RootScore != 0.7 {
+		t.Errorf("second %+v, want code's passage at its weight 1 (its own 0.7 in root_score)", h)
+	}
+	one, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry", K: intp(1)}}, ms[1:], []*envelope.Query{code}, make([]error, 1), MergeCoverage)
+	if err != nil || one.Results[0].Score != 0.7 || one.Results[0].RootScore != nil {
+		t.Errorf("one root: %v %+v, want its own score", err, one.Results)
 	}
 }

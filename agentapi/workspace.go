@@ -26,8 +26,8 @@ type WorkspaceOptions struct {
 	IdleClose time.Duration
 	// Parallel bounds the roots one request works on at once; 0 = 4.
 	Parallel int
-	// Merge is how the roots' rankings are merged: MergeScaled (""),
-	// MergeScore or MergeRank.
+	// Merge is how the roots' rankings are merged: MergeCoverage (""),
+	// MergeScaled, MergeScore, MergeRank or MergeCosine.
 	Merge string
 	// Default is the root a request naming none goes to ("": every root).
 	// A request can still name AllRoots.
@@ -38,7 +38,7 @@ type WorkspaceOptions struct {
 const AllRoots = "all"
 
 // Workspace answers agents' requests over several roots: searches go to
-// every root (or the one named) at once and are merged by score, status
+// every root (or the one named) at once and are merged (merge.go), status
 // and refresh are per root, and a root that fails never fails the others
 // (see doc.go, "Workspaces").
 type Workspace struct {

@@ -47,6 +47,8 @@ type RootAnswer struct {
 	Cached         bool                `json:"cached,omitempty"`
 	Results        int                 `json:"results"`
 	Scale          float64             `json:"scale,omitempty"`
+	Reranked       *bool               `json:"reranked,omitempty"`
+	RerankError    string              `json:"rerank_error,omitempty"`
 	Stale          *bool               `json:"stale,omitempty"`
 	StaleCheckedAt *time.Time          `json:"stale_checked_at,omitempty"`
 	Error          *envelope.ErrorBody `json:"error,omitempty"`
@@ -56,17 +58,22 @@ type RootAnswer struct {
 // fields (fingerprint and generation when one root answered), the merged
 // results, and what each root said.
 type SearchAnswer struct {
-	OK             bool         `json:"ok"`
-	Outcome        string       `json:"outcome"`
-	Query          string       `json:"query"`
-	Mode           string       `json:"mode"`
-	K              int          `json:"k"`
-	Fingerprint    string       `json:"fingerprint,omitempty"`
-	Generation     string       `json:"generation,omitempty"`
-	Cached         bool         `json:"cached"`
-	TookMS         float64      `json:"took_ms"`
-	Results        []Hit        `json:"results"`
-	Explain        string       `json:"explain,omitempty"`
+	OK          bool    `json:"ok"`
+	Outcome     string  `json:"outcome"`
+	Query       string  `json:"query"`
+	Mode        string  `json:"mode"`
+	K           int     `json:"k"`
+	Fingerprint string  `json:"fingerprint,omitempty"`
+	Generation  string  `json:"generation,omitempty"`
+	Cached      bool    `json:"cached"`
+	TookMS      float64 `json:"took_ms"`
+	Results     []Hit   `json:"results"`
+	Explain     string  `json:"explain,omitempty"`
+	// Reranked is false when the reranker failed for any root (that root's
+	// passages are in its fused order; RerankError says why, and each
+	// root's own answer in Roots).
+	Reranked       *bool        `json:"reranked,omitempty"`
+	RerankError    string       `json:"rerank_error,omitempty"`
 	Stale          *bool        `json:"stale,omitempty"`
 	StaleCheckedAt *time.Time   `json:"stale_checked_at,omitempty"`
 	Roots          []RootAnswer `json:"roots"`
@@ -79,7 +86,7 @@ type SearchAnswer struct {
 	Encoding  string `json:"token_encoding,omitempty"`
 }
 
-// Search answers r from every root it names at once, merged by score (see
+// Search answers r from every root it names at once, merged (see
 // doc.go, "Workspaces"). A root that fails is reported in Roots and left
 // out; only when every root failed is the first failure returned.
 func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswer, error) {
@@ -99,7 +106,7 @@ func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswe
 	w.each(ms, func(i int, m *member) {
 		m.use(func(a *API) { answers[i], errs[i] = a.Search(ctx, r.SearchRequest) })
 	})
-	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeScaled))
+	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeCoverage))
 	if err != nil {
 		return nil, err
 	}

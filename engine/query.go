@@ -71,8 +71,11 @@ type QueryResult struct {
 	// Hint says why a query with a --path filter found nothing when no
 	// indexed file matches the filter at all, or that a hybrid query
 	// matched no word of the index (rank.NoLexicalHint).
-	Hint   string
-	TookMS float64
+	Hint string
+	// Reranked: whether a configured reranker re-scored the results; else RerankError says why (fused order kept).
+	Reranked    *bool
+	RerankError string
+	TookMS      float64
 }
 
 // Query answers o from the committed generation. It never takes the

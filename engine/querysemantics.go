@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-bf1b0da6f601e94883b65777175bbaa3"
+const QuerySemantics = "q-b6388ba42f075c9fffd5149796ae88ee"

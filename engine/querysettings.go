@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/rerank"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -221,43 +221,30 @@ func (e *Engine) widen(o QueryOptions) QueryOptions {
 }
 
 // rerank re-orders the best rerankN results of res by the reranker's
-// scores (ties keep the fused order), keeps the first k of o, and records
-// each score in Scores.Rerank. A reranker that fails fails the query.
+// scores (package rerank, Reorder) and keeps the first k of o. A reranker
+// that fails (an error, a timeout, not one score per passage) leaves the
+// fused order and says so (Reranked false, RerankError); the query fails
+// only with Settings.RerankRequired, or when ctx was cancelled.
 func (e *Engine) rerank(ctx context.Context, o QueryOptions, res *QueryResult) error {
 	rr := e.Settings.Reranker
-	if rr == nil || len(res.Results) == 0 {
+	if rr == nil {
 		return nil
 	}
-	n := min(e.Settings.rerankN(), len(res.Results))
-	top := res.Results[:n]
-	texts := make([]string, n)
-	for i, r := range top {
-		texts[i] = r.Text
-	}
-	scores, err := rr.Rerank(ctx, o.Text, texts)
-	if err != nil {
-		return fmt.Errorf("rerank: %w", err)
-	}
-	if len(scores) != n {
-		return fmt.Errorf("rerank: %d scores for %d passages", len(scores), n)
-	}
-	for i := range top {
-		s := scores[i]
-		top[i].Scores.Rerank = &s
-		if o.Explain {
-			top[i].Explain += fmt.Sprintf("; rerank %.4f (fused rank %d)", s, top[i].Rank)
-		}
-	}
-	sort.SliceStable(top, func(a, b int) bool { return *top[a].Scores.Rerank > *top[b].Scores.Rerank })
 	k, _ := defaults(o)
+	n := min(e.Settings.rerankN(), len(res.Results))
+	err := rerank.Reorder(ctx, rr, o.Text, res.Results[:n], o.Explain)
 	res.Results = res.Results[:min(k, len(res.Results))]
-	for i := range res.Results {
-		res.Results[i].Rank = i + 1
-		if s := res.Results[i].Scores.Rerank; s != nil {
-			res.Results[i].Score = *s
+	ok := err == nil
+	res.Reranked = &ok
+	switch {
+	case err != nil && (ctx.Err() != nil || e.Settings.RerankRequired):
+		return fmt.Errorf("rerank: %w", err)
+	case err != nil:
+		res.RerankError = "rerank: " + err.Error()
+		if o.Explain {
+			res.Explain += "; not reranked, fused order kept: " + res.RerankError
 		}
-	}
-	if o.Explain {
+	case o.Explain && n > 0:
 		res.Explain += fmt.Sprintf("; reranked the best %d with %s", n, rr.Name())
 	}
 	return nil

@@ -113,7 +113,7 @@ func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool
 	s.mu.Lock()
 	still := s.cur == l
 	s.mu.Unlock()
-	if still {
+	if still && r.RerankError == "" { // a reranker that failed may answer the next time
 		s.lru.Add(key, cloneResult(r))
 	}
 	r.TookMS = ms(time.Since(start))

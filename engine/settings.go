@@ -57,11 +57,11 @@ type Settings struct {
 	// Backend is where the searchable state lives (Backend, below); its id is
 	// fingerprinted, its address and key are not.
 	Backend Backend
-	// Reranker, when set, re-scores the best RerankN results of every
-	// query (0: DefaultRerankN). Query-time only; its name is in the
-	// query cache key.
-	Reranker Reranker
-	RerankN  int
+	// Reranker, when set, re-scores the best RerankN results of every query (0: DefaultRerankN);
+	// query-time, named in the cache key. A failing one fails the query only if RerankRequired.
+	Reranker       Reranker
+	RerankN        int
+	RerankRequired bool
 }
 
 // DefaultSettings returns the built-in defaults.

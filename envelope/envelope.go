@@ -30,6 +30,11 @@ type Query struct {
 	// Hint says why a filtered query found nothing, when it knows, or
 	// that a hybrid query matched no word of the index.
 	Hint string `json:"hint,omitempty"`
+	// Reranked says, when a reranker is configured, whether it re-scored
+	// the results; when it failed, RerankError says why and the results
+	// are in the fused order.
+	Reranked    *bool  `json:"reranked,omitempty"`
+	RerankError string `json:"rerank_error,omitempty"`
 	// Stale is set by the servers (autorag mcp, autorag serve) only: true
 	// when the sources changed since the committed index, as of
 	// StaleCheckedAt.
@@ -45,7 +50,7 @@ func NewQuery(text string, k int, res *engine.QueryResult) *Query {
 	}
 	return &Query{OK: true, Outcome: "ok", Query: text, Mode: res.Mode, Fusion: res.Fusion, K: k,
 		Fingerprint: res.Fingerprint, Generation: res.Generation, Results: results, Explain: res.Explain,
-		Hint: res.Hint}
+		Hint: res.Hint, Reranked: res.Reranked, RerankError: res.RerankError}
 }
 
 // Refresh is what a refresh did. A busy refresh has only ok (false),

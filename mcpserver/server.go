@@ -61,6 +61,9 @@ type searchArgs struct {
 func searchText(a *agentapi.SearchAnswer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d results for %q (passages in the structured content):", len(a.Results), a.Query)
+	if a.RerankError != "" {
+		fmt.Fprintf(&b, "\n(not reranked, fused order kept: %s)", a.RerankError)
+	}
 	multi := len(a.Roots) > 1
 	for i, h := range a.Results {
 		fmt.Fprintf(&b, "\n[%d] %s", i+1, agentapi.Citation(h, multi))

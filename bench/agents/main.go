@@ -4,6 +4,8 @@
 //	go run ./bench/agents -data ../shared/eval/nfcorpus budget   # nDCG@10 of what is shown at 500/1,000/2,000 tokens
 //	go run ./bench/agents -data ../shared/eval/nfcorpus merge    # one index vs the corpus split over 2 and 4 roots, per merge
 //	go run ./bench/agents -data ../shared/eval/nfcorpus rss      # RSS of autorag serve over 1 root and over 20
+//	go run ./bench/agents -split train roots ../shared/eval/codesearch-dev/gin ../shared/eval/scifact-train
+//	                                             # each root's questions asked of it alone and of all merged
 //
 // Indexes are built under -work (default $TMPDIR/autorag-agents-bench) and
 // reused by later runs; the data set is never modified.
@@ -47,11 +49,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.split, "split", "test", "qrels split")
 	fs.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "autorag-agents-bench"), "work directory (indexes are kept and reused)")
 	fs.IntVar(&c.k, "k", 10, "results asked of each search")
-	if err := fs.Parse(args); err != nil || c.data == "" || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: agents -data DIR [-split S] [-work DIR] [-k N] budget|merge|rss")
+	if err := fs.Parse(args); err != nil || (c.data == "" || fs.NArg() != 1) && fs.Arg(0) != "roots" {
+		fmt.Fprintln(stderr, "usage: agents -data DIR [-split S] [-work DIR] [-k N] budget|merge|rss\n       agents [-split S] [-work DIR] roots DIR DIR...")
 		return 2
 	}
 	var err error
+	if fs.Arg(0) == "roots" {
+		if err = runRoots(ctx, c, fs.Args()[1:]); err != nil {
+			fmt.Fprintln(stderr, "agents:", err)
+			return 1
+		}
+		return 0
+	}
 	if c.ds, err = eval.Load(c.data, c.split); err != nil {
 		fmt.Fprintln(stderr, "agents:", err)
 		return 1

@@ -117,6 +117,9 @@ func TestAmplification(t *testing.T) { check(t, newTestHarness(t).amplification(
 // TestServerAbuse sends every endpoint of both servers every abuse.
 func TestServerAbuse(t *testing.T) { check(t, newTestHarness(t).serverAbuse()) }
 
+// TestRerankFailures: one round of every rerank fault on every surface.
+func TestRerankFailures(t *testing.T) { check(t, newTestHarness(t).rerankFailures(1)) }
+
 // TestWatchOverflow overflows a stopped watch's event queue once.
 func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(1)) }
 

@@ -197,8 +197,13 @@ var listenURL = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 // startServer runs autorag serve or mcp --http on a free loopback port and
 // returns its base URL.
 func (h *harness) startServer(root string, args ...string) (*started, string, error) {
-	all := append([]string{"--root", root}, args...)
-	s, _, errs, err := h.cli.startStreams(nil, all...)
+	return h.startServerEnv(nil, append([]string{"--root", root}, args...)...)
+}
+
+// startServerEnv is startServer with extra environment and all the
+// arguments (roots included) given.
+func (h *harness) startServerEnv(env []string, args ...string) (*started, string, error) {
+	s, _, errs, err := h.cli.startStreams(env, args...)
 	if err != nil {
 		return nil, "", err
 	}

@@ -48,14 +48,15 @@ func fusionFrom(d draft, emb embed.Embedder) (engine.Fusion, error) {
 }
 
 // newReranker builds the reranker the rerank setting asks for: nil when
-// off, the client of AUTORAG_RERANK_URL when on.
+// off, the client of AUTORAG_RERANK_URL when on or required (a failing
+// reranker then fails the query instead of leaving the fused order).
 func newReranker(setting string) (engine.Reranker, error) {
 	switch setting {
 	case "", "off":
 		return nil, nil
-	case "on":
+	case "on", "required":
 	default:
-		return nil, usagef("rerank %q: want on or off", setting)
+		return nil, usagef("rerank %q: want on, required or off", setting)
 	}
 	cfg, ok, err := rerank.ConfigFromEnv(os.Getenv)
 	if !ok {

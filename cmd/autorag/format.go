@@ -56,6 +56,9 @@ func styleFor(g *globals) textStyle {
 // printQuery writes env in the chosen format; with maxTokens, only the
 // passages that fit (see printBudgeted).
 func printQuery(g *globals, format string, env *envelope.Query, maxTokens int) {
+	if env.RerankError != "" && format != formatJSON {
+		fmt.Fprintf(g.stderr, "autorag: not reranked, fused order kept: %s\n", env.RerankError)
+	}
 	if maxTokens > 0 {
 		printBudgeted(g, format, env, maxTokens)
 		return

@@ -102,7 +102,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		return err
 	}
 	env := envelope.NewQuery(text, o.k, res)
-	if !o.noCache {
+	if !o.noCache && env.RerankError == "" { // a reranker that failed may answer the next time
 		qc.Keep(p, env)
 	}
 	env.TookMS = since(start)

@@ -42,8 +42,14 @@ var listenLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+) \((.
 // listens. The process is killed when the test ends, if still running.
 func startServer(t *testing.T, args ...string) *server {
 	t.Helper()
+	return startServerEnv(t, nil, args...)
+}
+
+// startServerEnv is startServer with extra environment.
+func startServerEnv(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(cleanEnv(), "AUTORAG_TEST_MAIN=1")
+	cmd.Env = append(append(cleanEnv(), "AUTORAG_TEST_MAIN=1"), env...)
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -117,7 +117,7 @@ var settingTable = []setting{
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
 	{key: "rerank", flag: "rerank", env: "AUTORAG_RERANK", group: groupSearch, kind: kindString,
-		def: "off", usage: "on: re-score the best rerank_n results with the rerank service at AUTORAG_RERANK_URL (Cohere/Jina or TEI /rerank format; AUTORAG_RERANK_MODEL, key in AUTORAG_RERANK_API_KEY); --rerank alone means on",
+		def: "off", usage: "on: re-score the best rerank_n results with the rerank service at AUTORAG_RERANK_URL (Cohere/Jina or TEI /rerank format; AUTORAG_RERANK_MODEL, key in AUTORAG_RERANK_API_KEY, AUTORAG_RERANK_TIMEOUT); when it fails the fused order is kept and the answer says reranked: false; required: its failure fails the query; --rerank alone means on",
 		set: func(d *draft, v string) error { d.rerank = v; return nil }},
 	{key: "rerank_n", flag: "rerank-n", env: "AUTORAG_RERANK_N", group: groupSearch, kind: kindInt,
 		def: strconv.Itoa(engine.DefaultRerankN), usage: "how many of the best results the reranker re-scores",
@@ -325,6 +325,7 @@ func (s *settingFlags) resolve(configPath string) (engine.Settings, error) {
 	if d.s.Reranker, err = newReranker(d.rerank); err != nil {
 		return d.s, err
 	}
+	d.s.RerankRequired = d.rerank == "required"
 	if err := d.s.Validate(); err != nil {
 		return d.s, usagef("%w (see `autorag config` for where each setting comes from)", err)
 	}

@@ -21,8 +21,20 @@
 // ConfigFromEnv reads AUTORAG_RERANK_URL (the endpoint), AUTORAG_RERANK_MODEL
 // (sent as "model"; TEI serves one model and ignores it),
 // AUTORAG_RERANK_API_KEY (sent as "Authorization: Bearer …"; from the
-// environment only, never in output or errors) and AUTORAG_RERANK_FORMAT
-// (cohere or tei).
+// environment only, never in output or errors), AUTORAG_RERANK_FORMAT
+// (cohere or tei) and AUTORAG_RERANK_TIMEOUT (how long one request may
+// take, answer included; default 30s).
+//
+// # Failures
+//
+// Rerank fails as a whole: an error status, a timeout, or an answer that
+// does not give exactly one score to each text. Its errors name the
+// endpoint but do not say "rerank" (the caller does); the engine then
+// keeps the fused order and marks the answer not reranked, unless the
+// reranker is required.
+//
+// Reorder sorts a query's best results (engine/rank's Result) by a
+// scorer's scores; the engine calls it and decides what a failure means.
 //
 // It must never import the engine: it maps a query and texts to scores.
 package rerank

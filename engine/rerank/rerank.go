@@ -27,7 +27,7 @@ type Config struct {
 	Model   string
 	APIKey  string
 	Format  string        // "" chooses from the URL
-	Timeout time.Duration // per request; 0 means 30s
+	Timeout time.Duration // per request, answer read included; 0 means 30s
 }
 
 // ConfigFromEnv reads the AUTORAG_RERANK_* variables through getenv; ok is
@@ -39,6 +39,11 @@ func ConfigFromEnv(getenv func(string) string) (cfg Config, ok bool, err error) 
 	}
 	if cfg.URL == "" {
 		return cfg, false, nil
+	}
+	if t := getenv("AUTORAG_RERANK_TIMEOUT"); t != "" {
+		if cfg.Timeout, err = time.ParseDuration(t); err != nil || cfg.Timeout <= 0 {
+			return cfg, true, fmt.Errorf("rerank: AUTORAG_RERANK_TIMEOUT %q: want a positive duration such as 5s", t)
+		}
 	}
 	_, err = New(cfg)
 	return cfg, true, err
@@ -94,7 +99,7 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.URL, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("rerank: %w", err)
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -103,15 +108,15 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("rerank: %s: %w", c.shown, redact(secreturl.Error(err), c.cfg.APIKey))
+		return nil, fmt.Errorf("%s: %w", c.shown, redact(secreturl.Error(err), c.cfg.APIKey))
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return nil, fmt.Errorf("rerank: read the answer: %w", err)
+		return nil, fmt.Errorf("read the answer of %s: %w", c.shown, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("rerank: %s answered %s: %s", c.shown, resp.Status, snippet(raw, c.cfg.APIKey))
+		return nil, fmt.Errorf("%s answered %s: %s", c.shown, resp.Status, snippet(raw, c.cfg.APIKey))
 	}
 	return parse(raw, len(texts))
 }
@@ -144,14 +149,14 @@ func parse(raw []byte, n int) ([]float64, error) {
 	var results []result
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
 		if err := json.Unmarshal(t, &results); err != nil {
-			return nil, fmt.Errorf("rerank: answer: %w", err)
+			return nil, fmt.Errorf("answer: %w", err)
 		}
 	} else {
 		var obj struct {
 			Results []result `json:"results"`
 		}
 		if err := json.Unmarshal(t, &obj); err != nil {
-			return nil, fmt.Errorf("rerank: answer: %w", err)
+			return nil, fmt.Errorf("answer: %w", err)
 		}
 		results = obj.Results
 	}
@@ -163,12 +168,12 @@ func parse(raw []byte, n int) ([]float64, error) {
 			s = r.Score
 		}
 		if r.Index == nil || s == nil || *r.Index < 0 || *r.Index >= n || seen[*r.Index] {
-			return nil, fmt.Errorf("rerank: answer has a result without a valid index and score (%d texts sent)", n)
+			return nil, fmt.Errorf("answer has a result without a valid index and score (%d texts sent)", n)
 		}
 		seen[*r.Index], scores[*r.Index] = true, *s
 	}
 	if len(results) != n {
-		return nil, fmt.Errorf("rerank: answer scores %d of the %d texts sent", len(results), n)
+		return nil, fmt.Errorf("answer scores %d of the %d texts sent", len(results), n)
 	}
 	return scores, nil
 }

@@ -3,11 +3,14 @@ package rerank
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/autorag/autorag/engine/rank"
 )
 
 const key = "sk-test-secret-0123"
@@ -166,5 +169,42 @@ func TestConfigFromEnv(t *testing.T) {
 	cfg, ok, err := ConfigFromEnv(get)
 	if !ok || err != nil || cfg.Format != "tei" {
 		t.Fatalf("cfg %+v ok %v err %v", cfg, ok, err)
+	}
+}
+
+// scorer answers fixed scores (or err).
+type scorer struct {
+	scores []float64
+	err    error
+}
+
+func (s scorer) Rerank(context.Context, string, []string) ([]float64, error) { return s.scores, s.err }
+
+// TestReorder: the passages are sorted by the scores, ties keeping their
+// order, each score recorded and ranks renumbered; a failure or a wrong
+// count leaves them as they were.
+func TestReorder(t *testing.T) {
+	top := func() []rank.Result {
+		return []rank.Result{{Rank: 1, Path: "a", Score: 1}, {Rank: 2, Path: "b", Score: 0.9}, {Rank: 3, Path: "c", Score: 0.8}}
+	}
+	got := top()
+	if err := Reorder(context.Background(), scorer{scores: []float64{-3, -1, -3}}, "q", got, true); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for i, r := range got {
+		order = append(order, r.Path)
+		if r.Rank != i+1 || r.Scores.Rerank == nil || r.Score != *r.Scores.Rerank || !strings.Contains(r.Explain, "fused rank") {
+			t.Errorf("result %d: %+v", i, r)
+		}
+	}
+	if strings.Join(order, ",") != "b,a,c" {
+		t.Errorf("order %v, want b,a,c (a before c: a tie keeps the fused order)", order)
+	}
+	for _, s := range []scorer{{err: errors.New("down")}, {scores: []float64{1}}} {
+		got := top()
+		if err := Reorder(context.Background(), s, "q", got, false); err == nil || got[0].Path != "a" || got[0].Scores.Rerank != nil {
+			t.Errorf("%+v: err %v, %+v: want an error and the order untouched", s, err, got)
+		}
 	}
 }
