@@ -7,6 +7,15 @@ var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // useAVX512 selects the sixteen-lane kernels (avx512_amd64.s).
 var useAVX512 = cpu.X86.HasAVX512F
 
+// SetAVX512 turns the sixteen-lane kernels on (when the CPU has AVX-512)
+// or off, so that the package computes as on a CPU without AVX-512: for
+// measuring and testing that path on a machine that has both. It returns
+// the previous setting.
+func SetAVX512(on bool) (was bool) {
+	was, useAVX512 = useAVX512, on && cpu.X86.HasAVX512F
+	return was
+}
+
 // exp8 computes x[i] = e^x[i] for n floats, n a multiple of 8.
 //
 //go:noescape

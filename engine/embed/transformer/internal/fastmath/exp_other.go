@@ -4,6 +4,9 @@ package fastmath
 
 var useAsm, useAVX512 = false, false
 
+// SetAVX512 does nothing here: there is no AVX-512 code.
+func SetAVX512(on bool) (was bool) { return false }
+
 func exp8(x *float32, n int) { panic("fastmath: no vector kernel") }
 
 func softmaxBytes16(dst *uint8, x *float32, n int) int { panic("fastmath: no vector kernel") }

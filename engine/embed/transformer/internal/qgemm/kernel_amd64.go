@@ -2,13 +2,45 @@ package qgemm
 
 import "golang.org/x/sys/cpu"
 
-// useAsm says whether the AVX-512 VNNI kernel runs; the portable kernel
-// computes the same integer sums otherwise.
-var useAsm = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+// useAsm says whether the AVX-512 VNNI kernel and the AVX-512 quantizing
+// helpers run; useAVX2 whether the AVX2 kernel (avx2_amd64.s) runs when
+// they do not. The portable kernel computes the same integer sums
+// otherwise.
+var (
+	hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+	useAsm  = hasVNNI
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+)
 
-// Available reports whether this CPU runs the int8 kernel (AVX-512 VNNI):
-// without it the portable kernel is slower than float32 products.
-func Available() bool { return useAsm }
+// Available reports whether this CPU runs an int8 kernel (AVX-512 VNNI or
+// AVX2 with FMA): without one the portable kernel is slower than float32
+// products.
+func Available() bool { return useAsm || useAVX2 }
+
+// SetAVX512 turns the AVX-512 code on (when the CPU has it) or off, so that
+// the package computes as on a CPU without AVX-512 (the AVX2 kernel and the
+// portable quantizing code): for measuring and testing that path on a
+// machine that has both. Panels must be packed under the setting they are
+// multiplied with. It returns the previous setting.
+func SetAVX512(on bool) (was bool) {
+	was, useAsm = useAsm, on && hasVNNI
+	return was
+}
+
+// Kernel names the kernel MatMul runs: "avx512-vnni", "avx2" or "go".
+func Kernel() string {
+	switch {
+	case useAsm:
+		return "avx512-vnni"
+	case useAVX2:
+		return "avx2"
+	}
+	return "go"
+}
+
+// wideKernel says whether the AVX2 kernel runs, which multiplies the
+// 16-bit copies of the operands (Panels.wide, Quant.wide).
+func wideKernel() bool { return useAVX2 && !useAsm }
 
 //go:noescape
 func kernel12x32(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
@@ -21,6 +53,10 @@ func minMax16(x *float32, n int) (lo, hi float32)
 
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	if !useAsm {
+		if useAVX2 {
+			blockAVX2(a, i, b, col, bias, c, ldc)
+			return
+		}
 		blockGo(a, i, panel, b, col, bias, c, ldc)
 		return
 	}

@@ -44,27 +44,6 @@ func naive(a []float32, m, k int, w []float32, n int, bias []float32) []float64 
 
 var shapes = []struct{ m, k, n int }{{1, 4, 32}, {12, 32, 32}, {13, 33, 64}, {30, 384, 96}, {7, 1536, 32}}
 
-// TestKernelMatchesPortable holds the assembly to the portable kernel: the
-// integer sums are the same, so only the float epilogue's rounding differs.
-func TestKernelMatchesPortable(t *testing.T) {
-	if !useAsm {
-		t.Skip("this CPU has no AVX-512 VNNI; the portable kernel is the one that runs")
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, s := range shapes {
-		a, w, bias := random(r, s.m*s.k, -2, 3), random(r, s.n*s.k, -1, 1), random(r, s.n, -1, 1)
-		got := product(a, s.m, s.k, w, s.n, bias)
-		useAsm = false
-		want := product(a, s.m, s.k, w, s.n, bias)
-		useAsm = true
-		for i := range want {
-			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*(1+math.Abs(float64(want[i]))) {
-				t.Fatalf("%+v: c[%d] = %g, portable kernel %g", s, i, got[i], want[i])
-			}
-		}
-	}
-}
-
 // TestApproximatesFloat checks the quantized product against the exact one:
 // per-row activations and per-column weights in 8 bits keep the relative
 // error of a row near 1 %.
@@ -159,6 +138,12 @@ func ffn(m int) (a []float32, p *Panels, c, bias []float32) {
 // BenchmarkMatMul: one FFN product at 256 tokens (256 × 384 · 384 × 1536),
 // activations quantized inside the loop as the encoder does.
 func BenchmarkMatMul(b *testing.B) {
+	for _, k := range kernels() {
+		b.Run(k.name, func(b *testing.B) { with(k, func() { benchMatMul(b) }) })
+	}
+}
+
+func benchMatMul(b *testing.B) {
 	const m = 256
 	a, p, c, bias := ffn(m)
 	var q Quant
@@ -244,9 +229,7 @@ func TestPackRowsMatchesPortable(t *testing.T) {
 		w := random(r, s.k*s.n, -1, 1)
 		a, b := NewPanels(s.k, s.col+s.n), NewPanels(s.k, s.col+s.n)
 		PackInto(a, s.col, w, s.n, s.n, 1, 1)
-		useAsm = false
-		PackInto(b, s.col, w, s.n, s.n, 1, 1)
-		useAsm = true
+		with(portable, func() { PackInto(b, s.col, w, s.n, s.n, 1, 1) })
 		for i := range a.Data {
 			if a.Data[i] != b.Data[i] {
 				t.Fatalf("%+v: byte %d: %d, portable %d", s, i, a.Data[i], b.Data[i])
@@ -276,9 +259,7 @@ func TestBulkMatchesPortable(t *testing.T) {
 		}
 		var got, want Quant
 		Quantize(&got, a, s.lda, s.m, s.k)
-		useAsm = false
-		Quantize(&want, a, s.lda, s.m, s.k)
-		useAsm = true
+		with(portable, func() { Quantize(&want, a, s.lda, s.m, s.k) })
 		for i := range want.Data {
 			if got.Data[i] != want.Data[i] {
 				t.Fatalf("Quantize %+v: byte %d = %d, portable %d", s, i, got.Data[i], want.Data[i])
@@ -292,9 +273,7 @@ func TestBulkMatchesPortable(t *testing.T) {
 		// The same matrix as s.m columns of a K-row matrix, at column 3.
 		pg, pw := NewPanels(s.k, 64), NewPanels(s.k, 64)
 		PackInto(pg, 3, a, s.m, 1, s.lda, 0.5)
-		useAsm = false
-		PackInto(pw, 3, a, s.m, 1, s.lda, 0.5)
-		useAsm = true
+		with(portable, func() { PackInto(pw, 3, a, s.m, 1, s.lda, 0.5) })
 		for i := range pw.Data {
 			if pg.Data[i] != pw.Data[i] {
 				t.Fatalf("PackInto %+v: byte %d = %d, portable %d", s, i, pg.Data[i], pw.Data[i])
