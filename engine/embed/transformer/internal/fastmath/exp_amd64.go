@@ -16,6 +16,10 @@ func SetAVX512(on bool) (was bool) {
 	return was
 }
 
+// AVX512 reports whether the sixteen-lane kernels run: they round
+// differently from the eight-lane and Go code.
+func AVX512() bool { return useAVX512 }
+
 // exp8 computes x[i] = e^x[i] for n floats, n a multiple of 8.
 //
 //go:noescape
@@ -36,3 +40,19 @@ func gelu16(x *float32, n int)
 //
 //go:noescape
 func layerNorm16(x, res *float32, n int, gamma, beta *float32, eps float32)
+
+// gelu8 is GELU for n floats, n a multiple of 8 (avx2_amd64.s).
+//
+//go:noescape
+func gelu8(x *float32, n int)
+
+// max8 is the greatest of n floats, n a positive multiple of 8.
+//
+//go:noescape
+func max8(x *float32, n int) float32
+
+// softmaxBytes8 is SoftmaxBytes' bytes for n floats, n a multiple of 8,
+// given their maximum m.
+//
+//go:noescape
+func softmaxBytes8(dst *uint8, x *float32, n int, m float32) (sum int)
