@@ -30,7 +30,7 @@ func blockAVX2(a *Quant, i int, b *Panels, col int, bias []float32, c []float32,
 	_ = bias[col+Width-1]
 	for r := 0; r < Rows; r += halfRows {
 		for h := 0; h < Width; h += halfWidth {
-			kernel6x16(b.Kp/2, &a.wide[(i+r)*a.Kp], a.Kp, &b.wide[(col/Width)*pw+2*h], &c[r*ldc+h], ldc,
+			kernel6x16(b.Kp/2, &a.wide[(i+r)*a.Kp], a.Kp, &b.wide[(col/Width)*pw+h*b.Kp], &c[r*ldc+h], ldc,
 				&b.Scale[col+h], &b.CSum[col+h], &bias[col+h], &a.Scale[i+r], &a.Min[i+r])
 		}
 	}

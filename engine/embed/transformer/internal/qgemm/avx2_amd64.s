@@ -4,7 +4,7 @@
 //
 // The AVX2 kernel's 6 × 16 tile of C = A·B (package qgemm, wide.go): A six
 // rows of 16-bit values (row stride lda values), B half a 16-bit panel (per
-// pair of k: 16 columns × 2 values, 128 bytes apart), k2 pairs. Each
+// pair of k: 16 columns × 2 values, 64 bytes), k2 pairs. Each
 // VPMADDWD multiplies a broadcast pair of A by each column's pair of B and
 // sums the two products into a 32-bit lane, exactly; VPADDD accumulates:
 // twelve accumulators (Y0–Y11, row r in Y2r and Y2r+1). The sums are then
@@ -67,7 +67,7 @@ loop:
 	VPADDD Y15, Y11, Y11
 	ADDQ $4, SI
 	ADDQ $4, R10
-	ADDQ $128, DI
+	ADDQ $64, DI
 	DECQ CX
 	JNZ  loop
 

@@ -6,7 +6,9 @@ package qgemm
 // whose pairs of products are summed exactly into 32 bits. The copies:
 //
 //   - Panels.wide holds B's bytes sign-extended, by pairs of k: per panel,
-//     Kp/2 rows of Width columns × (B[2g][n], B[2g+1][n]).
+//     its two halves of 16 columns one after the other, each Kp/2 rows of
+//     16 columns × (B[2g][n], B[2g+1][n]) (the kernel reads a half
+//     contiguously).
 //   - Quant.wide holds A's bytes zero-extended, at the same index as Data.
 //
 // They are kept only while that kernel is the one that runs (wideKernel).
@@ -20,13 +22,16 @@ func widenPanels(p *Panels, col, n int) {
 	pw := p.Kp * Width
 	for j := col / Width; j <= (col+n-1)/Width; j++ {
 		src, dst := p.Data[j*pw:(j+1)*pw], p.wide[j*pw:(j+1)*pw]
+		const hw = Width / 2
 		for g := 0; g < p.Kp/group; g++ {
 			s := src[g*Width*group : (g+1)*Width*group]
-			lo := dst[2*g*Width*2 : (2*g+1)*Width*2]
-			hi := dst[(2*g+1)*Width*2 : (2*g+2)*Width*2]
 			for c := 0; c < Width; c++ {
-				lo[2*c], lo[2*c+1] = int16(s[4*c]), int16(s[4*c+1])
-				hi[2*c], hi[2*c+1] = int16(s[4*c+2]), int16(s[4*c+3])
+				half := dst[(c/hw)*p.Kp*hw:]
+				lo := half[2*g*hw*2:]     // pair 2g
+				hi := half[(2*g+1)*hw*2:] // pair 2g+1
+				cc := c % hw
+				lo[2*cc], lo[2*cc+1] = int16(s[4*c]), int16(s[4*c+1])
+				hi[2*cc], hi[2*cc+1] = int16(s[4*c+2]), int16(s[4*c+3])
 			}
 		}
 	}
