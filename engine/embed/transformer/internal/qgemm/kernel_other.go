@@ -2,8 +2,8 @@
 
 package qgemm
 
-// useAsm is false: there is no assembly kernel here.
-var useAsm = false
+// useAsm and useAVX2 are false: there is no assembly kernel here.
+var useAsm, useAVX2 = false, false
 
 // Available reports whether this CPU runs an int8 kernel: never here.
 func Available() bool { return useAsm }
