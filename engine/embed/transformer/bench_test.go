@@ -21,8 +21,9 @@ func arithmeticNames() []string {
 // BenchmarkEmbed measures throughput at the model's maximum sequence
 // length (a 2,400-character chunk is longer than every model's window, so
 // this is the length refresh embeds at), as chunks/s over every core, with
-// float32 products and (on CPUs with AVX-512 VNNI) int8 ones; e5 also at
-// 192 tokens, an XQuAD paragraph.
+// float32 products and (on CPUs with AVX-512 VNNI or AVX2) int8 ones; e5
+// also at 192 tokens, an XQuAD paragraph. AUTORAG_CPU=avx2 measures the
+// path of CPUs without AVX-512 on one that has it.
 func BenchmarkEmbed(b *testing.B) {
 	for _, c := range []struct {
 		name   string

@@ -29,15 +29,21 @@
 // written by testdata/e5ref.py) at cosine ≥ 0.99 with either arithmetic.
 // How the products run depends on the CPU:
 //
-//   - With AVX-512 VNNI (package qgemm): int8 products. Weights are
-//     quantized per output column (int8 files come back exactly), the
+//   - With AVX-512 VNNI or AVX2 (package qgemm): int8 products. Weights
+//     are quantized per output column (int8 files come back exactly), the
 //     activations per row at run time (finer than onnxruntime's per-tensor
 //     dynamic quantization), and attention's two products too: keys per
 //     key, values per dimension, queries per row, the softmax's
 //     probabilities as bytes. TestInt8MatchesFloat holds these vectors to
 //     the float32 path's at cosine ≥ 0.995 on the reference sentences.
-//   - Otherwise: every product in float32 through an AVX2/FMA kernel
-//     (package gemm), the activations not quantized, which keeps the
+//     The VNNI and AVX2 kernels compute the same integer sums and floats;
+//     the identity still tells CPUs with AVX-512 from those without
+//     (ArithmeticInt8, ArithmeticInt8AVX2), because fastmath's rounding
+//     differs between them and int8 vectors amplify it (cosine ≈ 0.999).
+//     AUTORAG_CPU=avx2 (CPUEnv) runs the AVX2 path on an AVX-512 machine,
+//     for measurement.
+//   - Otherwise (no AVX2 and FMA), or when tests ask: every product in
+//     float32 (package gemm), the activations not quantized, which keeps the
 //     vectors at the float32 model's: testdata/reference.json, written by
 //     testdata/reference.py, holds onnxruntime's vectors on the same
 //     weights, and TestReference requires cosine ≥ 0.999 to them.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/autorag/autorag/engine/embed"
+	"github.com/autorag/autorag/engine/embed/transformer/internal/fastmath"
 	"github.com/autorag/autorag/engine/embed/wordpiece"
 )
 
@@ -79,19 +80,29 @@ func New(cfg Config) (*Embedder, error) {
 // alone; a change that moves vectors beyond rounding (another pooling
 // rule, activations quantized) takes a new one, which re-embeds every index
 // built with this embedder. The int8 products (activations quantized per
-// row, CPUs with AVX-512 VNNI) are such a change: cosine ≥ 0.995 to the
-// float32 vectors, not equal to them.
+// row) are such a change: cosine ≥ 0.995 to the float32 vectors, not equal
+// to them. They are also sensitive to rounding: an ulp in LayerNorm, GELU
+// or the softmax moves a row's quantization range and so every byte of it,
+// and the vectors of CPUs with AVX-512 (fastmath's sixteen-lane code) and
+// without it sit at cosine ≈ 0.999 from each other (TestInt8WithoutAVX512),
+// so each has its own version. Within one, the kernels agree bit for bit:
+// the AVX-512 VNNI and AVX2 kernels compute the same integer sums and float
+// epilogue.
 const (
-	ArithmeticFloat32 = 1
-	ArithmeticInt8    = 2
+	ArithmeticFloat32  = 1
+	ArithmeticInt8     = 2 // int8 products, fastmath with AVX-512
+	ArithmeticInt8AVX2 = 3 // int8 products, fastmath without AVX-512
 )
 
 // arithmetic is the version this process computes with.
 func arithmetic() int {
-	if int8Products {
+	switch {
+	case !int8Products:
+		return ArithmeticFloat32
+	case fastmath.AVX512():
 		return ArithmeticInt8
 	}
-	return ArithmeticFloat32
+	return ArithmeticInt8AVX2
 }
 
 // Identity names the vector space: the model, its revision, the weights'

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/weights"
 )
 
@@ -78,11 +77,6 @@ func (m *Model) MaxLen() int { return m.enc.shape.MaxLen }
 
 // Vocab is the number of token ids the model knows.
 func (m *Model) Vocab() int { return m.enc.vocab }
-
-// int8Products says whether models load for the int8 kernel (package
-// qgemm, on CPUs with AVX-512 VNNI) rather than float32 products; tests
-// turn it off to compare the two.
-var int8Products = qgemm.Available()
 
 // vector runs one sequence and pools it into dst (Dims floats), normalized.
 func (m *Model) vector(st *state, ids []int32, dst []float32) {

@@ -47,9 +47,14 @@ func GELU(x []float32) {
 		a4 = -1.453152027
 		a5 = 1.061405429
 	)
-	if useAVX512 && len(x) >= 16 {
+	switch {
+	case useAVX512 && len(x) >= 16:
 		n := len(x) &^ 15
 		gelu16(&x[0], n)
+		x = x[n:]
+	case useAsm && len(x) >= 8:
+		n := len(x) &^ 7
+		gelu8(&x[0], n)
 		x = x[n:]
 	}
 	var e [256]float32
@@ -80,7 +85,7 @@ func GELU(x []float32) {
 // (len(x) bytes) and returns the sum of those bytes: a softmax whose
 // probabilities are dst[j]/sum, as the int8 attention multiplies them. The
 // maximum's byte is 255, so the sum is at least 255. x is left as it was
-// with AVX-512 and holds e^(v - max) otherwise.
+// with AVX-512 or AVX2 and holds e^(v - max) otherwise.
 func SoftmaxBytes(dst []uint8, x []float32) int {
 	if len(x) == 0 {
 		return 0
@@ -88,6 +93,9 @@ func SoftmaxBytes(dst []uint8, x []float32) int {
 	_ = dst[len(x)-1]
 	if useAVX512 {
 		return softmaxBytes16(&dst[0], &x[0], len(x))
+	}
+	if useAsm && len(x) >= 8 {
+		return softmaxBytesAVX2(dst, x)
 	}
 	m := x[0]
 	for _, v := range x {
@@ -101,6 +109,23 @@ func SoftmaxBytes(dst []uint8, x []float32) int {
 	for j, v := range x {
 		q := int(math.RoundToEven(float64(v * 255)))
 		dst[j] = uint8(q)
+		sum += q
+	}
+	return sum
+}
+
+// softmaxBytesAVX2 is SoftmaxBytes for len(x) ≥ 8 with AVX2: eight lanes,
+// then the last len(x) % 8 values one at a time.
+func softmaxBytesAVX2(dst []uint8, x []float32) int {
+	n := len(x) &^ 7
+	m := max8(&x[0], n)
+	for _, v := range x[n:] {
+		m = max(m, v)
+	}
+	sum := softmaxBytes8(&dst[0], &x[0], n, m)
+	for j, v := range x[n:] {
+		q := int(math.RoundToEven(float64(expf(v-m) * 255)))
+		dst[n+j] = uint8(q)
 		sum += q
 	}
 	return sum

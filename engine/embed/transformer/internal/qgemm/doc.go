@@ -1,6 +1,8 @@
 // Package qgemm multiplies matrices in 8-bit integers for the transformer
 // embedder, with the AVX-512 VNNI instruction VPDPBUSD (four unsigned ×
-// signed byte products summed into each 32-bit lane).
+// signed byte products summed into each 32-bit lane) or, on CPUs without
+// it, with AVX2's VPMADDWD on 16-bit copies of the bytes (two products
+// summed into each 32-bit lane; wide.go says why not VPMADDUBSW).
 //
 // C = A·B + bias, where B (weights, or attention's keys and values) is
 // quantized once per column to signed bytes (symmetric: B[k][n] ≈
@@ -11,10 +13,15 @@
 // integer sums are exact; the kernel turns them back into float32 with
 // C[i][n] = Scale_B[n]·(Scale_A[i]·Σq_a·q_b + Min[i]·Σ_k q_b[k][n]) + bias[n].
 //
-// The kernel (kernel_amd64.s) computes 12 rows × 32 columns at a time; a
-// portable Go kernel computes the same integer sums elsewhere (and is the
-// tests' oracle). Available reports whether the assembly can run: callers
-// keep their float32 path (package gemm) for CPUs without AVX-512 VNNI.
+// The VNNI kernel (kernel_amd64.s) computes 12 rows × 32 columns at a
+// time, the AVX2 kernel (avx2_amd64.s) the same block as four tiles of
+// 6 × 16; a portable Go kernel computes the same integer sums elsewhere
+// (and is the tests' oracle: TestKernelsAgree, TestKernelSumsExact). The
+// two assembly kernels share their float epilogue, so their products are
+// equal bit for bit. Available reports whether an assembly kernel can
+// run: callers keep their float32 path (package gemm) for CPUs with
+// neither. SetAVX512 turns the AVX-512 code off, to measure and test the
+// AVX2 path on a machine that has both.
 // Like package gemm it is single-threaded unless asked (MatMulParallel).
 //
 // It must never import anything of autorag: it is arithmetic only.

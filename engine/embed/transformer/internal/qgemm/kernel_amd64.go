@@ -2,13 +2,45 @@ package qgemm
 
 import "golang.org/x/sys/cpu"
 
-// useAsm says whether the AVX-512 VNNI kernel runs; the portable kernel
-// computes the same integer sums otherwise.
-var useAsm = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+// useAsm says whether the AVX-512 VNNI kernel and the AVX-512 quantizing
+// helpers run; useAVX2 whether the AVX2 kernel (avx2_amd64.s) runs when
+// they do not. The portable kernel computes the same integer sums
+// otherwise.
+var (
+	hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+	useAsm  = hasVNNI
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+)
 
-// Available reports whether this CPU runs the int8 kernel (AVX-512 VNNI):
-// without it the portable kernel is slower than float32 products.
-func Available() bool { return useAsm }
+// Available reports whether this CPU runs an int8 kernel (AVX-512 VNNI or
+// AVX2 with FMA): without one the portable kernel is slower than float32
+// products.
+func Available() bool { return useAsm || useAVX2 }
+
+// SetAVX512 turns the AVX-512 code on (when the CPU has it) or off, so that
+// the package computes as on a CPU without AVX-512 (the AVX2 kernel and the
+// portable quantizing code): for measuring and testing that path on a
+// machine that has both. Panels must be packed under the setting they are
+// multiplied with. It returns the previous setting.
+func SetAVX512(on bool) (was bool) {
+	was, useAsm = useAsm, on && hasVNNI
+	return was
+}
+
+// Kernel names the kernel MatMul runs: "avx512-vnni", "avx2" or "go".
+func Kernel() string {
+	switch {
+	case useAsm:
+		return "avx512-vnni"
+	case useAVX2:
+		return "avx2"
+	}
+	return "go"
+}
+
+// wideKernel says whether the AVX2 kernel runs, which multiplies the
+// 16-bit copies of the operands (Panels.wide, Quant.wide).
+func wideKernel() bool { return useAVX2 && !useAsm }
 
 //go:noescape
 func kernel12x32(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
@@ -21,6 +53,10 @@ func minMax16(x *float32, n int) (lo, hi float32)
 
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	if !useAsm {
+		if useAVX2 {
+			blockAVX2(a, i, b, col, bias, c, ldc)
+			return
+		}
 		blockGo(a, i, panel, b, col, bias, c, ldc)
 		return
 	}
@@ -40,20 +76,29 @@ func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c 
 
 func quantRow(dst []uint8, x []float32, lo, inv float32) {
 	n := 0
-	if useAsm && len(x) >= 16 {
+	if (useAsm || useAVX2) && len(x) >= 16 {
 		n = len(x) &^ 15
 		_ = dst[n-1]
-		quantRow16(&dst[0], &x[0], n, lo, inv)
+		if useAsm {
+			quantRow16(&dst[0], &x[0], n, lo, inv)
+		} else {
+			quantRow8(&dst[0], &x[0], n, lo, inv)
+		}
 	}
 	quantRowGo(dst[n:], x[n:], lo, inv)
 }
 
 func minMax(x []float32) (float32, float32) {
-	if !useAsm || len(x) < 16 {
+	if !(useAsm || useAVX2) || len(x) < 16 {
 		return minMaxGo(x)
 	}
 	n := len(x) &^ 15
-	lo, hi := minMax16(&x[0], n)
+	var lo, hi float32
+	if useAsm {
+		lo, hi = minMax16(&x[0], n)
+	} else {
+		lo, hi = minMax8(&x[0], n)
+	}
 	if n < len(x) {
 		l2, h2 := minMaxGo(x[n:])
 		lo, hi = min(lo, l2), max(hi, h2)
@@ -72,10 +117,14 @@ func pack4x16(dst *int8, x *float32, ks int, inv *float32, sums *int32)
 
 func quantSym(dst []int8, x []float32, inv float32) {
 	n := 0
-	if useAsm && len(x) >= 16 {
+	if (useAsm || useAVX2) && len(x) >= 16 {
 		n = len(x) &^ 15
 		_ = dst[n-1]
-		quantSym16(&dst[0], &x[0], n, inv)
+		if useAsm {
+			quantSym16(&dst[0], &x[0], n, inv)
+		} else {
+			quantSym8(&dst[0], &x[0], n, inv)
+		}
 	}
 	quantSymGo(dst[n:], x[n:], inv)
 }
@@ -83,13 +132,17 @@ func quantSym(dst []int8, x []float32, inv float32) {
 // amaxCols sets amax[j] = max(amax[j], |w[r*ks + j]|) over rows r.
 func amaxCols(amax, w []float32, ks, rows int) {
 	n := len(amax)
-	if !useAsm || n < 16 || rows == 0 {
+	if !(useAsm || useAVX2) || n < 16 || rows == 0 {
 		amaxColsGo(amax, w, ks, rows)
 		return
 	}
 	m := n &^ 15
 	_ = w[(rows-1)*ks+n-1]
-	amaxCols16(&amax[0], &w[0], ks, rows, m)
+	if useAsm {
+		amaxCols16(&amax[0], &w[0], ks, rows, m)
+	} else {
+		amaxCols8(&amax[0], &w[0], ks, rows, m)
+	}
 	if m < n {
 		amaxColsGo(amax[m:], w[m:], ks, rows)
 	}
@@ -97,13 +150,32 @@ func amaxCols(amax, w []float32, ks, rows int) {
 
 // pack4 is pack4x16 (four rows, sixteen columns) with bounds checked.
 func pack4(dst []int8, x []float32, ks int, inv []float32, sums []int32) {
-	if !useAsm {
-		pack4Go(dst, x, ks, inv, sums)
-		return
-	}
 	_, _, _, _ = dst[63], x[3*ks+15], inv[15], sums[15]
-	pack4x16(&dst[0], &x[0], ks, &inv[0], &sums[0])
+	switch {
+	case useAsm:
+		pack4x16(&dst[0], &x[0], ks, &inv[0], &sums[0])
+	case useAVX2:
+		pack4x8(&dst[0], &x[0], ks, &inv[0], &sums[0])
+		pack4x8(&dst[32], &x[8], ks, &inv[8], &sums[8])
+	default:
+		pack4Go(dst, x, ks, inv, sums)
+	}
 }
+
+//go:noescape
+func minMax8(x *float32, n int) (lo, hi float32)
+
+//go:noescape
+func quantRow8(dst *uint8, x *float32, n int, lo, inv float32)
+
+//go:noescape
+func quantSym8(dst *int8, x *float32, n int, inv float32)
+
+//go:noescape
+func amaxCols8(acc *float32, x *float32, ks int, rows int, n int)
+
+//go:noescape
+func pack4x8(dst *int8, x *float32, ks int, inv *float32, sums *int32)
 
 //go:noescape
 func quantRows16(dst *uint8, ldd int, src *float32, lda int, rows int, k int, scale *float32, mins *float32)

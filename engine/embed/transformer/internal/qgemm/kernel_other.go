@@ -2,11 +2,21 @@
 
 package qgemm
 
-// useAsm is false: there is no assembly kernel here.
-var useAsm = false
+// useAsm and useAVX2 are false: there is no assembly kernel here.
+var useAsm, useAVX2 = false, false
 
-// Available reports whether this CPU runs the int8 kernel: never here.
+// Available reports whether this CPU runs an int8 kernel: never here.
 func Available() bool { return useAsm }
+
+// SetAVX512 does nothing here: there is no AVX-512 code.
+func SetAVX512(on bool) (was bool) { return false }
+
+// Kernel names the kernel MatMul runs: the portable one.
+func Kernel() string { return "go" }
+
+func wideKernel() bool { return false }
+
+func widenBytes(dst []int16, src []uint8) { widenBytesGo(dst, src) }
 
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	blockGo(a, i, panel, b, col, bias, c, ldc)

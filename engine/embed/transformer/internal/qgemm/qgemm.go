@@ -24,6 +24,7 @@ type Panels struct {
 	Data     []int8
 	Scale    []float32 // B[k][n] ≈ Scale[n]·q[k][n]
 	CSum     []float32 // Scale[n]·Σ_k q[k][n]
+	wide     []int16   // the AVX2 kernel's copy of Data (wide.go)
 }
 
 func roundUp(n, m int) int { return (n + m - 1) / m * m }
@@ -38,6 +39,9 @@ func (p *Panels) Reset(k, n int) {
 	p.Data = growClear(p.Data, p.Kp*n)
 	p.Scale = growClear(p.Scale, n)
 	p.CSum = growClear(p.CSum, n)
+	if wideKernel() {
+		p.wide = growClear(p.wide, p.Kp*n)
+	}
 }
 
 // NewPanels returns zeroed panels for a K×N matrix.
@@ -77,6 +81,9 @@ func PackInto(p *Panels, col int, w []float32, n, ks, js int, mult float32) {
 		packContiguousRows(p, col, w, n, ks, mult)
 	default:
 		panic(fmt.Sprintf("qgemm: PackInto with strides %d and %d: one must be 1", ks, js))
+	}
+	if wideKernel() {
+		widenPanels(p, col, n)
 	}
 }
 
@@ -204,6 +211,7 @@ type Quant struct {
 	M, K, Kp   int
 	Data       []uint8
 	Scale, Min []float32 // A[i][k] ≈ Min[i] + Scale[i]·q[i][k]
+	wide       []int16   // the AVX2 kernel's copy of Data (wide.go)
 }
 
 // Reset makes q an m × k matrix for its rows to be set. Its bytes are not
@@ -280,19 +288,27 @@ func minMaxGo(x []float32) (float32, float32) {
 // MatMul computes C = A·B + bias: C[i][·] = c[i*ldc : i*ldc+B.N] for the
 // M rows of a; bias has N values. a.K must be b.K.
 func MatMul(c []float32, ldc int, a *Quant, b *Panels, bias []float32) {
-	check(a, b, bias)
+	prepare(a, b, bias)
 	panels(c, ldc, a, b, bias, 0, b.N/Width)
 }
 
 // MatMulParallel is MatMul with the panels shared among workers goroutines.
 func MatMulParallel(c []float32, ldc int, a *Quant, b *Panels, bias []float32, workers int) {
-	check(a, b, bias)
+	prepare(a, b, bias)
 	parallel.Split(b.N/Width, workers, func(j0, j1 int) { panels(c, ldc, a, b, bias, j0, j1) })
 }
 
-func check(a *Quant, b *Panels, bias []float32) {
+// prepare checks the operands' shapes and, for the AVX2 kernel, widens A
+// (before any worker starts).
+func prepare(a *Quant, b *Panels, bias []float32) {
 	if a.K != b.K || len(bias) < b.N {
 		panic(fmt.Sprintf("qgemm: A has %d columns, B %d rows, bias %d of %d", a.K, b.K, len(bias), b.N))
+	}
+	if wideKernel() {
+		if len(b.wide) != len(b.Data) {
+			panic("qgemm: panels packed before the AVX2 kernel was chosen")
+		}
+		a.widen()
 	}
 }
 

@@ -44,27 +44,6 @@ func naive(a []float32, m, k int, w []float32, n int, bias []float32) []float64 
 
 var shapes = []struct{ m, k, n int }{{1, 4, 32}, {12, 32, 32}, {13, 33, 64}, {30, 384, 96}, {7, 1536, 32}}
 
-// TestKernelMatchesPortable holds the assembly to the portable kernel: the
-// integer sums are the same, so only the float epilogue's rounding differs.
-func TestKernelMatchesPortable(t *testing.T) {
-	if !useAsm {
-		t.Skip("this CPU has no AVX-512 VNNI; the portable kernel is the one that runs")
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, s := range shapes {
-		a, w, bias := random(r, s.m*s.k, -2, 3), random(r, s.n*s.k, -1, 1), random(r, s.n, -1, 1)
-		got := product(a, s.m, s.k, w, s.n, bias)
-		useAsm = false
-		want := product(a, s.m, s.k, w, s.n, bias)
-		useAsm = true
-		for i := range want {
-			if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*(1+math.Abs(float64(want[i]))) {
-				t.Fatalf("%+v: c[%d] = %g, portable kernel %g", s, i, got[i], want[i])
-			}
-		}
-	}
-}
-
 // TestApproximatesFloat checks the quantized product against the exact one:
 // per-row activations and per-column weights in 8 bits keep the relative
 // error of a row near 1 %.
@@ -115,23 +94,28 @@ func TestPackKeepsInt8Columns(t *testing.T) {
 }
 
 func TestQuantRowAndMinMax(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1, 15, 16, 17, 100, 512} {
-		x := random(r, n, -3, 5)
-		lo, hi := minMax(x)
-		wl, wh := minMaxGo(x)
-		if lo != wl || hi != wh {
-			t.Fatalf("n=%d: minMax %g %g, want %g %g", n, lo, hi, wl, wh)
-		}
-		got, want := make([]uint8, n), make([]uint8, n)
-		inv := 255 / (hi - lo)
-		quantRow(got, x, lo+0.5, inv) // values below lo+0.5 saturate to 0
-		quantRowGo(want, x, lo+0.5, inv)
-		for j := range want {
-			if got[j] != want[j] {
-				t.Fatalf("n=%d: q[%d] = %d, want %d (x = %g)", n, j, got[j], want[j], x[j])
+	for _, k := range kernels()[1:] {
+		t.Logf("helpers of kernel %s", k.name)
+		with(k, func() {
+			r := rand.New(rand.NewPCG(7, 8))
+			for _, n := range []int{1, 15, 16, 17, 100, 512} {
+				x := random(r, n, -3, 5)
+				lo, hi := minMax(x)
+				wl, wh := minMaxGo(x)
+				if lo != wl || hi != wh {
+					t.Fatalf("n=%d: minMax %g %g, want %g %g", n, lo, hi, wl, wh)
+				}
+				got, want := make([]uint8, n), make([]uint8, n)
+				inv := 255 / (hi - lo)
+				quantRow(got, x, lo+0.5, inv) // values below lo+0.5 saturate to 0
+				quantRowGo(want, x, lo+0.5, inv)
+				for j := range want {
+					if got[j] != want[j] {
+						t.Fatalf("n=%d: q[%d] = %d, want %d (x = %g)", n, j, got[j], want[j], x[j])
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -159,6 +143,12 @@ func ffn(m int) (a []float32, p *Panels, c, bias []float32) {
 // BenchmarkMatMul: one FFN product at 256 tokens (256 × 384 · 384 × 1536),
 // activations quantized inside the loop as the encoder does.
 func BenchmarkMatMul(b *testing.B) {
+	for _, k := range kernels() {
+		b.Run(k.name, func(b *testing.B) { with(k, func() { benchMatMul(b) }) })
+	}
+}
+
+func benchMatMul(b *testing.B) {
 	const m = 256
 	a, p, c, bias := ffn(m)
 	var q Quant
@@ -219,44 +209,49 @@ func TestPackLayoutsAgree(t *testing.T) {
 }
 
 func TestQuantSymMatchesPortable(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	for _, n := range []int{3, 16, 40, 384} {
-		x := random(r, n, -2, 2)
-		got, want := make([]int8, n), make([]int8, n)
-		quantSym(got, x, 60)
-		quantSymGo(want, x, 60)
-		for j := range want {
-			if got[j] != want[j] {
-				t.Fatalf("quantSym n=%d: [%d] = %d, want %d", n, j, got[j], want[j])
+	for _, k := range kernels()[1:] {
+		t.Logf("helpers of kernel %s", k.name)
+		with(k, func() {
+			r := rand.New(rand.NewPCG(13, 14))
+			for _, n := range []int{3, 16, 40, 384} {
+				x := random(r, n, -2, 2)
+				got, want := make([]int8, n), make([]int8, n)
+				quantSym(got, x, 60)
+				quantSymGo(want, x, 60)
+				for j := range want {
+					if got[j] != want[j] {
+						t.Fatalf("quantSym n=%d: [%d] = %d, want %d", n, j, got[j], want[j])
+					}
+				}
 			}
-		}
+		})
 	}
 }
 
 // TestPackRowsMatchesPortable packs ONNX-layout matrices (odd row counts,
 // columns not starting at a panel) with the assembly and without.
 func TestPackRowsMatchesPortable(t *testing.T) {
-	if !useAsm {
-		t.Skip("this CPU has no AVX-512 VNNI; the portable code is the one that runs")
-	}
-	r := rand.New(rand.NewPCG(15, 16))
-	for _, s := range []struct{ k, n, col int }{{7, 32, 0}, {33, 48, 16}, {384, 96, 0}} {
-		w := random(r, s.k*s.n, -1, 1)
-		a, b := NewPanels(s.k, s.col+s.n), NewPanels(s.k, s.col+s.n)
-		PackInto(a, s.col, w, s.n, s.n, 1, 1)
-		useAsm = false
-		PackInto(b, s.col, w, s.n, s.n, 1, 1)
-		useAsm = true
-		for i := range a.Data {
-			if a.Data[i] != b.Data[i] {
-				t.Fatalf("%+v: byte %d: %d, portable %d", s, i, a.Data[i], b.Data[i])
+	for _, k := range kernels()[1:] {
+		t.Logf("helpers of kernel %s", k.name)
+		with(k, func() {
+			r := rand.New(rand.NewPCG(15, 16))
+			for _, s := range []struct{ k, n, col int }{{7, 32, 0}, {33, 48, 16}, {384, 96, 0}} {
+				w := random(r, s.k*s.n, -1, 1)
+				a, b := NewPanels(s.k, s.col+s.n), NewPanels(s.k, s.col+s.n)
+				PackInto(a, s.col, w, s.n, s.n, 1, 1)
+				with(portable, func() { PackInto(b, s.col, w, s.n, s.n, 1, 1) })
+				for i := range a.Data {
+					if a.Data[i] != b.Data[i] {
+						t.Fatalf("%+v: byte %d: %d, portable %d", s, i, a.Data[i], b.Data[i])
+					}
+				}
+				for c := range a.Scale {
+					if a.Scale[c] != b.Scale[c] || a.CSum[c] != b.CSum[c] {
+						t.Fatalf("%+v: column %d differs", s, c)
+					}
+				}
 			}
-		}
-		for c := range a.Scale {
-			if a.Scale[c] != b.Scale[c] || a.CSum[c] != b.CSum[c] {
-				t.Fatalf("%+v: column %d differs", s, c)
-			}
-		}
+		})
 	}
 }
 
@@ -264,47 +259,45 @@ func TestPackRowsMatchesPortable(t *testing.T) {
 // columns (keys, torch weights), which run whole matrices in assembly, to
 // the portable code.
 func TestBulkMatchesPortable(t *testing.T) {
-	if !useAsm {
-		t.Skip("this CPU has no AVX-512 VNNI; the portable code is the one that runs")
-	}
-	r := rand.New(rand.NewPCG(17, 18))
-	for _, s := range []struct{ m, k, lda int }{{1, 16, 16}, {13, 32, 96}, {40, 384, 400}, {5, 20, 20}} {
-		a := random(r, s.m*s.lda, -3, 2)
-		a[0] = 7 // a row of one value: scale 0
-		for j := 0; j < s.k && s.m > 1; j++ {
-			a[s.lda+j] = 0.25
-		}
-		var got, want Quant
-		Quantize(&got, a, s.lda, s.m, s.k)
-		useAsm = false
-		Quantize(&want, a, s.lda, s.m, s.k)
-		useAsm = true
-		for i := range want.Data {
-			if got.Data[i] != want.Data[i] {
-				t.Fatalf("Quantize %+v: byte %d = %d, portable %d", s, i, got.Data[i], want.Data[i])
+	for _, k := range kernels()[1:] {
+		t.Logf("helpers of kernel %s", k.name)
+		with(k, func() {
+			r := rand.New(rand.NewPCG(17, 18))
+			for _, s := range []struct{ m, k, lda int }{{1, 16, 16}, {13, 32, 96}, {40, 384, 400}, {5, 20, 20}} {
+				a := random(r, s.m*s.lda, -3, 2)
+				a[0] = 7 // a row of one value: scale 0
+				for j := 0; j < s.k && s.m > 1; j++ {
+					a[s.lda+j] = 0.25
+				}
+				var got, want Quant
+				Quantize(&got, a, s.lda, s.m, s.k)
+				with(portable, func() { Quantize(&want, a, s.lda, s.m, s.k) })
+				for i := range want.Data {
+					if got.Data[i] != want.Data[i] {
+						t.Fatalf("Quantize %+v: byte %d = %d, portable %d", s, i, got.Data[i], want.Data[i])
+					}
+				}
+				for i := range want.Scale {
+					if got.Scale[i] != want.Scale[i] || got.Min[i] != want.Min[i] {
+						t.Fatalf("Quantize %+v: row %d: scale %g min %g, portable %g %g", s, i, got.Scale[i], got.Min[i], want.Scale[i], want.Min[i])
+					}
+				}
+				// The same matrix as s.m columns of a K-row matrix, at column 3.
+				pg, pw := NewPanels(s.k, 64), NewPanels(s.k, 64)
+				PackInto(pg, 3, a, s.m, 1, s.lda, 0.5)
+				with(portable, func() { PackInto(pw, 3, a, s.m, 1, s.lda, 0.5) })
+				for i := range pw.Data {
+					if pg.Data[i] != pw.Data[i] {
+						t.Fatalf("PackInto %+v: byte %d = %d, portable %d", s, i, pg.Data[i], pw.Data[i])
+					}
+				}
+				for c := range pw.Scale {
+					if pg.Scale[c] != pw.Scale[c] || pg.CSum[c] != pw.CSum[c] {
+						t.Fatalf("PackInto %+v: column %d: %g %g, portable %g %g", s, c, pg.Scale[c], pg.CSum[c], pw.Scale[c], pw.CSum[c])
+					}
+				}
 			}
-		}
-		for i := range want.Scale {
-			if got.Scale[i] != want.Scale[i] || got.Min[i] != want.Min[i] {
-				t.Fatalf("Quantize %+v: row %d: scale %g min %g, portable %g %g", s, i, got.Scale[i], got.Min[i], want.Scale[i], want.Min[i])
-			}
-		}
-		// The same matrix as s.m columns of a K-row matrix, at column 3.
-		pg, pw := NewPanels(s.k, 64), NewPanels(s.k, 64)
-		PackInto(pg, 3, a, s.m, 1, s.lda, 0.5)
-		useAsm = false
-		PackInto(pw, 3, a, s.m, 1, s.lda, 0.5)
-		useAsm = true
-		for i := range pw.Data {
-			if pg.Data[i] != pw.Data[i] {
-				t.Fatalf("PackInto %+v: byte %d = %d, portable %d", s, i, pg.Data[i], pw.Data[i])
-			}
-		}
-		for c := range pw.Scale {
-			if pg.Scale[c] != pw.Scale[c] || pg.CSum[c] != pw.CSum[c] {
-				t.Fatalf("PackInto %+v: column %d: %g %g, portable %g %g", s, c, pg.Scale[c], pg.CSum[c], pw.Scale[c], pw.CSum[c])
-			}
-		}
+		})
 	}
 }
 
