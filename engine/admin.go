@@ -264,7 +264,12 @@ func (e *Engine) probeCommitted(ctx context.Context, sc *fingerprint.Sidecar) er
 	}
 	g, err := e.OpenGeneration(sc)
 	if err == nil {
-		return g.Close()
+		_ = g.Close()
+		// Rewritten in place (zeroed), a generation may still open.
+		if e.asCommitted(sc) {
+			return nil
+		}
+		return e.damage(sc)
 	}
 	if d := e.damage(sc); d != nil {
 		return d

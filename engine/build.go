@@ -13,6 +13,7 @@ import (
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -126,7 +127,8 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		}
 		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
 		ch := backend.Change{Deletes: deletes, Upserts: pending, Vecs: vecs, Final: final}
-		go func() { part.done <- b.w.Apply(ctx, ch) }()
+		// Apply reads the mapped segments of the generation built on.
+		go func() { part.done <- memfault.Guard(func() error { return b.w.Apply(ctx, ch) }) }()
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}

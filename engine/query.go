@@ -103,9 +103,9 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := e.search(ctx, g, e.widen(o), filter)
-	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
-		return nil, err // what was asked, not the generation, is at fault
+	res, err := e.searchChecked(ctx, g, e.widen(o), filter)
+	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) || errors.Is(err, ErrDamaged) {
+		return nil, err // what was asked, or the damage found, says it all
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
@@ -180,7 +180,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.search(ctx, g, e.widen(o), filter)
+	res, err := e.searchChecked(ctx, g, e.widen(o), filter)
 	if err != nil {
 		return nil, err
 	}

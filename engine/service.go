@@ -44,6 +44,7 @@ type Service struct {
 	mu     sync.Mutex // guards the fields below; never held across I/O
 	stamp  sidecarStamp
 	cur    *liveGen
+	broken brokenCommit // the last commit found damaged (condemn)
 	epoch  uint64
 	closed bool
 }
@@ -107,6 +108,9 @@ func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool
 		return out, true, nil
 	}
 	r, err := s.e.Search(ctx, l.g, o)
+	if errors.Is(err, ErrDamaged) {
+		s.condemn(l, err)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -145,6 +149,9 @@ func (s *Service) acquireIfSeen(st sidecarStamp) (*liveGen, error) {
 	if s.closed {
 		return nil, ErrServiceClosed
 	}
+	if err := s.brokenAt(st); err != nil {
+		return nil, err
+	}
 	if s.cur != nil && s.stamp.same(st) {
 		return s.cur.acquire(), nil
 	}
@@ -178,6 +185,11 @@ func (s *Service) reload() (*liveGen, error) {
 		g, err := s.e.OpenGeneration(sc)
 		if err != nil {
 			lastErr = fmt.Errorf("generation %s: %w", sc.Generation, err)
+			if d := s.e.damageOfCurrent(sc); d != nil {
+				lastErr = fmt.Errorf("%w; opening it: %v", d, err)
+				s.condemnOpen(st, lastErr)
+				return nil, lastErr
+			}
 			continue
 		}
 		return s.install(st, g)
