@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
@@ -103,7 +104,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := e.searchChecked(ctx, g, e.widen(o), filter)
+	res, err := e.searchGuarded(ctx, g, o, filter)
 	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) || errors.Is(err, ErrDamaged) {
 		return nil, err // what was asked, or the damage found, says it all
 	}
@@ -180,7 +181,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.searchChecked(ctx, g, e.widen(o), filter)
+	res, err := e.searchGuarded(ctx, g, o, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +192,14 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
+}
+
+// searchGuarded is search of g, where a fault or a file of g no longer as
+// committed is g's damage (integrity.Guarded).
+func (e *Engine) searchGuarded(ctx context.Context, g *Generation, o QueryOptions, filter *backend.PathFilter) (*QueryResult, error) {
+	return integrity.Guarded(e.Layout.Dir, e.Layout.SidecarPath(), g.Sidecar, true, func() (*QueryResult, error) {
+		return e.search(ctx, g, e.widen(o), filter)
+	})
 }
 
 // newPathFilter compiles the --path patterns (backend.PathFilter); nil

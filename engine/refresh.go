@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -102,28 +103,13 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 		}
 		o.Paths = rel
 	}
-	return underLock(ctx, e, o.Wait, o.Command, func() (*RefreshResult, error) { return e.refreshGuarded(ctx, o) })
-}
-
-// refreshGuarded is refreshLocked under a fault guard (memfault): a
-// refresh reads the mapped segments of the generation it builds on, and a
-// file of that generation truncated under it is that generation's damage
-// (ErrDamaged, which the next refresh rebuilds), not the end of a process
-// that may serve other roots.
-func (e *Engine) refreshGuarded(ctx context.Context, o RefreshOptions) (res *RefreshResult, err error) {
-	err = memfault.Guard(func() error {
-		res, err = e.refreshLocked(ctx, o)
-		return err
+	// A refresh reads the mapped segments of the generation it builds
+	// on: a fault there is that generation's damage, which the next
+	// refresh rebuilds, not the end of a process serving other roots.
+	return underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
+		err = memfault.Guard(func() (err error) { res, err = e.refreshLocked(ctx, o); return err })
+		return res, integrity.Fault(e.Layout.Dir, e.Layout.SidecarPath(), err)
 	})
-	if !errors.Is(err, memfault.ErrFault) {
-		return res, err
-	}
-	if sc, rerr := readCommitted(e.Layout.SidecarPath()); rerr == nil {
-		if d := e.damage(sc); d != nil {
-			return nil, fmt.Errorf("%w; refreshing over it: %v", d, err)
-		}
-	}
-	return nil, err
 }
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.

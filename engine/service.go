@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -44,7 +45,7 @@ type Service struct {
 	mu     sync.Mutex // guards the fields below; never held across I/O
 	stamp  sidecarStamp
 	cur    *liveGen
-	broken brokenCommit // the last commit found damaged (condemn)
+	broken integrity.Verdict // the last commit found damaged (condemn)
 	epoch  uint64
 	closed bool
 }
@@ -71,8 +72,7 @@ func (l *liveGen) release() {
 type sidecarStamp struct{ fi os.FileInfo }
 
 func (a sidecarStamp) same(b sidecarStamp) bool {
-	return a.fi != nil && b.fi != nil && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime()) &&
-		os.SameFile(a.fi, b.fi)
+	return a.fi != nil && b.fi != nil && integrity.SameVersion(a.fi, b.fi)
 }
 
 // NewService returns a service answering from e's committed index, keeping
@@ -149,7 +149,7 @@ func (s *Service) acquireIfSeen(st sidecarStamp) (*liveGen, error) {
 	if s.closed {
 		return nil, ErrServiceClosed
 	}
-	if err := s.brokenAt(st); err != nil {
+	if err := s.broken.At(st.fi); err != nil {
 		return nil, err
 	}
 	if s.cur != nil && s.stamp.same(st) {
@@ -185,9 +185,9 @@ func (s *Service) reload() (*liveGen, error) {
 		g, err := s.e.OpenGeneration(sc)
 		if err != nil {
 			lastErr = fmt.Errorf("generation %s: %w", sc.Generation, err)
-			if d := s.e.damageOfCurrent(sc); d != nil {
+			if d := integrity.Current(s.e.Layout.Dir, s.path, sc); d != nil {
 				lastErr = fmt.Errorf("%w; opening it: %v", d, err)
-				s.condemnOpen(st, lastErr)
+				s.broken.Record(st.fi, lastErr)
 				return nil, lastErr
 			}
 			continue
@@ -202,7 +202,7 @@ func (s *Service) reload() (*liveGen, error) {
 func (s *Service) keep(st sidecarStamp, sc *fingerprint.Sidecar) (*liveGen, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.cur == nil || !sameCommit(s.cur.g.Sidecar, sc) {
+	if s.closed || s.cur == nil || !integrity.SameCommit(s.cur.g.Sidecar, sc) {
 		return nil, false
 	}
 	s.stamp = st
@@ -256,10 +256,23 @@ func (s *Service) dropIfGone(err error) error {
 	return err
 }
 
-// sameCommit reports whether two sidecars record the same commit: a reset
-// followed by a refresh can reuse a generation name, never a commit time.
-func sameCommit(a, b *fingerprint.Sidecar) bool {
-	return a.Generation == b.Generation && a.Fingerprint == b.Fingerprint && a.Refresh.At.Equal(b.Refresh.At)
+// condemn retires l, whose commit Search found damaged (err), and while
+// the sidecar names that commit queries fail with err. Stat before read,
+// as in reload: a newer commit is never the one condemned.
+func (s *Service) condemn(l *liveGen, err error) {
+	st, serr := statSidecar(s.path)
+	if sc, rerr := readCommitted(s.path); serr == nil && rerr == nil && integrity.SameCommit(sc, l.g.Sidecar) {
+		s.broken.Record(st.fi, err)
+	}
+	s.mu.Lock()
+	old := s.cur
+	if old == l {
+		s.cur, s.stamp = nil, sidecarStamp{}
+	}
+	s.mu.Unlock()
+	if old == l {
+		s.retire(old)
+	}
 }
 
 func statSidecar(path string) (sidecarStamp, error) {

@@ -31,11 +31,13 @@ type config struct {
 	providerSize int           // files of the provider scenarios
 	hostileFiles int           // files in one directory
 	overflows    int           // watch overflow trials
+	mappedTrials int           // trials of each surface and damage of a mapped file
+	cardinalMiB  int           // size of each high-cardinality text
 	trustOnly    bool          // run only the trust scenarios
 	row          string        // with trustOnly: run only this trust row (a try, not a report)
 }
 
-var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3}
+var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3, mappedTrials: 3, cardinalMiB: 11}
 
 func main() {
 	out := flag.String("out", "docs/RELIABILITY.md", "report file (- for stdout)")
@@ -45,7 +47,7 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
-	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, weaviate, scoped) and print the report")
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, mapped, cardinality, weaviate, scoped) and print the report")
 	flag.Parse()
 	cfg := fullRun
 	cfg.row = *row
@@ -158,6 +160,7 @@ func (h *harness) trust(cfg config) []outcome {
 		f    func() outcome
 	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
 		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
+		{"mapped", func() outcome { return h.mappedFault(cfg.mappedTrials) }}, {"cardinality", func() outcome { return h.cardinality(cfg.cardinalMiB) }},
 		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped}} {
 		if cfg.row != "" && cfg.row != s.name {
 			continue

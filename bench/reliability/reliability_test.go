@@ -125,3 +125,11 @@ func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(
 func TestWeaviateOwn(t *testing.T) {
 	check(t, newTestHarness(t).weaviateOwn(os.Getenv("AUTORAG_WEAVIATE_URL")))
 }
+
+// TestMappedFault damages a mapped file of one of two roots under every
+// server surface.
+func TestMappedFault(t *testing.T) { check(t, newTestHarness(t).mappedFault(1)) }
+
+// TestCardinality refreshes 3 MiB of each high-cardinality text under the
+// RSS bound, by the CLI and by serve --watch.
+func TestCardinality(t *testing.T) { check(t, newTestHarness(t).cardinality(3)) }
