@@ -130,6 +130,6 @@ func TestWeaviateOwn(t *testing.T) {
 // server surface.
 func TestMappedFault(t *testing.T) { check(t, newTestHarness(t).mappedFault(1)) }
 
-// TestCardinality refreshes 3 MiB of each high-cardinality text under the
+// TestCardinality refreshes 2 MiB of each high-cardinality text under the
 // RSS bound, by the CLI and by serve --watch.
-func TestCardinality(t *testing.T) { check(t, newTestHarness(t).cardinality(3)) }
+func TestCardinality(t *testing.T) { check(t, newTestHarness(t).cardinality(2)) }

@@ -70,7 +70,7 @@ func (h *harness) mappedTrial(surface, how string, trial int) error {
 			return fmt.Errorf("search %d after beta's files were %s: %.400s", i, how, ans)
 		}
 	}
-	if r := h.cli.run(nil, "--root", b, "refresh", "--json"); r.code != 0 {
+	if r := h.cli.run(nil, "--root", b, "refresh", "--json", "--wait", "1m"); r.code != 0 { // serve --watch may be ticking
 		return fmt.Errorf("refresh of beta: %s", r)
 	}
 	if ans, err := c.ask("heron boat again"); err != nil || strings.Contains(ans, "damaged") || !strings.Contains(ans, "b1.md") {
