@@ -25,6 +25,7 @@ type serverRoot struct {
 func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 	var out []serverRoot
 	taken := map[string]bool{}
+	var seen sameDirs
 	if len(o.workspaces) > 0 {
 		f, err := loadWorkspace()
 		if err != nil {
@@ -38,6 +39,9 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 			abs, err := checkRoot(r.Path)
 			if err != nil {
 				return nil, usagef("workspace root %s: %w", r.Name, err)
+			}
+			if !seen.add(abs) {
+				continue
 			}
 			e, err := g.engineAt(abs)
 			if err != nil {
@@ -60,6 +64,9 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !seen.add(abs) {
+			continue
+		}
 		e, err := g.engineAt(abs)
 		if err != nil {
 			return nil, err
@@ -67,6 +74,26 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 		out = append(out, serverRoot{name: uniqueName(agentapi.RootName(abs), taken), e: e, watch: true})
 	}
 	return out, nil
+}
+
+// sameDirs are the directories a server serves, by identity (device and
+// inode): a root named again, under another path or through a symlink,
+// is served once, as its first name.
+type sameDirs []os.FileInfo
+
+// add records dir and reports whether it is new.
+func (s *sameDirs) add(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return true // checkRoot stated it a moment ago; opening it will say
+	}
+	for _, old := range *s {
+		if os.SameFile(old, fi) {
+			return false
+		}
+	}
+	*s = append(*s, fi)
+	return true
 }
 
 // uniqueName is name, or name-2, name-3, ... when taken; it takes it.
