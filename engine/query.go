@@ -87,8 +87,8 @@ func (e *Engine) Query(ctx context.Context, o QueryOptions) (*QueryResult, error
 // A nil sc reads it.
 func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions) (*QueryResult, error) {
 	start := time.Now()
-	if strings.TrimSpace(o.Text) == "" {
-		return nil, usagef("empty query: give the words to search for")
+	if err := backend.CheckText(o.Text); err != nil {
+		return nil, err
 	}
 	filter, err := newPathFilter(o.pathPatterns())
 	if err != nil {

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-8b43b64cd52fa8fc3c4678c34100269b"
+const QuerySemantics = "q-8ac63a26c2bee48351dc1cd076191379"
