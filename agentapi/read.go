@@ -66,6 +66,9 @@ var ErrNotFound = errors.New("no such file")
 // mirror.ErrNotSource, a missing one ErrNotFound.
 func (a *API) Read(ctx context.Context, r ReadRequest) (*ReadResult, error) {
 	start, end, err := r.span()
+	if err == nil {
+		err = a.e.Layout.CheckRoot()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -96,6 +96,9 @@ func New(root string, s Settings) (*Engine, error) {
 
 // Refresh brings the index up to date under the refresh lock.
 func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
+	if err := e.Layout.CheckRoot(); err != nil {
+		return nil, err
+	}
 	if o.Paths != nil {
 		rel, err := mirror.ResolvePaths(ctx, e.Layout.Root, o.Paths)
 		if err != nil {

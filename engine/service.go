@@ -92,6 +92,9 @@ func NewService(e *Engine, capBytes int64) *Service {
 // generation. The result is the caller's to keep and modify.
 func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool, error) {
 	start := time.Now()
+	if err := s.e.Layout.CheckRoot(); err != nil {
+		return nil, false, err
+	}
 	l, err := s.current()
 	if err != nil {
 		return nil, false, err
@@ -256,9 +259,8 @@ func (s *Service) dropIfGone(err error) error {
 	return err
 }
 
-// condemn retires l, whose commit Search found damaged (err), and while
-// the sidecar names that commit queries fail with err. Stat before read,
-// as in reload: a newer commit is never the one condemned.
+// condemn retires l, whose commit Search found damaged (err); queries fail
+// with err while the sidecar names it (stat before read, as in reload).
 func (s *Service) condemn(l *liveGen, err error) {
 	st, serr := statSidecar(s.path)
 	if sc, rerr := readCommitted(s.path); serr == nil && rerr == nil && integrity.SameCommit(sc, l.g.Sidecar) {
