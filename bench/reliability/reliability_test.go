@@ -133,3 +133,6 @@ func TestMappedFault(t *testing.T) { check(t, newTestHarness(t).mappedFault(1)) 
 // TestCardinality refreshes 2 MiB of each high-cardinality text under the
 // RSS bound, by the CLI and by serve --watch.
 func TestCardinality(t *testing.T) { check(t, newTestHarness(t).cardinality(2)) }
+
+// TestServerInputs gives servers what they must bound, refuse or merge.
+func TestServerInputs(t *testing.T) { check(t, newTestHarness(t).serverInputs(1)) }

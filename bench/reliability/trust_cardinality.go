@@ -140,7 +140,7 @@ func (h *harness) watchedBlob(name string, data []byte) error {
 	if err := os.WriteFile(filepath.Join(root, "blob.txt"), data, 0o644); err != nil {
 		return err
 	}
-	if err := waitFiles(base, 2, 3*time.Minute); err != nil {
+	if err := waitFiles(base, 2, 10*time.Minute); err != nil {
 		return err
 	}
 	after, err := peakRSS(s.cmd.Process.Pid)
