@@ -34,7 +34,7 @@ const batchChunks = 1024
 const batchTerms = batchChunks * 320
 
 // buildHeap is the heap a build takes beyond what its process held (heapbound).
-const buildHeap = 160 << 20
+const buildHeap = 128 << 20
 
 // builder writes one new generation: the change set to the storage's
 // writer, the file table to the generation directory.

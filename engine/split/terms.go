@@ -1,5 +1,10 @@
 package split
 
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
 //semguard:begin part-terms
 
 // Cut says where a part of a change set ends: at MaxChunks chunks or
@@ -24,13 +29,13 @@ func (c *Cut) Full(text string) bool {
 // running it, for cutting a change set into parts of bounded memory: one
 // per run of letters or digits, and one more at each change from lower
 // case to upper case or between letters and digits, where the analysis
-// splits identifiers ("parseHTTP2Frame" is 4). Bytes past ASCII count as
-// lower-case letters. It only sizes parts: what is indexed does not
-// depend on it.
+// splits identifiers ("parseHTTP2Frame" is 4). Anything else (spaces,
+// symbols, the replacement character of undecodable bytes) separates. It
+// only sizes parts: what is indexed does not depend on it.
 func TermsEstimate(text string) int {
 	n, prev := 0, byte(0)
-	for i := 0; i < len(text); i++ {
-		c := charClass(text[i])
+	for _, r := range text {
+		c := charClass(r)
 		if c != 0 && c != prev && (prev != classUpper || c != classLower) {
 			n++
 		}
@@ -45,14 +50,22 @@ const (
 	classDigit
 )
 
-// charClass is TermsEstimate's class of one byte (0: a separator).
-func charClass(b byte) byte {
+// charClass is TermsEstimate's class of one character (0: a separator).
+func charClass(r rune) byte {
 	switch {
-	case b >= 'a' && b <= 'z', b >= 0x80:
+	case r >= 'a' && r <= 'z':
 		return classLower
-	case b >= 'A' && b <= 'Z':
+	case r >= 'A' && r <= 'Z':
 		return classUpper
-	case b >= '0' && b <= '9':
+	case r >= '0' && r <= '9':
+		return classDigit
+	case r < utf8.RuneSelf:
+		return 0
+	case unicode.IsUpper(r):
+		return classUpper
+	case unicode.IsLetter(r) || unicode.IsMark(r):
+		return classLower
+	case unicode.IsDigit(r):
 		return classDigit
 	}
 	return 0

@@ -14,6 +14,8 @@ func TestTermsEstimate(t *testing.T) {
 		{"a1b2", 4},
 		{"QwiFvv/cD+x", 5},
 		{"café au lait", 3},
+		{"a\ufffdb\ufffd\ufffdc", 3},
+		{"Ärger ÜBER", 2},
 	} {
 		if got := TermsEstimate(tc.text); got != tc.want {
 			t.Errorf("TermsEstimate(%q) = %d, want %d", tc.text, got, tc.want)
