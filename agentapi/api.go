@@ -153,6 +153,9 @@ func (a *API) Refresh(ctx context.Context, r RefreshRequest) (*envelope.Refresh,
 // Status reports the committed index, the last refresh, the lock holder
 // and whether the sources changed (`autorag status --json`).
 func (a *API) Status(ctx context.Context) (*envelope.Status, error) {
+	if err := a.e.Layout.CheckRoot(); err != nil {
+		return nil, err
+	}
 	st, err := a.e.Status(ctx)
 	if err != nil {
 		return nil, err

@@ -15,8 +15,9 @@ const SnippetChars = 480
 // microseconds) would otherwise analyze every passage again, which costs
 // more than the search.
 type snippetCache struct {
-	mu sync.Mutex
-	m  map[snippetKey]snipped
+	mu    sync.Mutex
+	m     map[snippetKey]snipped
+	bytes int // of the entries' strings, about
 }
 
 // snippetKey names a passage of a generation cut for a query.
@@ -31,9 +32,13 @@ type snipped struct {
 	trimmed bool
 }
 
-// snippetCacheEntries bounds the cache (about 500 answers of ten; each
-// entry holds at most SnippetChars of text); it starts over when full.
-const snippetCacheEntries = 5000
+// snippetCacheEntries and snippetCacheBytes bound the cache (about 500
+// answers of ten; each entry holds at most SnippetChars of text and a
+// query of at most backend.MaxQueryBytes); it starts over when full.
+const (
+	snippetCacheEntries = 5000
+	snippetCacheBytes   = 8 << 20
+)
 
 // apply cuts each of a's results to its snippet for query.
 func (c *snippetCache) apply(a *SearchAnswer, query string) {
@@ -73,11 +78,15 @@ func (c *snippetCache) get(k snippetKey) (snipped, bool) {
 func (c *snippetCache) put(k snippetKey, s snipped) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= snippetCacheEntries {
-		c.m = map[snippetKey]snipped{}
-	}
 	if !s.trimmed {
 		s.text = "" // the passage is sent whole: nothing to keep
+	}
+	size := len(k.root) + len(k.generation) + len(k.query) + len(k.path) + len(k.attachment) + len(s.text) + 16*len(s.shown) + 64
+	if c.m == nil || len(c.m) >= snippetCacheEntries || c.bytes+size > snippetCacheBytes {
+		c.m, c.bytes = map[snippetKey]snipped{}, 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.bytes += size
 	}
 	c.m[k] = s
 }

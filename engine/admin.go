@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -106,7 +106,7 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 			return problems, err
 		}
 		now, err := readCommitted(e.Layout.SidecarPath())
-		if err != nil || !sameCommit(now, sc) {
+		if err != nil || !integrity.SameCommit(now, sc) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -201,33 +201,12 @@ func (e *Engine) relPath(p string) string {
 	return filepath.ToSlash(rel)
 }
 
-// ErrDamaged reports a committed generation that cannot be opened and
-// whose artifacts no longer match the digests of the sidecar that names
-// it. A refresh rebuilds it (intact sources are all it needs).
-var ErrDamaged = errors.New("the committed index is damaged: run `autorag refresh` to rebuild it")
+// ErrDamaged reports a committed generation whose artifacts no longer
+// match the digests of the sidecar that names it (package integrity).
+var ErrDamaged = integrity.ErrDamaged
 
-// damage explains why the local generation sc names failed to open: the
-// artifacts that no longer match their digests (nil when every one does,
-// and the failure is something else). Only the local backend keeps its
-// artifacts under .autorag.
-func (e *Engine) damage(sc *fingerprint.Sidecar) error {
-	if backendOf(sc) != BackendLocal {
-		return nil
-	}
-	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
-	if err != nil || len(problems) == 0 {
-		return nil
-	}
-	var parts []string
-	for i, p := range problems {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(problems)-i))
-			break
-		}
-		parts = append(parts, p.Path+": "+p.Reason)
-	}
-	return fmt.Errorf("%w (generation %s: %s)", ErrDamaged, sc.Generation, strings.Join(parts, "; "))
-}
+// damage is integrity.Damage of the generation sc names.
+func (e *Engine) damage(sc *fingerprint.Sidecar) error { return integrity.Damage(e.Layout.Dir, sc) }
 
 // unchangedCandidate reports whether a refresh may report the committed
 // state unchanged: not a rebuild, the same fingerprint, and every artifact
@@ -269,7 +248,12 @@ func (e *Engine) probeCommitted(ctx context.Context, sc *fingerprint.Sidecar) er
 	}
 	g, err := e.OpenGeneration(sc)
 	if err == nil {
-		return g.Close()
+		_ = g.Close()
+		// Rewritten in place (zeroed), a generation may still open.
+		if integrity.Intact(e.Layout.Dir, sc) {
+			return nil
+		}
+		return e.damage(sc)
 	}
 	if d := e.damage(sc); d != nil {
 		return d

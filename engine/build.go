@@ -14,6 +14,8 @@ import (
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/internal/heapbound"
+	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -25,6 +27,15 @@ import (
 // 5); 16,000 docs peaked at 210-226 MB instead of 451-454 MB in the same
 // 13 s. Smaller batches overlap embedding and indexing more evenly.
 const batchChunks = 1024
+
+// batchTerms bounds the terms (split.TermsEstimate) of a part, cutting a
+// file across parts if need be: bleve holds ~90 bytes a term until the
+// part's segment is built, and a chunk of base64 makes 850 terms where
+// English makes 229 and Go 268 (measured); prose fills a part by chunks.
+const batchTerms = batchChunks * 320
+
+// buildHeap is the heap a build takes beyond what its process held (heapbound).
+const buildHeap = 128 << 20
 
 // builder writes one new generation: the change set to the storage's
 // writer, the file table to the generation directory.
@@ -46,6 +57,7 @@ func (b *builder) build(ctx context.Context, prev *filetable.Loaded, cs filetabl
 	dir := b.e.Layout.GenDir(b.gen)
 	res.Added, res.Modified, res.Deleted, res.Renamed = cs.Added, cs.Modified, cs.Deleted, cs.Renamed
 	b.startBuildPhase(ctx, cs.Index)
+	defer heapbound.Hold(buildHeap)()
 	records, err := b.index(ctx, cs)
 	b.progress.Phase(PhaseCommit, "", -1)
 	if err == nil {
@@ -93,12 +105,13 @@ type applying struct {
 	done  chan error
 }
 
-// index sends the change set to the storage in parts of about batchChunks
-// chunks: the first part carries all the deletes. Each part is embedded,
-// then applied while the next part is chunked and embedded.
+// index sends the change set to the storage in parts (split.Cut): the first
+// carries all the deletes. Each part is embedded, then applied while the
+// next part is chunked and embedded.
 func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetable.Record, error) {
 	records := make([]filetable.Record, 0, len(cs.Index))
 	var pending []*backend.Chunk
+	cut := split.Cut{MaxChunks: batchChunks, MaxTerms: batchTerms}
 	deletes := cs.Deletes
 	reported := 0 // files counted as done: every chunk of theirs applied
 	var inflight *applying
@@ -117,7 +130,9 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		reported, inflight = inflight.files, nil
 		return err
 	}
-	flush := func(final bool) error {
+	// flush sends pending as one part; files counts the files whose last
+	// chunk is in it or before.
+	flush := func(final bool, files int) error {
 		vecs, err := b.vb.Vectors(ctx, pending)
 		if werr := wait(); err == nil {
 			err = werr
@@ -125,9 +140,10 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		if err != nil {
 			return err
 		}
-		part := &applying{docs: pending, files: len(records), done: make(chan error, 1)}
+		part := &applying{docs: pending, files: files, done: make(chan error, 1)}
 		ch := backend.Change{Deletes: deletes, Upserts: pending, Vecs: vecs, Final: final}
-		go func() { part.done <- b.w.Apply(ctx, ch) }()
+		// Apply reads the mapped segments of the generation built on.
+		go func() { part.done <- memfault.Guard(func() error { return b.w.Apply(ctx, ch) }) }()
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
@@ -140,17 +156,23 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 			return nil, errors.Join(err, wait())
 		}
 		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
-		for _, d := range docs {
+		// A file of more chunks or terms than a part holds is cut across
+		// parts (see batchTerms).
+		for i, d := range docs {
 			d.FileIdx = len(records) - 1
-		}
-		pending = append(pending, docs...)
-		if len(pending) >= batchChunks {
-			if err := flush(false); err != nil {
+			if pending = append(pending, d); !cut.Full(d.Text) {
+				continue
+			}
+			files := len(records)
+			if i < len(docs)-1 {
+				files-- // this file goes on in the next part
+			}
+			if err := flush(false, files); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := flush(true); err != nil {
+	if err := flush(true, len(records)); err != nil {
 		return nil, err
 	}
 	return records, wait()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
@@ -92,8 +93,8 @@ func (e *Engine) Query(ctx context.Context, o QueryOptions) (*QueryResult, error
 // A nil sc reads it.
 func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOptions) (*QueryResult, error) {
 	start := time.Now()
-	if strings.TrimSpace(o.Text) == "" {
-		return nil, usagef("empty query: give the words to search for")
+	if err := backend.CheckText(o.Text); err != nil {
+		return nil, err
 	}
 	filter, err := newPathFilter(o.pathPatterns())
 	if err != nil {
@@ -109,9 +110,9 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 		}
 	}
 	defer g.Close()
-	res, err := e.search(ctx, g, e.widen(o), filter)
-	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) {
-		return nil, err // what was asked, not the generation, is at fault
+	res, err := e.searchGuarded(ctx, g, o, filter)
+	if errors.Is(err, context.Canceled) || errors.Is(err, ErrUsage) || errors.Is(err, ErrDamaged) {
+		return nil, err // what was asked, or the damage found, says it all
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
@@ -187,7 +188,7 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
-	res, err := e.search(ctx, g, e.widen(o), filter)
+	res, err := e.searchGuarded(ctx, g, o, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +199,14 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	e.addMeta(res, o)
 	res.TookMS = ms(time.Since(start))
 	return res, nil
+}
+
+// searchGuarded is search of g, where a fault or a file of g no longer as
+// committed is g's damage (integrity.Guarded).
+func (e *Engine) searchGuarded(ctx context.Context, g *Generation, o QueryOptions, filter *backend.PathFilter) (*QueryResult, error) {
+	return integrity.Guarded(e.Layout.Dir, e.Layout.SidecarPath(), g.Sidecar, true, func() (*QueryResult, error) {
+		return e.search(ctx, g, e.widen(o), filter)
+	})
 }
 
 // newPathFilter compiles the --path patterns (backend.PathFilter); nil

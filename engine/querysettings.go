@@ -148,15 +148,16 @@ func FusionFrom(method string, alpha *float64, emb embed.Embedder) (Fusion, erro
 	return f, nil
 }
 
-// ResolveOptions returns o as a query on the generation sc names would run
-// it: the mode resolved ("" becomes hybrid or bm25) and k and per-file
-// defaulted, so that equal questions look equal.
+// ResolveOptions returns o as the generation sc names would run it: text
+// checked, mode resolved ("" is hybrid or bm25), k and per-file defaulted.
 func (e *Engine) ResolveOptions(sc *fingerprint.Sidecar, o QueryOptions) (QueryOptions, error) {
-	mode, err := e.resolveMode(sc, o.Mode)
+	err := backend.CheckText(o.Text)
+	if err == nil {
+		o.Mode, err = e.resolveMode(sc, o.Mode)
+	}
 	if err != nil {
 		return o, err
 	}
-	o.Mode = mode
 	o.K, o.PerFile = defaults(o)
 	return o, nil
 }

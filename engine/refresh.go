@@ -10,10 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
+	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -95,6 +97,9 @@ func New(root string, s Settings) (*Engine, error) {
 
 // Refresh brings the index up to date under the refresh lock.
 func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult, error) {
+	if err := e.Layout.CheckRoot(); err != nil {
+		return nil, err
+	}
 	if o.Paths != nil {
 		rel, err := mirror.ResolvePaths(ctx, e.Layout.Root, o.Paths)
 		if err != nil {
@@ -102,7 +107,13 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 		}
 		o.Paths = rel
 	}
-	return underLock(ctx, e, o.Wait, o.Command, func() (*RefreshResult, error) { return e.refreshLocked(ctx, o) })
+	// A refresh reads the mapped segments of the generation it builds
+	// on: a fault there is that generation's damage, which the next
+	// refresh rebuilds, not the end of a process serving other roots.
+	return underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
+		err = memfault.Guard(func() (err error) { res, err = e.refreshLocked(ctx, o); return err })
+		return res, integrity.Fault(e.Layout.Dir, e.Layout.SidecarPath(), err)
+	})
 }
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
@@ -12,6 +11,7 @@ import (
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -186,7 +186,7 @@ func searchLists(mode string, f Fusion, lexical func() ([]rank.Hit, error), dens
 		return bm, de, fed, err
 	}
 	var deErr error
-	var wg sync.WaitGroup
+	var wg memfault.Group // the dense search reads mapped vectors
 	if mode != ModeBM25 {
 		wg.Go(func() { de, _, deErr = dense(nil) })
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -44,6 +45,7 @@ type Service struct {
 	mu     sync.Mutex // guards the fields below; never held across I/O
 	stamp  sidecarStamp
 	cur    *liveGen
+	broken integrity.Verdict // the last commit found damaged (condemn)
 	epoch  uint64
 	closed bool
 }
@@ -70,8 +72,7 @@ func (l *liveGen) release() {
 type sidecarStamp struct{ fi os.FileInfo }
 
 func (a sidecarStamp) same(b sidecarStamp) bool {
-	return a.fi != nil && b.fi != nil && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime()) &&
-		os.SameFile(a.fi, b.fi)
+	return a.fi != nil && b.fi != nil && integrity.SameVersion(a.fi, b.fi)
 }
 
 // NewService returns a service answering from e's committed index, keeping
@@ -91,6 +92,9 @@ func NewService(e *Engine, capBytes int64) *Service {
 // generation. The result is the caller's to keep and modify.
 func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool, error) {
 	start := time.Now()
+	if err := s.e.Layout.CheckRoot(); err != nil {
+		return nil, false, err
+	}
 	l, err := s.current()
 	if err != nil {
 		return nil, false, err
@@ -107,6 +111,9 @@ func (s *Service) Query(ctx context.Context, o QueryOptions) (*QueryResult, bool
 		return out, true, nil
 	}
 	r, err := s.e.Search(ctx, l.g, o)
+	if errors.Is(err, ErrDamaged) {
+		s.condemn(l, err)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -145,6 +152,9 @@ func (s *Service) acquireIfSeen(st sidecarStamp) (*liveGen, error) {
 	if s.closed {
 		return nil, ErrServiceClosed
 	}
+	if err := s.broken.At(st.fi); err != nil {
+		return nil, err
+	}
 	if s.cur != nil && s.stamp.same(st) {
 		return s.cur.acquire(), nil
 	}
@@ -178,6 +188,11 @@ func (s *Service) reload() (*liveGen, error) {
 		g, err := s.e.OpenGeneration(sc)
 		if err != nil {
 			lastErr = fmt.Errorf("generation %s: %w", sc.Generation, err)
+			if d := integrity.Current(s.e.Layout.Dir, s.path, sc); d != nil {
+				lastErr = fmt.Errorf("%w; opening it: %v", d, err)
+				s.broken.Record(st.fi, lastErr)
+				return nil, lastErr
+			}
 			continue
 		}
 		return s.install(st, g)
@@ -190,7 +205,7 @@ func (s *Service) reload() (*liveGen, error) {
 func (s *Service) keep(st sidecarStamp, sc *fingerprint.Sidecar) (*liveGen, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.cur == nil || !sameCommit(s.cur.g.Sidecar, sc) {
+	if s.closed || s.cur == nil || !integrity.SameCommit(s.cur.g.Sidecar, sc) {
 		return nil, false
 	}
 	s.stamp = st
@@ -244,10 +259,22 @@ func (s *Service) dropIfGone(err error) error {
 	return err
 }
 
-// sameCommit reports whether two sidecars record the same commit: a reset
-// followed by a refresh can reuse a generation name, never a commit time.
-func sameCommit(a, b *fingerprint.Sidecar) bool {
-	return a.Generation == b.Generation && a.Fingerprint == b.Fingerprint && a.Refresh.At.Equal(b.Refresh.At)
+// condemn retires l, whose commit Search found damaged (err); queries fail
+// with err while the sidecar names it (stat before read, as in reload).
+func (s *Service) condemn(l *liveGen, err error) {
+	st, serr := statSidecar(s.path)
+	if sc, rerr := readCommitted(s.path); serr == nil && rerr == nil && integrity.SameCommit(sc, l.g.Sidecar) {
+		s.broken.Record(st.fi, err)
+	}
+	s.mu.Lock()
+	old := s.cur
+	if old == l {
+		s.cur, s.stamp = nil, sidecarStamp{}
+	}
+	s.mu.Unlock()
+	if old == l {
+		s.retire(old)
+	}
 }
 
 func statSidecar(path string) (sidecarStamp, error) {

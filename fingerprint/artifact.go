@@ -95,6 +95,20 @@ func Settled(base string, arts []Artifact, sidecarPath string) (settled bool, er
 	return settled, nil
 }
 
+// Unchanged is the check a long-running reader makes of the generation it
+// has open: every artifact is Check's, and one recorded with an mtime still
+// has it (a generation is never written after its commit, so a new mtime
+// means its bytes were rewritten under the reader). It reads no content.
+func Unchanged(base string, arts []Artifact) bool {
+	for _, a := range arts {
+		fi, err := checkOne(base, a)
+		if err != nil || a.MtimeNS != 0 && fi.ModTime().UnixNano() != a.MtimeNS {
+			return false
+		}
+	}
+	return true
+}
+
 // Problem is one artifact that failed verification.
 type Problem struct {
 	Path   string `json:"path"`

@@ -209,7 +209,7 @@ func boolParam(q url.Values, name string) (bool, error) {
 }
 
 func readQuery(q url.Values) (agentapi.WorkspaceRead, error) {
-	if err := knownParams(q, []string{"path", "start", "end", "root"}); err != nil {
+	if err := knownParams(q, []string{"path", "start", "end", "offset", "root"}); err != nil {
 		return agentapi.WorkspaceRead{}, err
 	}
 	req := agentapi.WorkspaceRead{ReadRequest: agentapi.ReadRequest{Path: q.Get("path")}, Root: q.Get("root")}
@@ -217,7 +217,10 @@ func readQuery(q url.Values) (agentapi.WorkspaceRead, error) {
 	if req.Start, err = intParam(q, "start"); err != nil {
 		return req, err
 	}
-	req.End, err = intParam(q, "end")
+	if req.End, err = intParam(q, "end"); err != nil {
+		return req, err
+	}
+	req.Offset, err = intParam(q, "offset")
 	return req, err
 }
 

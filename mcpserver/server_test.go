@@ -193,7 +193,7 @@ func TestListTools(t *testing.T) {
 	want := map[string][]string{
 		"search":  {"explain", "filters", "full_text", "k", "max_tokens", "mode", "no_collapse", "path", "per_file", "query", "root", "type"},
 		"refresh": {"paths", "root"},
-		"read":    {"end", "path", "root", "start"},
+		"read":    {"end", "offset", "path", "root", "start"},
 		"status":  {"root"},
 	}
 	if d := cmp.Diff(want, props); d != "" {

@@ -141,12 +141,23 @@ func (f *File) Add(r Root) error {
 		return fmt.Errorf("root %s is already in the workspace (%s): remove it first", r.Name, old.Path)
 	}
 	for _, old := range f.Roots {
-		if old.Path == abs {
+		if old.Path == abs || sameDir(old.Path, abs) {
 			return fmt.Errorf("%s is already in the workspace as %s", abs, old.Name)
 		}
 	}
 	f.Roots[r.Name] = r
 	return nil
+}
+
+// sameDir reports whether paths a and b name one directory (through a
+// symlink, or another path to it).
+func sameDir(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // Remove drops the root of that name.

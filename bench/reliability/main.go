@@ -33,11 +33,13 @@ type config struct {
 	overflows    int           // watch overflow trials
 	rerankRounds int           // rounds of every rerank fault on every surface
 	races        int           // rounds of 10 concurrent writers per user-file edit
+	mappedTrials int           // trials of each surface and damage of a mapped file
+	cardinalMiB  int           // size of each high-cardinality text
 	trustOnly    bool          // run only the trust scenarios
 	row          string        // with trustOnly: run only this trust row (a try, not a report)
 }
 
-var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3, races: 5, rerankRounds: 5}
+var fullRun = config{matrixFiles: 600, randomFiles: 2000, randomTrials: 50, contention: 60 * time.Second, diskFiles: 300, providerSize: 200, hostileFiles: 100000, overflows: 3, races: 5, rerankRounds: 5, mappedTrials: 3, cardinalMiB: 11}
 
 func main() {
 	out := flag.String("out", "docs/RELIABILITY.md", "report file (- for stdout)")
@@ -47,7 +49,7 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
-	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, mapped, cardinality, inputs, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
 	flag.Parse()
 	cfg := fullRun
 	cfg.row = *row
@@ -160,6 +162,8 @@ func (h *harness) trust(cfg config) []outcome {
 		f    func() outcome
 	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
 		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
+		{"mapped", func() outcome { return h.mappedFault(cfg.mappedTrials) }}, {"cardinality", func() outcome { return h.cardinality(cfg.cardinalMiB) }},
+		{"inputs", func() outcome { return h.serverInputs(cfg.mappedTrials) }},
 		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped},
 		{"userfiles", func() outcome { return h.userFiles(cfg.races) }}, {"models", h.modelPulls}, {"secrets", h.urlSecrets},
 		{"rerank", func() outcome { return h.rerankFailures(cfg.rerankRounds) }}} {

@@ -139,3 +139,14 @@ func TestModelPulls(t *testing.T) { check(t, newTestHarness(t).modelPulls()) }
 // TestURLSecrets looks for secrets written in URLs wherever URLs are
 // shown or stored, and behind redirects to another origin.
 func TestURLSecrets(t *testing.T) { check(t, newTestHarness(t).urlSecrets()) }
+
+// TestMappedFault damages a mapped file of one of two roots under every
+// server surface.
+func TestMappedFault(t *testing.T) { check(t, newTestHarness(t).mappedFault(1)) }
+
+// TestCardinality refreshes 2 MiB of each high-cardinality text under the
+// RSS bound, by the CLI and by serve --watch.
+func TestCardinality(t *testing.T) { check(t, newTestHarness(t).cardinality(2)) }
+
+// TestServerInputs gives servers what they must bound, refuse or merge.
+func TestServerInputs(t *testing.T) { check(t, newTestHarness(t).serverInputs(1)) }

@@ -180,7 +180,8 @@ func (c *cli) startStreams(env []string, args ...string) (s *started, stdout, st
 // address-space cap of capBytes (prlimit; none when it is missing), and
 // returns its peak RSS in KiB.
 func (c *cli) runMeasured(capBytes int64, args ...string) (result, int64) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// 11 MiB of random bytes take minutes on a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := c.command(ctx, nil, args...)
 	if p, err := exec.LookPath("prlimit"); err == nil {

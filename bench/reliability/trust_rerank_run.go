@@ -169,14 +169,14 @@ func postRerankSearch(base, q string) (rerankAnswer, error) {
 	return a, json.Unmarshal(b, &a)
 }
 
-// mcpStdio is `autorag mcp` on stdio, initialized.
-type mcpStdio struct {
+// rerankMCP is `autorag mcp` on stdio, initialized, with the environment of a rerank trial (trust_mapfault.go's mcpStdio starts one without).
+type rerankMCP struct {
 	in     io.WriteCloser
 	lines  chan string
 	cancel func()
 }
 
-func (h *harness) startMCPStdio(env []string, args ...string) (*mcpStdio, error) {
+func (h *harness) startMCPStdio(env []string, args ...string) (*rerankMCP, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := h.cli.command(ctx, env, args...)
 	in, err := cmd.StdinPipe()
@@ -193,7 +193,7 @@ func (h *harness) startMCPStdio(env []string, args ...string) (*mcpStdio, error)
 		cancel()
 		return nil, err
 	}
-	m := &mcpStdio{in: in, lines: make(chan string, 16), cancel: func() { cancel(); _ = cmd.Wait() }}
+	m := &rerankMCP{in: in, lines: make(chan string, 16), cancel: func() { cancel(); _ = cmd.Wait() }}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(nil, 16<<20)
@@ -211,9 +211,9 @@ func (h *harness) startMCPStdio(env []string, args ...string) (*mcpStdio, error)
 	return m, nil
 }
 
-func (m *mcpStdio) close() { m.in.Close(); m.cancel() }
+func (m *rerankMCP) close() { m.in.Close(); m.cancel() }
 
-func (m *mcpStdio) next() (string, error) {
+func (m *rerankMCP) next() (string, error) {
 	select {
 	case l, ok := <-m.lines:
 		if !ok {
@@ -227,7 +227,7 @@ func (m *mcpStdio) next() (string, error) {
 
 // search calls the search tool (whole passages) and decodes its
 // structured answer.
-func (m *mcpStdio) search(id int, q string) (rerankAnswer, error) {
+func (m *rerankMCP) search(id int, q string) (rerankAnswer, error) {
 	var a rerankAnswer
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
 		"params": map[string]any{"name": "search", "arguments": map[string]any{"query": q, "k": 5, "full_text": true}}})

@@ -26,6 +26,7 @@ type serverRoot struct {
 func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 	var out []serverRoot
 	taken := map[string]bool{}
+	var seen sameDirs
 	if len(o.workspaces) > 0 {
 		f, err := loadWorkspace()
 		if err != nil {
@@ -39,6 +40,9 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 			abs, err := checkRoot(r.Path)
 			if err != nil {
 				return nil, usagef("workspace root %s: %w", r.Name, err)
+			}
+			if !seen.add(abs) {
+				continue
 			}
 			e, err := g.engineAt(abs)
 			if err != nil {
@@ -60,6 +64,9 @@ func (g *globals) serverRoots(o *serverOptions) ([]serverRoot, error) {
 		abs, err := checkRoot(r)
 		if err != nil {
 			return nil, err
+		}
+		if !seen.add(abs) {
+			continue
 		}
 		e, err := g.engineAt(abs)
 		if err != nil {
@@ -86,6 +93,26 @@ func (g *globals) noteRoots(roots []serverRoot) {
 			}
 		}
 	}
+}
+
+// sameDirs are the directories a server serves, by identity (device and
+// inode): a root named again, under another path or through a symlink,
+// is served once, as its first name.
+type sameDirs []os.FileInfo
+
+// add records dir and reports whether it is new.
+func (s *sameDirs) add(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return true // checkRoot stated it a moment ago; opening it will say
+	}
+	for _, old := range *s {
+		if os.SameFile(old, fi) {
+			return false
+		}
+	}
+	*s = append(*s, fi)
+	return true
 }
 
 // uniqueName is name, or name-2, name-3, ... when taken; it takes it.

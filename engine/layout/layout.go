@@ -19,15 +19,36 @@ const DirName = ".autorag"
 type Layout struct {
 	Root string // the corpus root (absolute)
 	Dir  string // <root>/.autorag
+	pin  os.FileInfo
 }
 
-// New returns the layout for root, which is made absolute.
+// New returns the layout for root, which is made absolute, and pins the
+// directory root names now (CheckRoot).
 func New(root string) (Layout, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Layout{}, fmt.Errorf("resolve root %s: %w", root, err)
 	}
-	return Layout{Root: abs, Dir: filepath.Join(abs, DirName)}, nil
+	pin, _ := os.Stat(abs) // a root not there yet is pinned by nothing
+	return Layout{Root: abs, Dir: filepath.Join(abs, DirName), pin: pin}, nil
+}
+
+// ErrRootReplaced reports a root that no longer names the directory it
+// named when the layout was made: moved or removed, or replaced by
+// another (through a symlink, say) under a long-running process.
+var ErrRootReplaced = errors.New("the root is no longer the directory this process started with (moved, removed or replaced); start it again to use what is there now")
+
+// CheckRoot fails with ErrRootReplaced when the root's path no longer
+// leads to the directory pinned by New (device and inode), so that a
+// long-running process never follows a swap into another directory.
+func (l Layout) CheckRoot() error {
+	if l.pin == nil {
+		return nil
+	}
+	if fi, err := os.Stat(l.Root); err != nil || !os.SameFile(fi, l.pin) {
+		return fmt.Errorf("root %s: %w", l.Root, ErrRootReplaced)
+	}
+	return nil
 }
 
 // LockPath is the refresh lock file.

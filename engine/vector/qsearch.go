@@ -3,8 +3,9 @@ package vector
 import (
 	"runtime"
 	"slices"
-	"sync"
 	"unsafe"
+
+	"github.com/autorag/autorag/internal/memfault"
 )
 
 const (
@@ -115,7 +116,7 @@ func (ix *Index) candidates(n int, scanSeg func(h *candHeap, si int32, s *segmen
 		w = min(runtime.GOMAXPROCS(0), maxWorkers, bytes/(quantParallelMinBytes/2))
 	}
 	heaps := make([]candHeap, w)
-	var wg sync.WaitGroup
+	var wg memfault.Group // the workers read mapped segments
 	for i := range w {
 		heaps[i] = candHeap{n: n, h: make([]cand, 0, n)}
 		lo, hi := total*i/w, total*(i+1)/w

@@ -5,7 +5,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/autorag/autorag/internal/memfault"
 )
 
 // Hit is one search result. Score is the dot product of the query and the
@@ -46,7 +47,7 @@ func (ix *Index) scan(q []float32, k int, accept func(string) bool) *topK {
 		return t
 	}
 	tops := make([]*topK, w)
-	var wg sync.WaitGroup
+	var wg memfault.Group // the workers read mapped segments
 	for i := range w {
 		tops[i] = newTopK(ix, k)
 		lo, hi := total*i/w, total*(i+1)/w

@@ -15,6 +15,7 @@ import (
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/internal/memfault"
 )
 
 // mergeOptions is the segment merge policy of every writer: Lucene-style
@@ -139,7 +140,7 @@ func applyBatch(ctx context.Context, idx *bleveIndex, deletes []string, docs []*
 		if i > 0 {
 			dels = nil
 		}
-		go func() { errs <- indexBatch(ctx, idx, dels, sub, gen) }()
+		go func() { errs <- memfault.Guard(func() error { return indexBatch(ctx, idx, dels, sub, gen) }) }()
 	}
 	var err error
 	for range subs {
