@@ -276,7 +276,7 @@ func (e *Engine) SourcesChanged(ctx context.Context, sc *fingerprint.Sidecar) (b
 	if e.fingerprintOf(man) != sc.Fingerprint {
 		return true, nil
 	}
-	changed, err := mirror.Changed(ctx, e.Layout.Root, man, e.Settings.MaxFileSize, mirror.LoadFailMemo(e.failuresPath()))
+	changed, err := mirror.Changed(ctx, e.Layout.Root, man, e.Settings.MaxFileSize, mirror.LoadFailMemo(e.Layout.FailuresPath()))
 	if err != nil {
 		return false, fmt.Errorf("sources check: %w", err)
 	}

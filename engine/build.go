@@ -258,23 +258,9 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
 	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
 	if !rebuild {
-		o.Failures = mirror.LoadFailMemo(e.failuresPath())
+		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
 	}
 	return o
-}
-
-// failuresPath is the parse-failure memo, beside the manifest.
-func (e *Engine) failuresPath() string { return filepath.Join(e.Layout.MirrorDir(), "failed.json") }
-
-// saveFailures writes the scan's parse-failure memo when it changed; failing
-// to is a warning (the files are parsed again next time).
-func (e *Engine) saveFailures(scan *mirror.ScanResult, res *RefreshResult) {
-	if !scan.FailuresChanged {
-		return
-	}
-	if err := scan.Failures.Save(e.failuresPath()); err != nil {
-		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error())
-	}
 }
 
 //semguard:begin vector-builder
@@ -299,17 +285,6 @@ func (e *Engine) inProcess(vb *embedding.Builder, err error) (*embedding.Builder
 		vb.Watch.InProcess(runtime.GOMAXPROCS(0))
 	}
 	return vb, err
-}
-
-// flushVectors makes the new embeddings durable before the commit and
-// reports the counts.
-func flushVectors(v *embedding.Builder, res *RefreshResult) error {
-	if v == nil {
-		return nil
-	}
-	res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses = v.Embedded, v.Hits, v.Misses
-	res.EmbedInputsSplit = v.Watch.Splits()
-	return v.Flush()
 }
 
 // collectEmbeddings evicts cached embeddings no chunk of the committed

@@ -64,7 +64,7 @@ func (e *Engine) commitNew(ctx context.Context, o RefreshOptions, sc *fingerprin
 	b := &builder{e: e, store: store, gen: gen, base: base, progress: progress.Of(o.Progress), vb: vb, w: w}
 	counts, err := b.build(ctx, prevTable, cs, res)
 	if err == nil {
-		err = flushVectors(vb, res)
+		res.ChunksEmbedded, res.EmbedCacheHits, res.EmbedCacheMisses, res.EmbedInputsSplit, err = vb.FlushCounts()
 	}
 	if err != nil {
 		return nil, err

@@ -11,7 +11,6 @@ import (
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/integrity"
-	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/mirror"
@@ -296,14 +295,3 @@ var ErrBadQuery = fmt.Errorf("bad query")
 // OpenCommitted opens the generation the sidecar names, for a caller that
 // runs many searches on one generation (Search); close it when done.
 func (e *Engine) OpenCommitted() (*Generation, error) { return e.openCommitted() }
-
-// EmbedderInUse is the identity of the embedder that answers queries on
-// the committed index sc, and whether a chosen one differs (a refresh
-// would switch to it). EmbedderID is the chosen or default one's.
-func (e *Engine) EmbedderInUse(sc *fingerprint.Sidecar) (inUse string, differs bool) {
-	differs = e.Settings.EmbedderChosen && sc != nil && !recorded.SameEmbedder(recorded.Embedder(sc), e.Settings.embedderID())
-	return e.reading(sc).Settings.embedderID(), differs
-}
-
-// EmbedderID is the recorded form of the configured embedder's identity.
-func (e *Engine) EmbedderID() string { return e.Settings.embedderID() }

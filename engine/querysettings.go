@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/engine/rerank"
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -286,3 +287,14 @@ func resultSize(r *QueryResult) int64 {
 	}
 	return n
 }
+
+// EmbedderInUse is the identity of the embedder that answers queries on
+// the committed index sc, and whether a chosen one differs (a refresh
+// would switch to it). EmbedderID is the chosen or default one's.
+func (e *Engine) EmbedderInUse(sc *fingerprint.Sidecar) (inUse string, differs bool) {
+	differs = e.Settings.EmbedderChosen && sc != nil && !recorded.SameEmbedder(recorded.Embedder(sc), e.Settings.embedderID())
+	return e.reading(sc).Settings.embedderID(), differs
+}
+
+// EmbedderID is the recorded form of the configured embedder's identity.
+func (e *Engine) EmbedderID() string { return e.Settings.embedderID() }

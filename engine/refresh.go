@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/autorag/autorag/engine/integrity"
@@ -169,7 +168,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	if err := store.Sync(); err != nil {
 		return nil, fmt.Errorf("sync mirror: %w", err)
 	}
-	e.saveFailures(scan, res)
+	if err := scan.SaveFailures(e.Layout.FailuresPath()); err != nil {
+		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error()) // parsed again next time
+	}
 	res.fromScan(scan)
 	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
 	clock.Mark("scan")
@@ -267,9 +268,8 @@ func (e *Engine) finishUnchanged(res *RefreshResult, sc *fingerprint.Sidecar, sc
 	return res, nil
 }
 
-// unknownPaths warns of the paths of a targeted refresh that name nothing:
-// no such file or directory, and nothing indexed under that name either (a
-// typo would otherwise answer "unchanged" and say no more).
+// unknownPaths warns of a targeted refresh's paths that name nothing on disk
+// or in the index (a typo would otherwise answer "unchanged" and no more).
 func (e *Engine) unknownPaths(paths []string, prev *mirror.Manifest) []string {
 	var out []string
 	for _, p := range paths {
@@ -281,22 +281,12 @@ func (e *Engine) unknownPaths(paths []string, prev *mirror.Manifest) []string {
 			continue
 		}
 		rel, err := filepath.Rel(e.Layout.Root, abs)
-		if err != nil || indexedUnder(prev, filepath.ToSlash(rel)) {
+		if err != nil || prev.HasUnder(filepath.ToSlash(rel)) {
 			continue
 		}
 		out = append(out, p+": no such file or directory, and nothing was indexed under it")
 	}
 	return out
-}
-
-// indexedUnder reports whether m has rel or anything below it.
-func indexedUnder(m *mirror.Manifest, rel string) bool {
-	for _, en := range m.Entries {
-		if en.Path == rel || strings.HasPrefix(en.Path, rel+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // writing is e with the embedder a refresh on sc uses: the recorded one

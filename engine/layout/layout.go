@@ -63,6 +63,9 @@ func (l Layout) ConfigPath() string { return filepath.Join(l.Dir, "config.toml")
 // MirrorDir holds the manifest and the mirror objects.
 func (l Layout) MirrorDir() string { return filepath.Join(l.Dir, "mirror") }
 
+// FailuresPath is the parse-failure memo (mirror.FailMemo), beside the manifest.
+func (l Layout) FailuresPath() string { return filepath.Join(l.MirrorDir(), "failed.json") }
+
 // ManifestPath is the mirror manifest.
 func (l Layout) ManifestPath() string { return filepath.Join(l.MirrorDir(), "manifest.bin") }
 
