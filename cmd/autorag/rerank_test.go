@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,22 +23,28 @@ func teiServer(t *testing.T, calls *atomic.Int32) *httptest.Server {
 			http.Error(w, "bad request", http.StatusUnprocessableEntity)
 			return
 		}
-		type res struct {
-			Index int     `json:"index"`
-			Score float64 `json:"score"`
-		}
-		out := []res{}
-		for i, text := range req.Texts {
-			s := 0.1
-			if strings.Contains(text, "pasta") {
-				s = 0.9
-			}
-			out = append(out, res{i, s})
-		}
-		json.NewEncoder(w).Encode(out)
+		answerPasta(w, req.Texts)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// answerPasta writes a TEI rerank answer that scores texts about pasta
+// 0.9 and every other text 0.1.
+func answerPasta(w io.Writer, texts []string) {
+	type res struct {
+		Index int     `json:"index"`
+		Score float64 `json:"score"`
+	}
+	out := []res{}
+	for i, text := range texts {
+		s := 0.1
+		if strings.Contains(text, "pasta") {
+			s = 0.9
+		}
+		out = append(out, res{i, s})
+	}
+	json.NewEncoder(w).Encode(out)
 }
 
 // TestQueryRerank: --rerank sends the best candidates to the endpoint and

@@ -48,19 +48,7 @@ func faultyReranker(t *testing.T, mode *atomic.Value) *httptest.Server {
 		case rerankGarbage:
 			io.WriteString(w, `[{"index":0,"score":"high"},{"index":99,"score":1}]`)
 		default:
-			type res struct {
-				Index int     `json:"index"`
-				Score float64 `json:"score"`
-			}
-			out := []res{}
-			for i, text := range req.Texts {
-				s := 0.1
-				if strings.Contains(text, "pasta") {
-					s = 0.9
-				}
-				out = append(out, res{i, s})
-			}
-			json.NewEncoder(w).Encode(out)
+			answerPasta(w, req.Texts)
 		}
 	}))
 	t.Cleanup(srv.Close)
