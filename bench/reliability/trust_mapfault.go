@@ -159,7 +159,7 @@ func (h *harness) dial(surface, a, b string) (asker, error) {
 		m := &mcpHTTP{s: s, base: base}
 		return m, m.init()
 	}
-	return startMCPStdio(h.cli.bin, "--root", a, "--root", b, "mcp", "--timeout="+serverLimit.String())
+	return startMCPStdio(exec.Command(h.cli.bin, "--root", a, "--root", b, "mcp", "--timeout="+serverLimit.String()))
 }
 
 // httpAsker asks GET /v1/search.
@@ -195,8 +195,9 @@ type mcpStdio struct {
 	id    int
 }
 
-func startMCPStdio(bin string, args ...string) (*mcpStdio, error) {
-	m := &mcpStdio{cmd: exec.Command(bin, args...), lines: make(chan string, 16), id: 1}
+// startMCPStdio starts cmd, an `autorag mcp` on stdio, and initializes it.
+func startMCPStdio(cmd *exec.Cmd) (*mcpStdio, error) {
+	m := &mcpStdio{cmd: cmd, lines: make(chan string, 16), id: 1}
 	var err error
 	if m.in, err = m.cmd.StdinPipe(); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -41,7 +40,7 @@ func (h *harness) rerankFailures(rounds int) outcome {
 		return o
 	}
 	defer s.kill()
-	m, err := h.startMCPStdio(env, "--root", roots[0], "--root", roots[1], "mcp", "--rerank")
+	m, err := startMCPStdio(h.cli.command(context.Background(), env, "--root", roots[0], "--root", roots[1], "mcp", "--rerank"))
 	if err != nil {
 		o.fail("mcp: %v", err)
 		return o
@@ -62,7 +61,7 @@ func (h *harness) rerankFailures(rounds int) outcome {
 			a, err := postRerankSearch(base, q)
 			checkMarked(&o, "serve", fault, a, err)
 			o.Trials++
-			a, err = m.search(100*round+len(o.Notes)+o.Trials, q)
+			a, err = m.searchFull(q)
 			checkMarked(&o, "mcp", fault, a, err)
 		}
 		svc.mode.Store("ok")
@@ -70,7 +69,7 @@ func (h *harness) rerankFailures(rounds int) outcome {
 		a, err := postRerankSearch(base, q)
 		checkByScores(&o, "serve", a, err)
 		o.Trials++
-		a, err = m.search(100*round+99, q)
+		a, err = m.searchFull(q)
 		checkByScores(&o, "mcp", a, err)
 	}
 	return o
@@ -169,67 +168,12 @@ func postRerankSearch(base, q string) (rerankAnswer, error) {
 	return a, json.Unmarshal(b, &a)
 }
 
-// rerankMCP is `autorag mcp` on stdio, initialized, with the environment of a rerank trial (trust_mapfault.go's mcpStdio starts one without).
-type rerankMCP struct {
-	in     io.WriteCloser
-	lines  chan string
-	cancel func()
-}
-
-func (h *harness) startMCPStdio(env []string, args ...string) (*rerankMCP, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := h.cli.command(ctx, env, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		cancel()
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		cancel()
-		return nil, err
-	}
-	m := &rerankMCP{in: in, lines: make(chan string, 16), cancel: func() { cancel(); _ = cmd.Wait() }}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			m.lines <- sc.Text()
-		}
-		close(m.lines)
-	}()
-	fmt.Fprintln(in, mcpInit)
-	if _, err := m.next(); err != nil {
-		m.close()
-		return nil, fmt.Errorf("initialize: %w", err)
-	}
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return m, nil
-}
-
-func (m *rerankMCP) close() { m.in.Close(); m.cancel() }
-
-func (m *rerankMCP) next() (string, error) {
-	select {
-	case l, ok := <-m.lines:
-		if !ok {
-			return "", fmt.Errorf("the server exited")
-		}
-		return l, nil
-	case <-time.After(time.Minute):
-		return "", fmt.Errorf("no answer within a minute")
-	}
-}
-
 // search calls the search tool (whole passages) and decodes its
 // structured answer.
-func (m *rerankMCP) search(id int, q string) (rerankAnswer, error) {
+func (m *mcpStdio) searchFull(q string) (rerankAnswer, error) {
 	var a rerankAnswer
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+	m.id++
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.id, "method": "tools/call",
 		"params": map[string]any{"name": "search", "arguments": map[string]any{"query": q, "k": 5, "full_text": true}}})
 	fmt.Fprintln(m.in, string(b))
 	l, err := m.next()
