@@ -72,6 +72,9 @@ func write(l engine.Layout, r *Record) error {
 	if err != nil {
 		return err
 	}
+	if err := fingerprint.MkdirAll(l.Dir); err != nil {
+		return fmt.Errorf("write upgrade record: %w", err)
+	}
 	if err := fingerprint.WriteFileAtomic(Path(l), append(b, '\n'), fingerprint.FilePerm); err != nil {
 		return fmt.Errorf("write upgrade record: %w", err)
 	}
@@ -96,12 +99,16 @@ func (r *Record) Of() *Progress {
 
 // String is what status and --explain print:
 // "embedding: 412 / 3,026 chunks with bge-small-en-v1.5-q".
-func (p *Progress) String() string {
+func (p *Progress) String() string { return "embedding: " + p.Counts() }
+
+// Counts is "412 / 3,026 chunks with bge-small-en-v1.5-q" ("?" chunks
+// until the upgrader first counted).
+func (p *Progress) Counts() string {
 	total := "?"
 	if p.Total > 0 {
 		total = thousands(p.Total)
 	}
-	return fmt.Sprintf("embedding: %s / %s chunks with %s", thousands(p.Done), total, ModelName(p.Target))
+	return fmt.Sprintf("%s / %s chunks with %s", thousands(p.Done), total, ModelName(p.Target))
 }
 
 // ModelName is an embedder identity's model without provider, revision,

@@ -63,7 +63,13 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	if r := Read(e.Layout); r == nil || r.Target != rec.Target {
 		return nil, nil // given up meanwhile: another embedder was chosen
 	}
-	return commit(ctx, e.Layout, target, o)
+	res, err := commit(ctx, e.Layout, target, o)
+	if res != nil { // the chunks embedded before the commit are this upgrade's too
+		res.ChunksEmbedded += w.embedded
+		res.EmbedCacheHits -= min(w.embedded, res.EmbedCacheHits)
+		res.EmbedCacheMisses += w.embedded
+	}
+	return res, err
 }
 
 // due is the engine the root of e is to be upgraded with; nil when no

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/recorded"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // Status is the upgrade due at e's root with Done counted from the
@@ -46,4 +48,15 @@ func Pending(e *engine.Engine) *Progress {
 		return rec.Of()
 	}
 	return &Progress{Target: target.EmbedderID()}
+}
+
+// Served is the embedder identity the committed generation gen of e's
+// root records, with the upgrade due; "" and nil when gen is no longer
+// the committed one (the next answer says).
+func Served(e *engine.Engine, gen string) (string, *Progress) {
+	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+	if err != nil || sc.Generation != gen {
+		return "", nil
+	}
+	return recorded.Embedder(sc), Pending(e)
 }

@@ -25,6 +25,8 @@ type warmer struct {
 	man    *mirror.Manifest
 	store  *mirror.Store
 	vb     *embedding.Builder
+	// embedded counts the distinct texts sent to the embedder.
+	embedded int
 	// report hears the count after every flushed group.
 	report func(done, total int) error
 }
@@ -97,7 +99,7 @@ func (w *warmer) run(ctx context.Context) error {
 		if err := w.vb.Flush(); err != nil {
 			return err
 		}
-		group, done = group[n:], done+n
+		group, done, w.embedded = group[n:], done+n, w.embedded+n
 		return w.report(min(done, total), total)
 	}
 	for _, en := range w.man.Entries {
