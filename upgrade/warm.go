@@ -8,6 +8,7 @@ import (
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/split"
+	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -100,7 +101,10 @@ func (w *warmer) run(ctx context.Context) error {
 			return err
 		}
 		group, done, w.embedded = group[n:], done+n, w.embedded+n
-		return w.report(min(done, total), total)
+		if err := w.report(min(done, total), total); err != nil {
+			return err
+		}
+		return failpoint.Hit("upgrade-group")
 	}
 	for _, en := range w.man.Entries {
 		if err := ctx.Err(); err != nil {
