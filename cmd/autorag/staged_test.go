@@ -130,3 +130,95 @@ func TestStagedRefresh(t *testing.T) {
 		t.Fatalf("status after the upgrade:\n%s", st)
 	}
 }
+
+// TestStagedUpgradeSurvivesSIGKILL: refresh --no-wait returns after the
+// first commit with the upgrade due; an upgrade killed (SIGKILL) after its
+// first flushed group keeps every vector it finished: status counts them
+// from the embedding cache, and the resumed upgrade embeds exactly the
+// rest.
+func TestStagedUpgradeSurvivesSIGKILL(t *testing.T) {
+	root := stagedTree(t, 30)
+	r := cli(t, stagedEnv, "--root", root, "refresh", "--no-wait", "--json")
+	if r.code != 0 {
+		t.Fatalf("refresh --no-wait: exit %d\n%s", r.code, r.stderr)
+	}
+	env := r.json(t)
+	if !strings.HasPrefix(env["embedder"].(string), "local/") || env["upgrade"] == nil {
+		t.Fatalf("refresh --no-wait: embedder %v, upgrade %v; want the built-in embedder and the upgrade due", env["embedder"], env["upgrade"])
+	}
+	killed := cli(t, []string{"AUTORAG_FAILPOINT=upgrade-group:kill"}, "--root", root, "upgrade")
+	if killed.code != -1 {
+		t.Fatalf("upgrade with the kill failpoint: exit %d, want killed\n%s", killed.code, killed.stderr)
+	}
+	up := statusUpgrade(t, root, nil)
+	done, total := num(up, "done"), num(up, "total")
+	if done < 64 || total <= done {
+		t.Fatalf("after SIGKILL: %d of %d chunks in the cache, want the first group of 64 and more to do", done, total)
+	}
+	r = cli(t, nil, "--root", root, "upgrade", "--json")
+	if r.code != 0 {
+		t.Fatalf("resumed upgrade: exit %d\n%s", r.code, r.stderr)
+	}
+	env = r.json(t)
+	if got := num(env, "chunks_embedded"); got != total-done {
+		t.Fatalf("resumed upgrade embedded %d chunks, want the %d the cache lacked (%d of %d were kept)", got, total-done, done, total)
+	}
+	if !strings.HasPrefix(env["embedder"].(string), "transformer/") {
+		t.Fatalf("after the upgrade the index records %v", env["embedder"])
+	}
+	r = cli(t, nil, "--root", root, "query", "--json", "--mode", "vector", "-k", "1", "how do I cook noodles")
+	if r.code != 0 || !strings.Contains(r.stdout, `"path":"pasta.md"`) {
+		t.Fatalf("vector query after the upgrade, with no setting: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = cli(t, nil, "--root", root, "upgrade", "--json")
+	if r.code != 0 || r.json(t)["outcome"] != "unchanged" {
+		t.Fatalf("upgrade with none due: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestWatchResumesUpgrade: a watch runs the upgrade refresh --no-wait left
+// in the background and keeps answering; stopped mid-upgrade and started
+// again, it resumes from the vectors kept and commits the upgrade.
+func TestWatchResumesUpgrade(t *testing.T) {
+	root := stagedTree(t, 30)
+	if r := cli(t, stagedEnv, "--root", root, "refresh", "--no-wait"); r.code != 0 {
+		t.Fatalf("refresh --no-wait: exit %d\n%s", r.code, r.stderr)
+	}
+	w := startWatch(t, root, []string{"AUTORAG_FAILPOINT=upgrade-group:delay=1s"}, "--debounce", "100ms")
+	w.waitTick("the start tick", func(m map[string]any) bool { return trigger(m) == "start" })
+	deadline := time.Now().Add(waitLimit)
+	for up := statusUpgrade(t, root, nil); up == nil || num(up, "done") < 64; up = statusUpgrade(t, root, nil) {
+		if up == nil || time.Now().After(deadline) {
+			t.Fatalf("the watch's upgrade did not advance: %v\nstderr:\n%s", up, w.stderrText())
+		}
+		if r := cli(t, nil, "--root", root, "query", "--json", "spaghetti"); r.code != 0 {
+			t.Fatalf("query during the watch's upgrade: exit %d\n%s", r.code, r.stderr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code := w.stop(); code != 0 {
+		t.Fatalf("watch exit %d; stderr:\n%s", code, w.stderrText())
+	}
+	before := statusUpgrade(t, root, nil)
+	if before == nil {
+		t.Fatal("the upgrade finished before the watch stopped; the delay failpoint should hold it")
+	}
+	w = startWatch(t, root, nil, "--debounce", "100ms")
+	deadline = time.Now().Add(waitLimit)
+	for statusUpgrade(t, root, nil) != nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted watch did not finish the upgrade (%v before); stderr:\n%s", before, w.stderrText())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(w.stderrText(), "embedding in the background") {
+		t.Fatalf("the restarted watch did not say it resumed; stderr:\n%s", w.stderrText())
+	}
+	r := cli(t, nil, "--root", root, "query", "--json", "spaghetti")
+	if r.code != 0 || !strings.HasPrefix(r.json(t)["embedder"].(string), "transformer/") {
+		t.Fatalf("after the watch's upgrade: exit %d\n%s", r.code, r.stdout)
+	}
+	if code := w.stop(); code != 0 {
+		t.Fatalf("watch exit %d; stderr:\n%s", code, w.stderrText())
+	}
+}
