@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"context"
+	"os"
 	"sync"
 	"time"
 
@@ -78,6 +79,9 @@ func targetOf(e *engine.Engine) *engine.Engine {
 	r := Read(e.Layout)
 	if r == nil || e.Settings.Recorded == nil {
 		return nil
+	}
+	if _, err := os.Stat(e.Layout.SidecarPath()); err != nil {
+		return nil // no index (reset, or a first stage that failed): the next refresh uses the setting
 	}
 	emb, err := e.Settings.Recorded(r.Target)
 	if err != nil {
