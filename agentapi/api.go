@@ -166,7 +166,9 @@ func (a *API) Status(ctx context.Context) (*envelope.Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	return envelope.NewStatus(st), nil
+	env := envelope.NewStatus(st)
+	env.Upgrade = upgrade.Status(ctx, a.e)
+	return env, nil
 }
 
 // ErrRootGone reports a root that is no longer a directory: a refresh

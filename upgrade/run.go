@@ -51,6 +51,7 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 		}
 		return write(e.Layout, rec)
 	}
+	start := time.Now()
 	w, err := open(ctx, e.Layout, target, report)
 	if err != nil {
 		return nil, err
@@ -64,7 +65,12 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 		return nil, nil // given up meanwhile: another embedder was chosen
 	}
 	res, err := commit(ctx, e.Layout, target, o)
-	if res != nil { // the chunks embedded before the commit are this upgrade's too
+	if res != nil { // the chunks embedded before the commit, and the time, are this upgrade's too
+		embedMS := float64(time.Since(start).Microseconds())/1000 - res.TookMS
+		res.TookMS += embedMS
+		if res.Stages != nil {
+			res.Stages["upgrade_embed"] = embedMS
+		}
 		res.ChunksEmbedded += w.embedded
 		res.EmbedCacheHits -= min(w.embedded, res.EmbedCacheHits)
 		res.EmbedCacheMisses += w.embedded
