@@ -99,7 +99,7 @@ func pending(e *engine.Engine) (target *engine.Engine, committed bool) {
 	if err != nil {
 		return nil, false // nothing committed to upgrade (or a sidecar the refresh reports)
 	}
-	if recorded.SameEmbedder(recorded.Embedder(sc), target.EmbedderID()) {
+	if committedWith(sc, target) {
 		return nil, true
 	}
 	return target, false

@@ -2,7 +2,9 @@ package upgrade
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,7 +48,7 @@ func Slow(emb embed.Embedder) bool {
 // refresh that loses the race to the upgrade's commit keeps the upgraded
 // embedder rather than going back, and a switch between two slow
 // embedders keeps serving the old one until the new one commits.
-func Stage(e *engine.Engine) (Plan, error) {
+func Stage(ctx context.Context, e *engine.Engine) (Plan, error) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
 	if err != nil {
 		sc = nil // the refresh itself reports an unreadable sidecar
@@ -58,14 +60,21 @@ func Stage(e *engine.Engine) (Plan, error) {
 		}
 		return Plan{Writer: e}, nil
 	}
-	if sc != nil && recorded.SameEmbedder(recorded.Embedder(sc), target.EmbedderID()) {
+	if committedWith(sc, target) {
 		if Read(e.Layout) != nil {
 			return Plan{Writer: target}, remove(e.Layout) // committed already: an incremental refresh
 		}
 		return Plan{Writer: target}, nil
 	}
-	if err := begin(e.Layout, target.EmbedderID()); err != nil {
-		return Plan{}, err
+	if r := Read(e.Layout); r == nil || r.Target != target.EmbedderID() {
+		// A new upgrade: the target must work before anything is committed
+		// (a model not installed, a provider that refuses: exit 3 as before).
+		if err := ready(ctx, target); err != nil {
+			return Plan{}, err
+		}
+		if err := write(e.Layout, &Record{Target: target.EmbedderID(), Started: time.Now().UTC()}); err != nil {
+			return Plan{}, err
+		}
 	}
 	return Plan{Writer: fast(e), Target: target}, nil
 }
@@ -90,12 +99,39 @@ func targetOf(e *engine.Engine) *engine.Engine {
 	return with(e, emb, true)
 }
 
-// begin records an upgrade to target unless one is recorded already.
-func begin(l engine.Layout, target string) error {
-	if r := Read(l); r != nil && r.Target == target {
-		return nil
+// committedWith reports whether the committed index sc records target's
+// embedder; a provider's whose vector size is not learned yet compares
+// without the size (the refresh takes the recorded one, as engine does).
+func committedWith(sc *fingerprint.Sidecar, target *engine.Engine) bool {
+	if sc == nil {
+		return false
 	}
-	return write(l, &Record{Target: target, Started: time.Now().UTC()})
+	rec, id := recorded.Embedder(sc), target.EmbedderID()
+	if l, ok := target.Settings.Embedder.(dimsLearner); ok && !l.KnowsDims() {
+		rec, id = withoutDims(rec), withoutDims(id)
+	}
+	return recorded.SameEmbedder(rec, id)
+}
+
+// withoutDims is an embedder identity without its trailing "/dims".
+func withoutDims(id string) string {
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		return id[:i]
+	}
+	return id
+}
+
+// ready embeds one text with the target: it fails as the upgrade would
+// when the model is missing or the provider refuses. A provider's vector
+// size is learned on the way.
+func ready(ctx context.Context, target *engine.Engine) error {
+	if err := learnDims(ctx, target); err != nil {
+		return err
+	}
+	if _, err := target.Settings.Embedder.Embed(ctx, []string{"autorag"}); err != nil {
+		return fmt.Errorf("embedder %s: %w", ModelName(target.EmbedderID()), err)
+	}
+	return nil
 }
 
 // fast is e with the built-in embedder, not chosen (see Stage).
@@ -115,7 +151,7 @@ func with(e *engine.Engine, emb embed.Embedder, chosen bool) *engine.Engine {
 // caller that does not wait for the upgrade makes (watch ticks, the
 // servers' refresh). It returns the plan it followed.
 func Refresh(ctx context.Context, e *engine.Engine, o engine.RefreshOptions) (*engine.RefreshResult, Plan, error) {
-	p, err := Stage(e)
+	p, err := Stage(ctx, e)
 	if err != nil {
 		return nil, p, err
 	}
