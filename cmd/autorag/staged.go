@@ -43,7 +43,9 @@ func refreshStaged(ctx context.Context, g *globals, e *engine.Engine, ro engine.
 			shortEmbedder(servedEmbedder(e)), upgrade.ModelName(plan.Target.EmbedderID()), noWaitText(noWait))
 	}
 	if noWait {
-		return refreshEnvelope(e, first, nil), nil
+		env := refreshEnvelope(e, first, nil)
+		env.Upgrade = upgrade.Status(ctx, e) // counted from the cache: the record has no count yet
+		return env, nil
 	}
 	o, done := upgradeOptions(g, ro.Wait, line != nil)
 	final, err := upgrade.Run(ctx, e, o)
