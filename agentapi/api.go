@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/lock"
 	"github.com/autorag/autorag/mirror"
+	"github.com/autorag/autorag/upgrade"
 )
 
 // Options configure an API.
@@ -118,6 +119,7 @@ func (a *API) Search(ctx context.Context, r SearchRequest) (*envelope.Query, err
 	}
 	out := envelope.NewQuery(r.Query, o.K, res)
 	out.Cached, out.TookMS = cached, res.TookMS
+	out.Embedder, out.Upgrade = upgrade.Served(a.svc.Engine(), res.Generation)
 	if v, ok := a.stale.get(ctx, res.Fingerprint); ok {
 		out.Stale, out.StaleCheckedAt = &v.changed, &v.at
 	}
@@ -136,7 +138,9 @@ func (a *API) Refresh(ctx context.Context, r RefreshRequest) (*envelope.Refresh,
 	if err := CheckRoot(a.Root()); err != nil {
 		return nil, err
 	}
-	res, err := a.e.Refresh(ctx, engine.RefreshOptions{Paths: r.Paths, Command: a.opts.Command})
+	// Staged with a slow embedder: the first commit only; the upgrade is
+	// the watch's (serve --watch, mcp --watch) or `autorag upgrade`'s.
+	res, _, err := upgrade.Refresh(ctx, a.e, engine.RefreshOptions{Paths: r.Paths, Command: a.opts.Command})
 	if errors.Is(err, lock.ErrBusy) {
 		return envelope.Busy(err), nil
 	}
@@ -147,7 +151,9 @@ func (a *API) Refresh(ctx context.Context, r RefreshRequest) (*envelope.Refresh,
 	if res.Failures == nil {
 		res.Failures = []mirror.Failure{}
 	}
-	return envelope.NewRefresh(res), nil
+	env := envelope.NewRefresh(res)
+	env.Embedder, env.Upgrade = upgrade.Served(a.e, res.Generation)
+	return env, nil
 }
 
 // Status reports the committed index, the last refresh, the lock holder
@@ -160,7 +166,9 @@ func (a *API) Status(ctx context.Context) (*envelope.Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	return envelope.NewStatus(st), nil
+	env := envelope.NewStatus(st)
+	env.Upgrade = upgrade.Status(ctx, a.e)
+	return env, nil
 }
 
 // ErrRootGone reports a root that is no longer a directory: a refresh

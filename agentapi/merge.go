@@ -60,6 +60,7 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 			ra.OK, ra.Mode, ra.Fingerprint, ra.Generation, ra.Cached = true, q.Mode, q.Fingerprint, q.Generation, q.Cached
 			ra.Results, ra.Stale, ra.StaleCheckedAt = len(q.Results), q.Stale, q.StaleCheckedAt
 			ra.Reranked, ra.RerankError = q.Reranked, q.RerankError
+			ra.Embedder, ra.Upgrade = q.Embedder, q.Upgrade
 			ok = append(ok, i)
 		}
 		out.Roots = append(out.Roots, ra)

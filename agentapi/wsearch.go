@@ -7,6 +7,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
+	"github.com/autorag/autorag/upgrade"
 )
 
 // WorkspaceSearch is one search of a workspace: the options of `autorag
@@ -38,20 +39,24 @@ type Hit struct {
 
 // RootAnswer is what one root said to a search.
 type RootAnswer struct {
-	Root           string              `json:"root"`
-	Path           string              `json:"path"`
-	OK             bool                `json:"ok"`
-	Mode           string              `json:"mode,omitempty"`
-	Fingerprint    string              `json:"fingerprint,omitempty"`
-	Generation     string              `json:"generation,omitempty"`
-	Cached         bool                `json:"cached,omitempty"`
-	Results        int                 `json:"results"`
-	Scale          float64             `json:"scale,omitempty"`
-	Reranked       *bool               `json:"reranked,omitempty"`
-	RerankError    string              `json:"rerank_error,omitempty"`
-	Stale          *bool               `json:"stale,omitempty"`
-	StaleCheckedAt *time.Time          `json:"stale_checked_at,omitempty"`
-	Error          *envelope.ErrorBody `json:"error,omitempty"`
+	Root           string     `json:"root"`
+	Path           string     `json:"path"`
+	OK             bool       `json:"ok"`
+	Mode           string     `json:"mode,omitempty"`
+	Fingerprint    string     `json:"fingerprint,omitempty"`
+	Generation     string     `json:"generation,omitempty"`
+	Cached         bool       `json:"cached,omitempty"`
+	Results        int        `json:"results"`
+	Scale          float64    `json:"scale,omitempty"`
+	Reranked       *bool      `json:"reranked,omitempty"`
+	RerankError    string     `json:"rerank_error,omitempty"`
+	Stale          *bool      `json:"stale,omitempty"`
+	StaleCheckedAt *time.Time `json:"stale_checked_at,omitempty"`
+	// Embedder answered the root (the identity its generation records);
+	// Upgrade is its staged embedding on the way, when one is due.
+	Embedder string              `json:"embedder,omitempty"`
+	Upgrade  *upgrade.Progress   `json:"upgrade,omitempty"`
+	Error    *envelope.ErrorBody `json:"error,omitempty"`
 }
 
 // SearchAnswer is a workspace search's envelope: `autorag query --json`'s

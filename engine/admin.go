@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/cache"
+	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/integrity"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
@@ -281,4 +282,9 @@ func (e *Engine) SourcesChanged(ctx context.Context, sc *fingerprint.Sidecar) (b
 		return false, fmt.Errorf("sources check: %w", err)
 	}
 	return changed, nil
+}
+
+// OpenEmbeddings opens the embedding cache of e's embedder as a refresh does (nil without one).
+func (e *Engine) OpenEmbeddings(p Progress) (*embedding.Builder, error) {
+	return e.inProcess(e.openVectorBuilder(RefreshOptions{Progress: p}))
 }

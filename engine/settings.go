@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
+	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -292,3 +293,6 @@ func recordedDims(recorded string, cur embed.Identity) int {
 	}
 	return n
 }
+
+// SplitOptions is how a refresh cuts documents into chunks; package upgrade cuts them alike.
+func (s Settings) SplitOptions() split.Options { return s.split() }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/lock"
+	"github.com/autorag/autorag/upgrade"
 )
 
 // Query is the answer to a search.
@@ -40,6 +41,12 @@ type Query struct {
 	// StaleCheckedAt.
 	Stale          *bool      `json:"stale,omitempty"`
 	StaleCheckedAt *time.Time `json:"stale_checked_at,omitempty"`
+	// Embedder is the embedder identity of the generation that answered
+	// (its query vector was computed with it); Upgrade, when set, is the
+	// staged embedding still due (docs/EMBEDDERS.md). The CLI fills both
+	// after the query cache, which never stores them.
+	Embedder string            `json:"embedder,omitempty"`
+	Upgrade  *upgrade.Progress `json:"upgrade,omitempty"`
 }
 
 // NewQuery is the envelope of res, the answer to text with k results.
@@ -59,8 +66,21 @@ type Refresh struct {
 	OK      bool   `json:"ok"`
 	Outcome string `json:"outcome"`
 	*engine.RefreshResult
-	Holder *lock.Holder `json:"holder,omitempty"`
-	Error  *ErrorBody   `json:"error,omitempty"`
+	// Embedder is the embedder identity the committed index records: the
+	// one its queries use. Upgrade, when set, is the staged embedding
+	// still due (refresh --no-wait; docs/EMBEDDERS.md); Staged, for a
+	// staged refresh that waited, is its first commit.
+	Embedder string            `json:"embedder,omitempty"`
+	Upgrade  *upgrade.Progress `json:"upgrade,omitempty"`
+	Staged   *Staged           `json:"staged,omitempty"`
+	Holder   *lock.Holder      `json:"holder,omitempty"`
+	Error    *ErrorBody        `json:"error,omitempty"`
+}
+
+// Staged is the first commit of a staged refresh: searchable from then.
+type Staged struct {
+	Generation string  `json:"generation"`
+	TookMS     float64 `json:"took_ms"`
 }
 
 // NewRefresh is the envelope of a finished refresh.
@@ -80,6 +100,9 @@ type Status struct {
 	OK      bool   `json:"ok"`
 	Outcome string `json:"outcome"`
 	*engine.Status
+	// Upgrade, when set, is the staged embedding due (docs/EMBEDDERS.md),
+	// its done count read from the embedding cache.
+	Upgrade *upgrade.Progress `json:"upgrade,omitempty"`
 }
 
 // NewStatus is the envelope of st.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/lock"
+	"github.com/autorag/autorag/upgrade"
 )
 
 // schedule starts the pending tick when it is due and nothing is in
@@ -68,7 +69,10 @@ func (r *runner) refresh(ctx context.Context, opts engine.RefreshOptions) (*engi
 		return nil, err
 	}
 	defer r.o.Pool.release()
-	return r.e.Refresh(ctx, opts)
+	// With a slow embedder, a tick commits with the built-in one (package
+	// upgrade); the embedding upgrade runs beside the watch.
+	res, _, err := upgrade.Refresh(ctx, r.e, opts)
+	return res, err
 }
 
 // compact runs an idle compaction tick.

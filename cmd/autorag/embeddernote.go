@@ -14,6 +14,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/upgrade"
 )
 
 // What the CLI says when the embedder setting and the index disagree. The
@@ -48,6 +49,9 @@ func (g *globals) embedderNote(e *engine.Engine, sc *fingerprint.Sidecar) string
 	inUse, differs := e.EmbedderInUse(sc)
 	if !differs {
 		return ""
+	}
+	if p := upgrade.Pending(e); p != nil && recorded.SameEmbedder(p.Target, e.EmbedderID()) {
+		return "" // on its way: status and the answers say how far
 	}
 	v := g.chosenEmbedder(e.Layout)
 	apply := "autorag refresh"

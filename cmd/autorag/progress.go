@@ -219,6 +219,9 @@ func fmtRate(r float64) string {
 // Close stops redrawing and clears the line, so that what is printed next
 // starts on a clean line.
 func (p *progressLine) Close() {
+	if p == nil {
+		return
+	}
 	close(p.stop)
 	<-p.closed
 	p.mu.Lock()

@@ -92,6 +92,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		var env *envelope.Query
 		if env, p = qc.Lookup(qo); env != nil {
 			env.Cached, env.TookMS = true, since(start)
+			annotateServed(e, env, o.explain)
 			printQuery(g, format, env, o.maxTokens)
 			g.noteEmbedder(e)
 			return nil
@@ -106,6 +107,7 @@ func runQuery(cmd *cobra.Command, g *globals, o *queryOptions, text string) erro
 		qc.Keep(p, env)
 	}
 	env.TookMS = since(start)
+	annotateServed(e, env, o.explain)
 	printQuery(g, format, env, o.maxTokens)
 	g.noteEmbedder(e)
 	return nil

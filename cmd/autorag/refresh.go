@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/plural"
 )
@@ -22,6 +21,7 @@ type refreshFlags struct {
 	progress  string
 	paths     []string // --paths, each one path (never split)
 	pathsFrom string   // --paths-from FILE or -
+	noWait    bool     // --no-wait: return after a staged refresh's first commit
 }
 
 func (f *refreshFlags) add(cmd *cobra.Command, g *globals) {
@@ -57,6 +57,7 @@ paths are relative to the working directory.`,
 	}
 	cmd.Flags().StringArrayVar(&f.paths, "paths", nil, "refresh only this path (file or directory; repeat the flag for more), without walking the tree")
 	cmd.Flags().StringVar(&f.pathsFrom, "paths-from", "", "refresh only the paths listed in this file (- for stdin), NUL- or newline-separated")
+	cmd.Flags().BoolVar(&f.noWait, "no-wait", false, "with a slow embedder, return once the first generation (built-in vectors) is searchable; the embedding upgrade is left for `autorag upgrade`, the next refresh or watch")
 	f.add(cmd, g)
 	return cmd
 }
@@ -87,18 +88,16 @@ func runRefresh(cmd *cobra.Command, g *globals, f refreshFlags) error {
 			fmt.Fprintf(g.stderr, "autorag: %s\n", msg)
 		}
 	}
-	res, err := e.Refresh(cmd.Context(), ro)
-	if line != nil {
-		line.Close() // what follows starts on a clean line
-	}
+	env, err := refreshStaged(cmd.Context(), g, e, ro, f.noWait, line) // closes line: what follows starts on a clean line
 	if err != nil {
 		return err
 	}
+	res := env.RefreshResult
 	for _, w := range res.Warnings {
 		fmt.Fprintf(g.stderr, "autorag: warning: %s\n", w)
 	}
 	if g.json {
-		writeJSON(g.stdout, envelope.NewRefresh(res))
+		writeJSON(g.stdout, env)
 		return nil
 	}
 	if !g.quiet {

@@ -78,7 +78,7 @@ var commands = []struct {
 	name string
 	make func(*globals) *cobra.Command
 }{
-	{"refresh", newRefreshCmd}, {"query", newQueryCmd}, {"status", newStatusCmd}, {"index", newIndexCmd},
+	{"refresh", newRefreshCmd}, {"upgrade", newUpgradeCmd}, {"query", newQueryCmd}, {"status", newStatusCmd}, {"index", newIndexCmd},
 	{"mcp", newMCPCmd}, {"serve", newServeCmd}, {"watch", newWatchCmd}, {"config", newConfigCmd},
 	{"eval", newEvalCmd}, {"models", newModelsCmd}, {"agents", newAgentsCmd}, {"workspace", newWorkspaceCmd},
 }

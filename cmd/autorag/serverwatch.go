@@ -38,6 +38,8 @@ func withWatcher(ctx context.Context, g *globals, o *serverOptions, roots []serv
 		wg.Go(func() {
 			svc := engine.NewService(r.e, 0) // the watcher only refreshes: nothing is opened
 			defer svc.Close()
+			up := newBackgroundUpgrader(g, r.e, func(s string) { fmt.Fprintf(g.stderr, "autorag: watch%s: %s\n", prefixed(name), s) })
+			defer up.stop()
 			errs[i] = watch.Run(wctx, svc, watch.Options{
 				Debounce:  cmp.Or(r.debounce, o.debounce),
 				Poll:      r.poll,
@@ -46,7 +48,8 @@ func withWatcher(ctx context.Context, g *globals, o *serverOptions, roots []serv
 				Grace:     watch.DefaultGrace,
 				Command:   commandLine(),
 				Pool:      pool,
-				OnTick:    func(t watch.Tick) { logTick(g, name, t) },
+				OnReady:   func(watch.Ready) { up.poke() },
+				OnTick:    func(t watch.Tick) { logTick(g, name, t); up.poke() },
 				OnNotice:  func(s string) { fmt.Fprintf(g.stderr, "autorag: watch%s: %s\n", prefixed(name), s) },
 			})
 			if errs[i] != nil && len(roots) > 1 && wctx.Err() == nil {

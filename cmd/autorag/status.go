@@ -11,6 +11,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/upgrade"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -31,15 +32,18 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			up := upgrade.Status(cmd.Context(), e)
 			if g.json {
-				writeJSON(g.stdout, envelope.NewStatus(st))
+				env := envelope.NewStatus(st)
+				env.Upgrade = up
+				writeJSON(g.stdout, env)
 				return nil
 			}
 			note := ""
 			if sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil {
 				note = g.embedderNote(e, sc)
 			}
-			printStatus(g, st, note)
+			printStatus(g, st, note, up)
 			return nil
 		}),
 	}
@@ -56,8 +60,9 @@ func without(list []string, s string) []string {
 	return out
 }
 
-// printStatus prints st; note is the embedder note (embeddernote.go).
-func printStatus(g *globals, st *engine.Status, note string) {
+// printStatus prints st; note is the embedder note (embeddernote.go), up
+// the staged embedding due.
+func printStatus(g *globals, st *engine.Status, note string, up *upgrade.Progress) {
 	w := g.stdout
 	fmt.Fprintf(w, "root:        %s\n", st.Root)
 	fmt.Fprintf(w, "generation:  %s\n", st.Generation)
@@ -77,6 +82,9 @@ func printStatus(g *globals, st *engine.Status, note string) {
 	}
 	if st.Embedder != "" {
 		fmt.Fprintf(w, "embedder:    %s\n", shortEmbedder(st.Embedder))
+	}
+	if up != nil {
+		fmt.Fprintf(w, "embedding:   %s (staged: `autorag upgrade`, refresh or watch finishes it)\n", up.Counts())
 	}
 	if note != "" {
 		fmt.Fprintf(w, "note:        %s\n", note)

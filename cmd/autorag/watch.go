@@ -60,6 +60,8 @@ func runWatch(cmd *cobra.Command, g *globals, wo watchOptions) error {
 	}
 	svc := engine.NewService(e, 1<<20)
 	defer svc.Close()
+	up := newBackgroundUpgrader(g, e, func(s string) { fmt.Fprintf(g.stderr, "autorag: %s\n", s) })
+	defer up.stop()
 	return watch.Run(cmd.Context(), svc, watch.Options{
 		Debounce:  wo.debounce,
 		Reconcile: never(wo.reconcile),
@@ -68,8 +70,8 @@ func runWatch(cmd *cobra.Command, g *globals, wo watchOptions) error {
 		Grace:     wo.grace,
 		Once:      wo.once,
 		Command:   commandLine(),
-		OnReady:   func(r watch.Ready) { printReady(g, r, wo) },
-		OnTick:    func(t watch.Tick) { printTick(g, t) },
+		OnReady:   func(r watch.Ready) { printReady(g, r, wo); up.poke() },
+		OnTick:    func(t watch.Tick) { printTick(g, t); up.poke() },
 		OnNotice:  func(s string) { fmt.Fprintf(g.stderr, "autorag: %s\n", s) },
 	})
 }

@@ -34,7 +34,8 @@ const Env = "AUTORAG_FAILPOINT"
 var ErrInjected = errors.New("injected failure")
 
 // Points are the named steps of a refresh or an index rebuild, in the
-// order they are reached, then those of index reset and index verify.
+// order they are reached, then those of index reset and index verify, and
+// of a staged embedding's upgrade (package upgrade).
 // "after-rename-<file>" is hit by every atomic write right after its rename
 // and before the directory fsync (in error mode the write reports a failed
 // directory sync: the new content is in place).
@@ -64,6 +65,7 @@ var Points = []string{
 	"reset-after-index",               // index reset: generations removed
 	"reset-after-mirror",              // index reset: mirror removed
 	"verify-after-sidecar",            // index verify: sidecar read, artifacts not yet
+	"upgrade-group",                   // staged embedding: a group's vectors flushed to the cache and recorded
 }
 
 type kind int

@@ -1,0 +1,120 @@
+package upgrade
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/recorded"
+	"github.com/autorag/autorag/fingerprint"
+	"github.com/autorag/autorag/lock"
+)
+
+// Options steer an upgrade.
+type Options struct {
+	Command string
+	// Wait is how long to wait for another upgrader of the root to finish
+	// (0: fail at once with lock.ErrBusy); CommitWait how long the commit
+	// waits for the refresh lock.
+	Wait, CommitWait time.Duration
+	// OnProgress, when set, hears the count after every flushed group.
+	OnProgress func(Progress)
+}
+
+// Run finishes the upgrade of e's root, if one is due: it embeds, without
+// the refresh lock, every chunk of the committed mirror that the target's
+// embedding cache lacks (flushing the cache every Group chunks), then
+// commits the upgraded generation by an ordinary refresh with the target
+// embedder under the refresh lock. That refresh scans the tree again, so
+// edits made meanwhile are in the generation it commits; it embeds only
+// their new chunks. It returns the commit's result, nil when no upgrade
+// was due.
+func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResult, error) {
+	lk, err := lock.Acquire(ctx, LockPath(e.Layout), o.Wait, o.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = lk.Release() }()
+	target, err := due(e)
+	if target == nil || err != nil {
+		return nil, err
+	}
+	rec := Read(e.Layout)
+	if rec == nil || rec.Target != target.EmbedderID() {
+		rec = &Record{Target: target.EmbedderID(), Started: time.Now().UTC()}
+	}
+	report := func(done, total int) error {
+		rec.Done, rec.Total = done, total
+		if o.OnProgress != nil {
+			o.OnProgress(*rec.Of())
+		}
+		return write(e.Layout, rec)
+	}
+	start := time.Now()
+	w, err := open(ctx, e.Layout, target, report)
+	if err != nil {
+		return nil, err
+	}
+	err = w.run(ctx)
+	w.close() // the commit's refresh writes this cache
+	if err != nil {
+		return nil, fmt.Errorf("upgrade to %s: %w", ModelName(target.EmbedderID()), err)
+	}
+	if r := Read(e.Layout); r == nil || r.Target != rec.Target {
+		return nil, nil // given up meanwhile: another embedder was chosen
+	}
+	res, err := commit(ctx, e.Layout, target, o)
+	if res != nil { // the chunks embedded before the commit, and the time, are this upgrade's too
+		embedMS := float64(time.Since(start).Microseconds())/1000 - res.TookMS
+		res.TookMS += embedMS
+		if res.Stages != nil {
+			res.Stages["upgrade_embed"] = embedMS
+		}
+		res.ChunksEmbedded += w.embedded
+		res.EmbedCacheHits -= min(w.embedded, res.EmbedCacheHits)
+		res.EmbedCacheMisses += w.embedded
+	}
+	return res, err
+}
+
+// due is the engine the root of e is to be upgraded with; nil when no
+// upgrade is due (a record left over is dropped).
+func due(e *engine.Engine) (*engine.Engine, error) {
+	target, committed := pending(e)
+	if committed {
+		return nil, remove(e.Layout)
+	}
+	return target, nil
+}
+
+// pending is the engine the root of e is to be upgraded with, nil when
+// none; committed reports a target the committed index already records.
+func pending(e *engine.Engine) (target *engine.Engine, committed bool) {
+	target = targetOf(e)
+	if target == nil || !Slow(target.Settings.Embedder) {
+		return nil, false
+	}
+	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
+	if err != nil {
+		return nil, false // nothing committed to upgrade (or a sidecar the refresh reports)
+	}
+	if committedWith(sc, target) {
+		return nil, true
+	}
+	return target, false
+}
+
+// commit refreshes with the target embedder and drops the record once
+// the sidecar records the target.
+func commit(ctx context.Context, l engine.Layout, target *engine.Engine, o Options) (*engine.RefreshResult, error) {
+	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command})
+	if err != nil {
+		return nil, err
+	}
+	sc, err := fingerprint.ReadSidecar(l.SidecarPath())
+	if err == nil && recorded.SameEmbedder(recorded.Embedder(sc), target.EmbedderID()) {
+		return res, remove(l)
+	}
+	return res, nil
+}
