@@ -69,6 +69,7 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 		if err != nil {
 			return nil, 0, err
 		}
+		how.vec = v
 		l, err := ls.Dense(ctx, v)
 		return l, fed, err
 	}
@@ -109,7 +110,10 @@ func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptio
 		}
 		results, collapsed, err = pg.Walk(ranking, load)
 	}
-	return results, err
+	if err != nil {
+		return nil, err
+	}
+	return e.swapCopies(ctx, ls, pg, how, o.Text, results)
 }
 
 // The ranking types and names of the engine's API are those of package
@@ -136,10 +140,11 @@ const (
 type ranked struct {
 	mode    string
 	f       Fusion
-	floor   float64 // hybrid: the vector-only floor applied
-	dropped int     // vector-only chunks below the floor
-	terms   int     // distinct query terms after analysis
-	fed     int     // chunks whose vectors turned the query vector
+	floor   float64   // hybrid: the vector-only floor applied
+	dropped int       // vector-only chunks below the floor
+	terms   int       // distinct query terms after analysis
+	fed     int       // chunks whose vectors turned the query vector
+	vec     []float32 // the vector the dense list searched with
 	// noLexical: hybrid, and the lexical list found nothing (the floor is
 	// then at least rank.NoLexicalFloor).
 	noLexical bool
