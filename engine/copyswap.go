@@ -2,14 +2,32 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/copies"
+	"github.com/autorag/autorag/engine/mirrorview"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
+
+// resultPage is how a ranking becomes results for o: the per-file limit,
+// the collapse of repeated passages and of copies of one document across
+// folders (copySignatures) with the copy the query names (a version, a
+// folder of --path, the query's language) shown, and what explain says.
+func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.Fusion) rank.Page {
+	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	if pg.Collapse {
+		pg.Copies = mirrorview.Signatures(e.mirrorDocs)
+		pg.Named = append(strings.Fields(strings.ToLower(o.Text)), o.pathPatterns()...)
+		if l := analyze.DetectQuery(o.Text); l != "" {
+			pg.Named = append(pg.Named, l) // a translation in the query's language is shown
+		}
+	}
+	return pg
+}
 
 // swapCopies shows, in place of a result from a language's or a version's
 // folder, the copy of its document that copies.Swap prefers when the walk

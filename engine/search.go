@@ -263,22 +263,6 @@ func isCode(id string) bool {
 	return ok && strings.HasPrefix(p, "code@")
 }
 
-// resultPage is how a ranking becomes results for o: the per-file limit,
-// the collapse of repeated passages and of copies of one document across
-// folders (copySignatures) with the copy the query names (a version, a
-// folder of --path, the query's language) shown, and what explain says.
-func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.Fusion) rank.Page {
-	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
-	if pg.Collapse {
-		pg.Copies = mirrorview.Signatures(e.mirrorDocs)
-		pg.Named = append(strings.Fields(strings.ToLower(o.Text)), o.pathPatterns()...)
-		if l := analyze.DetectQuery(o.Text); l != "" {
-			pg.Named = append(pg.Named, l) // a translation in the query's language is shown
-		}
-	}
-	return pg
-}
-
 // addMeta sets on each result the metadata o filtered on (Result.Meta):
 // the values of the fields --filter named, and the type --type did, from
 // the file's mirror (or its attachment's), so a user sees what to type.
