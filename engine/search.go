@@ -6,6 +6,7 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/copyswap"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/mirrorview"
 	"github.com/autorag/autorag/engine/rank"
@@ -113,7 +114,7 @@ func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptio
 	if err != nil {
 		return nil, err
 	}
-	return e.swapCopies(ctx, ls, pg, how, o.Text, results)
+	return copyswap.Swap(ctx, ls, pg, how.vec, e.Layout.ManifestPath(), results)
 }
 
 // The ranking types and names of the engine's API are those of package
@@ -261,6 +262,15 @@ func isCode(id string) bool {
 	path, _ := record.SplitChunkID(id)
 	p, ok := mirror.ParserFor(path)
 	return ok && strings.HasPrefix(p, "code@")
+}
+
+// resultPage is how a ranking becomes results for o: the per-file limit,
+// the collapse of repeated passages and of copies of one document across
+// folders, with the copy the query names (a version, a folder of --path,
+// the query's language) shown (copyswap.Setup), and what explain says.
+func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.Fusion) rank.Page {
+	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
+	return copyswap.Setup(pg, o.pathPatterns(), e.mirrorDocs)
 }
 
 // addMeta sets on each result the metadata o filtered on (Result.Meta):

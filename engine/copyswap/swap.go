@@ -1,35 +1,17 @@
-package engine
+package copyswap
 
 import (
 	"context"
-	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/copies"
-	"github.com/autorag/autorag/engine/mirrorview"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
-// resultPage is how a ranking becomes results for o: the per-file limit,
-// the collapse of repeated passages and of copies of one document across
-// folders (copySignatures) with the copy the query names (a version, a
-// folder of --path, the query's language) shown, and what explain says.
-func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.Fusion) rank.Page {
-	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
-	if pg.Collapse {
-		pg.Copies = mirrorview.Signatures(e.mirrorDocs)
-		pg.Named = append(strings.Fields(strings.ToLower(o.Text)), o.pathPatterns()...)
-		if l := analyze.DetectQuery(o.Text); l != "" {
-			pg.Named = append(pg.Named, l) // a translation in the query's language is shown
-		}
-	}
-	return pg
-}
-
-// swapCopies shows, in place of a result from a language's or a version's
+// Swap shows, in place of a result from a language's or a version's
 // folder, the copy of its document that copies.Swap prefers when the walk
 // never reached it (the English page of a German result to a query in
 // English or of no known language): that copy's chunks alone are scored
@@ -40,12 +22,12 @@ func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.
 // last refresh's manifest, read only when a result is in such a folder. A
 // backend that cannot score a file's chunks (Weaviate) leaves the results
 // as they are.
-func (e *Engine) swapCopies(ctx context.Context, ls backend.Lists, pg rank.Page, how ranked, text string, results []Result) ([]Result, error) {
+func Swap(ctx context.Context, ls backend.Lists, pg rank.Page, vec []float32, manifest string, results []rank.Result) ([]rank.Result, error) {
 	sc, ok := ls.(backend.ChunkScorer)
 	if !ok || pg.Copies == nil || !anyInCopyFolder(results) {
 		return results, nil
 	}
-	man, err := mirror.LoadManifest(e.Layout.ManifestPath())
+	man, err := mirror.LoadManifest(manifest)
 	if err != nil {
 		return results, nil // no manifest: no copy known
 	}
@@ -57,7 +39,7 @@ func (e *Engine) swapCopies(ctx context.Context, ls backend.Lists, pg rank.Page,
 	for _, c := range swaps {
 		paths = append(paths, c)
 	}
-	ranking, err := e.rankChunksOf(ctx, ls, sc, how, text, paths)
+	ranking, err := rankChunksOf(ctx, ls, sc, pg, vec, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +58,7 @@ func (e *Engine) swapCopies(ctx context.Context, ls backend.Lists, pg rank.Page,
 		if err != nil {
 			return nil, err
 		}
-		if matchesAsWell(text, results[i].Text, res.Text) {
+		if matchesAsWell(pg.Query.Text, results[i].Text, res.Text) {
 			results[i] = pg.SwapIn(results[i], x, res)
 		}
 	}
@@ -111,7 +93,7 @@ func matchesAsWell(query, shown, copy string) bool {
 
 // anyInCopyFolder reports whether a result is in a language's or a
 // version's folder.
-func anyInCopyFolder(results []Result) bool {
+func anyInCopyFolder(results []rank.Result) bool {
 	for _, r := range results {
 		if r.Attachment == "" && copies.InFolderOfCopies(r.Path) {
 			return true
@@ -123,7 +105,7 @@ func anyInCopyFolder(results []Result) bool {
 // copiesToSwap maps the index of each result to swap to the path of the
 // copy to show instead (copies.Swap over the manifest's paths), leaving
 // out copies a result already shows or lists.
-func copiesToSwap(results []Result, man *mirror.Manifest, pg rank.Page) map[int]string {
+func copiesToSwap(results []rank.Result, man *mirror.Manifest, pg rank.Page) map[int]string {
 	all := make([]string, len(man.Entries))
 	for i, en := range man.Entries {
 		all[i] = en.Path
@@ -149,15 +131,15 @@ func copiesToSwap(results []Result, man *mirror.Manifest, pg rank.Page) map[int]
 }
 
 // rankChunksOf ranks the chunks of paths alone for the query, in its mode
-// and fusion: BM25 from the backend, dense from their stored vectors and
-// the vector the query's dense list searched with.
-func (e *Engine) rankChunksOf(ctx context.Context, ls backend.Lists, sc backend.ChunkScorer, how ranked, text string, paths []string) ([]rank.Fused, error) {
+// and fusion (pg's): BM25 from the backend, dense from their stored
+// vectors and vec, the vector the query's dense list searched with.
+func rankChunksOf(ctx context.Context, ls backend.Lists, sc backend.ChunkScorer, pg rank.Page, vec []float32, paths []string) ([]rank.Fused, error) {
 	ids, bm, err := sc.ChunksOf(ctx, paths)
 	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
 	var de []rank.Hit
-	if how.mode != ModeBM25 && how.vec != nil {
+	if pg.Mode != rank.ModeBM25 && vec != nil {
 		top := make([]rank.Hit, len(ids))
 		for i, id := range ids {
 			top[i] = rank.Hit{ID: id}
@@ -166,8 +148,8 @@ func (e *Engine) rankChunksOf(ctx context.Context, ls backend.Lists, sc backend.
 		if err != nil {
 			return nil, err
 		}
-		de = rank.DenseOf(how.vec, ids, stored)
+		de = rank.DenseOf(vec, ids, stored)
 	}
-	ranking, _ := rank.Rank(how.mode, how.f, rankQuery(text), 0, bm, de)
+	ranking, _ := rank.Rank(pg.Mode, pg.Fusion, pg.Query, 0, bm, de)
 	return ranking, nil
 }
