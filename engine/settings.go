@@ -266,7 +266,7 @@ func (e *Engine) learnDims(ctx context.Context, sc *fingerprint.Sidecar, o Refre
 		}
 	}
 	p := progress.Of(o.Progress)
-	p.Phase(PhaseProbe, "", -1)
+	p.Phase(progress.Probe, "", -1)
 	p.Detail("learning the vector size of the embedding model")
 	if err := l.ProbeDims(progress.NewWatch(p).Context(ctx)); err != nil {
 		id := e.Settings.Embedder.Identity()
