@@ -118,7 +118,7 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %s / %s indexed\n",
 			r.Added, r.Modified, r.Deleted, r.Renamed, plural.Count(r.FilesIndexed, "file"), plural.Count(r.ChunksIndexed, "chunk"))
 		if r.Size != nil {
-			fmt.Fprintf(w, "  %s\n", sizeText(r.Size))
+			fmt.Fprintf(w, "  %s\n", sizeShort(r.Size))
 		}
 	}
 	if verbose {

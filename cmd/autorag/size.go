@@ -21,6 +21,12 @@ func sizeText(s *layout.Size) string {
 		mb(s.TotalBytes), mb(s.MirrorBytes), mb(s.CacheBytes), s.TotalPerSource)
 }
 
+// sizeShort is sizeText without the parts, for the refresh summary.
+func sizeShort(s *layout.Size) string {
+	return fmt.Sprintf("index %s for %s of source, %.2f bytes per source byte; .autorag %s, %.2f per source byte",
+		mb(s.IndexBytes), mb(s.SourceBytes), s.IndexPerSource, mb(s.TotalBytes), s.TotalPerSource)
+}
+
 // mb is n bytes in megabytes (10^6), one decimal.
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
