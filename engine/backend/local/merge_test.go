@@ -116,3 +116,43 @@ func storeSegments(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestFreshBuildIsOneSegment: a fresh build sent in many batches (a first
+// refresh sends 1,024 chunks a batch) ends as one segment, persisted, with
+// every chunk: each segment holds term dictionaries of its own (issue 37
+// item 5, the index's size).
+func TestFreshBuildIsOneSegment(t *testing.T) {
+	s := testStorage(t)
+	s.EmbedderID, s.Dims = "", 0 // BM25 only
+	ctx := context.Background()
+	gen := "000000001"
+	if err := os.MkdirAll(s.GenDir(gen), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Begin(ctx, "", gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const batches, per = 12, 20
+	for b := range batches {
+		var chunks []*backend.Chunk
+		for i := range per {
+			chunks = append(chunks, &backend.Chunk{Path: fmt.Sprintf("f%d-%d.md", b, i), Text: fmt.Sprintf("heron %d waits by pond %d", b, i)})
+		}
+		if err := w.Apply(ctx, backend.Change{Upserts: chunks, Final: b == batches-1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	listed, err := listedSegments(filepath.Join(s.GenDir(gen), bleveDir), gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := segmentStats(filepath.Join(s.GenDir(gen), bleveDir), gen)
+	if err != nil || len(listed) != 1 || st.Docs != batches*per {
+		t.Errorf("fresh build of %d batches: segments %v, %+v %v; want one segment of %d chunks", batches, listed, st, err, batches*per)
+	}
+}
