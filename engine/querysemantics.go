@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-bd72463f34b6ad1cc7483adbbe221a75"
+const QuerySemantics = "q-1166a135934be22d13966faf78e61d5b"

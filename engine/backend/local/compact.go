@@ -54,17 +54,6 @@ func mergeAll(ctx context.Context, dir, gen string) error {
 	return err
 }
 
-// mergeFresh merges a fresh build's segments into one and stamps gen
-// after the merge (as mergeAll does): the tiered policy leaves a first
-// build of the OpenTelemetry docs (10,759 chunks) in 13 segments, each
-// with its own term dictionaries, 18.8 MB where one segment takes 16.4.
-func mergeFresh(ctx context.Context, idx *bleveIndex, gen string) error {
-	if err := mergeToOne(ctx, idx); err != nil {
-		return err
-	}
-	return applyBatch(ctx, idx, nil, nil, gen, false)
-}
-
 // mergePersisted runs the writers' merge policy on idx (forceMerge) after
 // its last batch, applied when idx had introduced done merges, and stamps
 // gen once more when a merge was introduced since, so that the merged

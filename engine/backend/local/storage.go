@@ -103,17 +103,12 @@ type writer struct {
 var _ backend.Writer = (*writer)(nil)
 
 // Apply sends the part to bleve in one batch that also stamps the
-// generation (the last one is followed by a merge: of every segment into
-// one in a fresh build, mergeFresh, else mergePersisted) and keeps its
-// vectors for finish.
+// generation (the last one is followed by a merge, mergePersisted) and
+// keeps its vectors for finish.
 func (w *writer) Apply(ctx context.Context, ch backend.Change) error {
 	done := mergesDone(w.idx)
 	err := applyBatch(ctx, w.idx, ch.Deletes, ch.Upserts, w.gen, false)
-	switch {
-	case err != nil || !ch.Final:
-	case w.baseDir == "":
-		err = mergeFresh(ctx, w.idx, w.gen)
-	default:
+	if err == nil && ch.Final {
 		err = mergePersisted(ctx, w.idx, w.gen, done)
 	}
 	if err != nil {
