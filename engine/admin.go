@@ -11,6 +11,7 @@ import (
 	"github.com/autorag/autorag/cache"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/integrity"
+	"github.com/autorag/autorag/engine/layout"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
@@ -33,6 +34,7 @@ type Status struct {
 	Current         string               `json:"current_fingerprint,omitempty"`
 	Embedder        string               `json:"embedder,omitempty"`         // the index's: it answers queries
 	SettingsChanged []string             `json:"settings_changed,omitempty"` // a refresh would apply them
+	Size            *layout.Size         `json:"size,omitempty"`             // on disk, beside the source
 }
 
 // Status reads the committed state and checks whether the sources changed
@@ -62,8 +64,20 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	changed := cur != sc.Fingerprint
-	st.SourcesChanged, st.Current = &changed, cur
+	st.SourcesChanged, st.Current, st.Size = &changed, cur, e.size(sc)
 	return st, nil
+}
+
+// size is what the committed index sc takes on disk beside the indexed
+// files' bytes, which the manifest records (layout.Size).
+func (e *Engine) size(sc *fingerprint.Sidecar) *layout.Size {
+	var source int64
+	if man, err := mirror.LoadManifest(e.Layout.ManifestPath()); err == nil {
+		for _, en := range man.Entries {
+			source += en.Size
+		}
+	}
+	return e.Layout.SizeOf(sc, source)
 }
 
 func (e *Engine) currentFingerprint(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {

@@ -59,7 +59,7 @@ func (b *builder) build(ctx context.Context, prev *filetable.Loaded, cs filetabl
 	b.startBuildPhase(ctx, cs.Index)
 	defer heapbound.Hold(buildHeap)()
 	records, err := b.index(ctx, cs)
-	b.progress.Phase(PhaseCommit, "", -1)
+	b.progress.Phase(progress.Commit, "", -1)
 	if err == nil {
 		err = b.w.Finish(ctx)
 	}

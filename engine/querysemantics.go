@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-0f079f0b9416dfb7bdd9f0d9b4c46eea"
+const QuerySemantics = "q-7b895dc2ce8828ff361921dcedfdc3cf"

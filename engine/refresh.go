@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/integrity"
+	"github.com/autorag/autorag/engine/layout"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
@@ -35,18 +36,8 @@ type RefreshOptions struct {
 }
 
 // Progress hears how a refresh advances, for a progress line (package
-// progress says which phases it goes through).
+// progress names the phases it goes through).
 type Progress = progress.Progress
-
-// Phases of a refresh, as Progress.Phase names them.
-const (
-	PhaseProbe  = progress.Probe
-	PhaseScan   = progress.Scan
-	PhaseParse  = progress.Parse
-	PhaseEmbed  = progress.Embed
-	PhaseIndex  = progress.Index
-	PhaseCommit = progress.Commit
-)
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
 type RefreshResult struct {
@@ -74,6 +65,7 @@ type RefreshResult struct {
 	TookMS           float64            `json:"took_ms"`
 	Stages           map[string]float64 `json:"stages_ms"`
 	Warnings         []string           `json:"warnings,omitempty"`
+	Size             *layout.Size       `json:"size,omitempty"` // the committed index on disk, beside the source
 }
 
 // Engine runs refreshes and queries over one root.
@@ -109,10 +101,14 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 	// A refresh reads the mapped segments of the generation it builds
 	// on: a fault there is that generation's damage, which the next
 	// refresh rebuilds, not the end of a process serving other roots.
-	return underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
+	res, err := underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
 		err = memfault.Guard(func() (err error) { res, err = e.refreshLocked(ctx, o); return err })
 		return res, integrity.Fault(e.Layout.Dir, e.Layout.SidecarPath(), err)
 	})
+	if sc, rerr := fingerprint.ReadSidecar(e.Layout.SidecarPath()); err == nil && rerr == nil {
+		res.Size = e.size(sc)
+	}
+	return res, err
 }
 
 // ensureDir creates .autorag with a .gitignore so that nobody commits it.
@@ -157,7 +153,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 	}
 	so := e.scanOptions(paths, o.Rebuild)
 	if o.Progress != nil {
-		o.Progress.Phase(PhaseScan, "files", -1)
+		o.Progress.Phase(progress.Scan, "files", -1)
 		so.OnRead = progress.Parsing(o.Progress)
 		so.Notice = o.Progress.Detail
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/copyswap"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/mirrorview"
 	"github.com/autorag/autorag/engine/rank"
@@ -69,6 +70,7 @@ func (e *Engine) runLists(ctx context.Context, ls backend.Lists, mode string, f 
 		if err != nil {
 			return nil, 0, err
 		}
+		how.vec = v
 		l, err := ls.Dense(ctx, v)
 		return l, fed, err
 	}
@@ -109,7 +111,10 @@ func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptio
 		}
 		results, collapsed, err = pg.Walk(ranking, load)
 	}
-	return results, err
+	if err != nil {
+		return nil, err
+	}
+	return copyswap.Swap(ctx, ls, pg, how.vec, e.Layout.ManifestPath(), results)
 }
 
 // The ranking types and names of the engine's API are those of package
@@ -136,10 +141,11 @@ const (
 type ranked struct {
 	mode    string
 	f       Fusion
-	floor   float64 // hybrid: the vector-only floor applied
-	dropped int     // vector-only chunks below the floor
-	terms   int     // distinct query terms after analysis
-	fed     int     // chunks whose vectors turned the query vector
+	floor   float64   // hybrid: the vector-only floor applied
+	dropped int       // vector-only chunks below the floor
+	terms   int       // distinct query terms after analysis
+	fed     int       // chunks whose vectors turned the query vector
+	vec     []float32 // the vector the dense list searched with
 	// noLexical: hybrid, and the lexical list found nothing (the floor is
 	// then at least rank.NoLexicalFloor).
 	noLexical bool
@@ -260,18 +266,11 @@ func isCode(id string) bool {
 
 // resultPage is how a ranking becomes results for o: the per-file limit,
 // the collapse of repeated passages and of copies of one document across
-// folders (copySignatures) with the copy the query names (a version, a
-// folder of --path, the query's language) shown, and what explain says.
+// folders, with the copy the query names (a version, a folder of --path,
+// the query's language) shown (copyswap.Setup), and what explain says.
 func (e *Engine) resultPage(o QueryOptions, k, perFile int, mode string, f rank.Fusion) rank.Page {
 	pg := rank.Page{K: k, PerFile: perFile, Collapse: !o.NoCollapse, Explain: o.Explain, Mode: mode, Fusion: f, Query: rankQuery(o.Text)}
-	if pg.Collapse {
-		pg.Copies = mirrorview.Signatures(e.mirrorDocs)
-		pg.Named = append(strings.Fields(strings.ToLower(o.Text)), o.pathPatterns()...)
-		if l := analyze.DetectQuery(o.Text); l != "" {
-			pg.Named = append(pg.Named, l) // a translation in the query's language is shown
-		}
-	}
-	return pg
+	return copyswap.Setup(pg, o.pathPatterns(), e.mirrorDocs)
 }
 
 // addMeta sets on each result the metadata o filtered on (Result.Meta):

@@ -341,7 +341,7 @@ func copyLive(w *packWriter, packs []*pack, keep map[Hash]bool) (int, error) {
 			if _, done := w.lookup(e.hash); done || !keep[e.hash] {
 				continue
 			}
-			b, err := readRecord(p.f, e)
+			b, err := readRecord(p.f, e, p.plain)
 			if errors.Is(err, ErrCorrupt) {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/golang/snappy"
+
 	"github.com/autorag/autorag/fingerprint"
 )
 
@@ -17,15 +19,17 @@ import (
 
 // Pack file layout (fixed-size integers little-endian):
 //
-//	"ARPK" 0x01                             header: magic, version
+//	"ARPK" 0x02                             header: magic, version
 //	records, in the order they were Put:
 //	        32 bytes  object hash
-//	        uvarint   object length
-//	        the object (Doc.Encode() bytes)
+//	        uvarint   record body length
+//	        the body: the object (Doc.Encode() bytes), snappy-compressed
+//	        (block format); version 0x01 packs, which older binaries
+//	        wrote and which are still read, hold the object itself
 //	index, one entry per object, hashes strictly increasing:
 //	        32 bytes  object hash
 //	        8 bytes   offset of the object's record
-//	        8 bytes   object length
+//	        8 bytes   record body length
 //	tail (packTailLen bytes):
 //	        8 bytes   entry count
 //	        32 bytes  BLAKE3-256 of the index and the entry count
@@ -39,7 +43,8 @@ import (
 // is verified when it is read (its hash and length must match the index and
 // its object must hash to its name).
 const (
-	packMagic     = "ARPK\x01"    // header; the last byte is the version
+	packMagic     = "ARPK\x02"    // header; the last byte is the version
+	packMagicV1   = "ARPK\x01"    // header of a pack of uncompressed objects
 	packTailMagic = "ARPKIDX\x01" // ends the tail; the last byte is the version
 	packHeaderLen = len(packMagic)
 	packEntryLen  = len(Hash{}) + 8 + 8
@@ -51,7 +56,7 @@ const (
 type packEntry struct {
 	hash Hash
 	off  int64 // offset of the record
-	size int64 // length of the object
+	size int64 // length of the record's body (the compressed object)
 }
 
 // recordLen is the length of a record: its hash, its length and its bytes.
@@ -78,6 +83,7 @@ type pack struct {
 	size  int64
 	count int    // entries in the index, from the tail
 	tail  []byte // the tail as read, which the index must match
+	plain bool   // a version 0x01 pack: its objects are not compressed
 	packIndex
 }
 
@@ -123,7 +129,7 @@ func loadPack(f *os.File, name string) (*pack, error) {
 	if err := readFull(f, head, 0); err != nil {
 		return nil, err
 	}
-	if string(head) != packMagic {
+	if string(head) != packMagic && string(head) != packMagicV1 {
 		return nil, fmt.Errorf("bad header: %w", ErrCorrupt)
 	}
 	tail := make([]byte, packTailLen)
@@ -134,7 +140,7 @@ func loadPack(f *os.File, name string) (*pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pack{name: name, f: f, size: size, count: count, tail: tail}, nil
+	return &pack{name: name, f: f, size: size, count: count, tail: tail, plain: string(head) == packMagicV1}, nil
 }
 
 // checkPackTail checks the tail of a pack of size bytes and returns its
@@ -207,10 +213,11 @@ func readFull(r io.ReaderAt, b []byte, off int64) error {
 	return err
 }
 
-// readRecord reads the record e and returns its object after checking the
-// record's hash and length against e and the object's hash against its
-// name. A damaged record yields an error wrapping ErrCorrupt.
-func readRecord(r io.ReaderAt, e packEntry) ([]byte, error) {
+// readRecord reads the record e and returns its object, decompressed
+// unless plain (a version 0x01 pack), after checking the record's hash and
+// length against e and the object's hash against its name. A damaged
+// record yields an error wrapping ErrCorrupt.
+func readRecord(r io.ReaderAt, e packEntry, plain bool) ([]byte, error) {
 	b := make([]byte, e.recordLen())
 	if err := readFull(r, b, e.off); err != nil {
 		return nil, err
@@ -223,6 +230,12 @@ func readRecord(r io.ReaderAt, e packEntry) ([]byte, error) {
 		return nil, fmt.Errorf("record length mismatch: %w", ErrCorrupt)
 	}
 	obj := b[32+k:]
+	if !plain {
+		var err error
+		if obj, err = snappy.Decode(nil, obj); err != nil {
+			return nil, fmt.Errorf("decompress record: %v: %w", err, ErrCorrupt)
+		}
+	}
 	if HashBytes(obj) != e.hash {
 		return nil, fmt.Errorf("content hash mismatch: %w", ErrCorrupt)
 	}
@@ -253,8 +266,9 @@ func newPackWriter(dir string) (*packWriter, error) {
 
 //semguard:begin pack-write
 
-// add appends object b named h.
+// add appends object b named h, compressed.
 func (pw *packWriter) add(h Hash, b []byte) error {
+	b = snappy.Encode(nil, b)
 	var head [32 + binary.MaxVarintLen64]byte
 	copy(head[:], h[:])
 	n := 32 + binary.PutUvarint(head[32:], uint64(len(b)))
@@ -283,7 +297,7 @@ func (pw *packWriter) read(e packEntry) ([]byte, error) {
 			return nil, fmt.Errorf("flush pack: %w", err)
 		}
 	}
-	return readRecord(pw.f.File, e)
+	return readRecord(pw.f.File, e, false)
 }
 
 // finish writes the index and the tail and publishes the pack in dir (see

@@ -180,7 +180,7 @@ func (s *Store) read(h Hash) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		b, err := readRecord(p.f, e)
+		b, err := readRecord(p.f, e, p.plain)
 		if err == nil {
 			return b, nil
 		}

@@ -116,6 +116,9 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 	if r.Outcome != engine.OutcomeUnchanged {
 		fmt.Fprintf(w, "  %d added, %d modified, %d deleted, %d renamed; %s / %s indexed\n",
 			r.Added, r.Modified, r.Deleted, r.Renamed, plural.Count(r.FilesIndexed, "file"), plural.Count(r.ChunksIndexed, "chunk"))
+		if r.Size != nil {
+			fmt.Fprintf(w, "  %s\n", sizeShort(r.Size))
+		}
 	}
 	if verbose {
 		fmt.Fprintf(w, "  scanned %d, stat-skipped %d, hashed %d, parsed %d\n", r.Scanned, r.StatSkipped, r.Hashed, r.Parsed)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
@@ -98,7 +99,7 @@ func upgradeOptions(g *globals, wait time.Duration, show bool) (o upgrade.Option
 		last := 0
 		o.OnProgress = func(p upgrade.Progress) {
 			if !started {
-				line.Phase(engine.PhaseEmbed, "chunks", p.Total)
+				line.Phase(progress.Embed, "chunks", p.Total)
 				line.Add(p.Done)
 				started, last = true, p.Done
 				return

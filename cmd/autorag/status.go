@@ -80,6 +80,9 @@ func printStatus(g *globals, st *engine.Status, note string, up *upgrade.Progres
 	} else {
 		fmt.Fprintln(w, "sources:     unchanged")
 	}
+	if st.Size != nil {
+		fmt.Fprintf(w, "size:        %s\n", sizeText(st.Size))
+	}
 	if st.Embedder != "" {
 		fmt.Fprintf(w, "embedder:    %s\n", shortEmbedder(st.Embedder))
 	}

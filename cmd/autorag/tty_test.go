@@ -142,8 +142,8 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Errorf("progress drawn %d times, want several redraws: %q", n, progress)
 	}
 	screen := render(raw)
-	if len(screen) != 3 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "30 added") ||
-		!strings.HasPrefix(screen[2], "  new index at ") {
+	if len(screen) != 4 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "30 added") ||
+		!strings.HasPrefix(screen[2], "  index ") || !strings.HasPrefix(screen[3], "  new index at ") {
 		t.Errorf("screen after the refresh should hold the summary alone, from column 0:\n%s", strings.Join(screen, "\n"))
 	}
 

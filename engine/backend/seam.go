@@ -111,6 +111,16 @@ type Deeper interface {
 	LexicalDeeper(ctx context.Context, k int) ([]rank.Hit, error)
 }
 
+// ChunkScorer is Lists that can score the query in the chunks of named
+// files alone, whatever their place in the ranking (the local backend):
+// the copy of a result in another language's folder (engine/copies) that
+// the ranking never reached is shown in its place. ChunksOf returns the
+// IDs of those files' chunks that pass the filters, and the BM25 hits
+// among them, best first.
+type ChunkScorer interface {
+	ChunksOf(ctx context.Context, paths []string) (ids []string, bm []rank.Hit, err error)
+}
+
 // The backends' names, as Settings.Backend.Name and the sidecar's
 // "backend" setting give them.
 const (

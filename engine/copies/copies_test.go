@@ -105,3 +105,36 @@ func TestIsCopyAndPrefer(t *testing.T) {
 		}
 	}
 }
+
+func TestSwap(t *testing.T) {
+	sig := func(p string) Signature { return Sign(page("ConvertTo-Json", strings.Count(p, "7"))) }
+	all := []string{
+		"docs/de/docs/deployment/docker.md", "docs/en/docs/deployment/docker.md", "docs/ja/docs/deployment/docker.md",
+		"docs/en/docs/deployment/https.md", "docs/en/docs/other/docker.md",
+		"reference/5.1/x.md", "reference/7.4/x.md", "reference/7.5/x.md",
+	}
+	for _, tt := range []struct {
+		path  string
+		named []string
+		want  string
+	}{
+		{"docs/de/docs/deployment/docker.md", nil, "docs/en/docs/deployment/docker.md"},
+		{"docs/de/docs/deployment/docker.md", []string{"ja"}, "docs/ja/docs/deployment/docker.md"},
+		{"docs/de/docs/deployment/docker.md", []string{"de"}, ""},
+		{"docs/en/docs/deployment/docker.md", nil, ""},
+		{"docs/en/docs/deployment/https.md", nil, ""},
+		{"reference/5.1/x.md", nil, "reference/7.5/x.md"},
+		{"reference/5.1/x.md", []string{"5.1"}, ""},
+	} {
+		got := Swap(tt.path, SiblingCandidates(tt.path, all), tt.named, sig)
+		if got != tt.want {
+			t.Errorf("Swap(%s, %q) = %q, want %q", tt.path, tt.named, got, tt.want)
+		}
+	}
+	if c := SiblingCandidates("docs/de/docs/deployment/docker.md", all); len(c) != 2 {
+		t.Errorf("siblings of the German page: %q, want the English and Japanese ones", c)
+	}
+	if InFolderOfCopies("docs/deployment/docker.md") || !InFolderOfCopies("docs/de/docs/x.md") || !InFolderOfCopies("reference/7.5/x.md") {
+		t.Error("InFolderOfCopies")
+	}
+}

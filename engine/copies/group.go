@@ -21,20 +21,25 @@ const (
 
 // IsCopy reports whether the documents a and b are copies of one another.
 func IsCopy(a, b Item) bool {
-	if a.Path == b.Path {
+	return isCopy(a.Path, b.Path, func() float64 { return Similarity(a.Sig, b.Sig) })
+}
+
+// isCopy is IsCopy of the documents at paths a and b, whose similarity sim
+// gives when the folders are not two languages'.
+func isCopy(a, b string, sim func() float64) bool {
+	if a == b {
 		return false
 	}
-	sim := Similarity(a.Sig, b.Sig)
-	segA, segB, sib := Siblings(a.Path, b.Path)
+	segA, segB, sib := Siblings(a, b)
 	switch {
 	case !sib:
 		return false
 	case isLanguage(segA) && isLanguage(segB):
 		return true
 	case isVersion(segA) && isVersion(segB):
-		return sim >= VersionMin
+		return sim() >= VersionMin
 	}
-	return sim >= SiblingMin
+	return sim() >= SiblingMin
 }
 
 // Prefer reports whether the copy at path b is to be shown rather than the
