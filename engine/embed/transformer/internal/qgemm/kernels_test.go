@@ -1,6 +1,7 @@
 package qgemm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -174,4 +175,32 @@ func checkExactSums(t *testing.T, name string, r *rand.Rand, m, k, n int, extrem
 			}
 		}
 	}
+}
+
+// BenchmarkMatMulShapes: the encoder's dense products at 512 tokens
+// (hidden 384, intermediate 1536) and attention's two per head (d = 32),
+// for each kernel, in GOP per CPU-second.
+func BenchmarkMatMulShapes(b *testing.B) {
+	for _, k := range kernels()[1:] {
+		for _, s := range []struct{ m, k, n int }{{512, 384, 1152}, {512, 384, 1536}, {512, 1536, 384}, {96, 32, 512}, {96, 512, 32}} {
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", k.name, s.m, s.k, s.n), func(b *testing.B) {
+				with(k, func() { benchShape(b, s.m, s.k, s.n) })
+			})
+		}
+	}
+}
+
+func benchShape(b *testing.B, m, k, n int) {
+	r := rand.New(rand.NewPCG(41, 42))
+	a, w := random(r, m*k, -1, 1), random(r, n*k, -1, 1)
+	p := NewPanels(k, n)
+	PackInto(p, 0, w, n, 1, k, 1)
+	var q Quant
+	Quantize(&q, a, k, m, k)
+	c, bias := make([]float32, m*n), make([]float32, n)
+	cpu0 := cpuTime()
+	for b.Loop() {
+		MatMul(c, n, &q, p, bias)
+	}
+	b.ReportMetric(float64(2*m*k*n)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e9, "GOP/cpu-s")
 }
