@@ -9,11 +9,12 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// attention computes the context of every head into ctx (L × hidden) from
-// qkv (L rows of query | key | value). The keys are packed already scaled
-// by 1/√d, and each row of probabilities is normalized after its product
-// with the values (d multiplications instead of L).
-func (e *encoder) attention(st *state, ctx, qkv []float32, L int) {
+// attention computes the context of every head into ctx (rows × hidden,
+// the first rows queries) from qkv (L rows of query | key | value). The
+// keys are packed already scaled by 1/√d, and each row of probabilities is
+// normalized after its product with the values (d multiplications instead
+// of L).
+func (e *encoder) attention(st *state, ctx, qkv []float32, L, rows int) {
 	h := e.hidden
 	heads := e.shape.Heads
 	d := h / heads
@@ -24,12 +25,12 @@ func (e *encoder) attention(st *state, ctx, qkv []float32, L int) {
 	for hd := 0; hd < heads; hd++ {
 		off := hd * d
 		packHead(st, qkv, L, h, off, d, lp, scale)
-		gemm.MatMul(scores, lp, qkv[off:], 3*h, L, &st.keys)
-		for i := 0; i < L; i++ {
+		gemm.MatMul(scores, lp, qkv[off:], 3*h, rows, &st.keys)
+		for i := 0; i < rows; i++ {
 			inv[i] = softmax(scores[i*lp : i*lp+L])
 		}
-		gemm.MatMul(ctx[off:], h, scores, lp, L, &st.vals)
-		for i := 0; i < L; i++ {
+		gemm.MatMul(ctx[off:], h, scores, lp, rows, &st.vals)
+		for i := 0; i < rows; i++ {
 			row := ctx[i*h+off : i*h+off+d]
 			for c := range row {
 				row[c] *= inv[i]
@@ -77,8 +78,9 @@ const attnRows = 8 * qgemm.Rows
 // dimension, the queries per row; each block of query rows gets its
 // scores, a softmax that writes its probabilities as bytes (e^(s-max)·255,
 // rounded), and their product with the values, normalized by the sum of
-// those bytes so the weights of a row sum to exactly one.
-func (e *encoder) attentionInt8(st *state, ctx, qkv []float32, L int) {
+// those bytes so the weights of a row sum to exactly one. Only the first
+// rows queries are taken (ctx is rows × hidden).
+func (e *encoder) attentionInt8(st *state, ctx, qkv []float32, L, rows int) {
 	h := e.hidden
 	heads := e.shape.Heads
 	d := h / heads
@@ -93,8 +95,8 @@ func (e *encoder) attentionInt8(st *state, ctx, qkv []float32, L int) {
 		qgemm.PackInto(&st.qkeys, 0, qkv[h+off:], L, 1, 3*h, scale)
 		st.qvals.Reset(L, d)
 		qgemm.PackInto(&st.qvals, 0, qkv[2*h+off:], d, 3*h, 1, 1)
-		for i0 := 0; i0 < L; i0 += attnRows {
-			m := min(attnRows, L-i0)
+		for i0 := 0; i0 < rows; i0 += attnRows {
+			m := min(attnRows, rows-i0)
 			qgemm.Quantize(&st.qq, qkv[i0*3*h+off:], 3*h, m, d)
 			qgemm.MatMul(scores, lp, &st.qq, &st.qkeys, zero)
 			st.qp.Reset(m, L)

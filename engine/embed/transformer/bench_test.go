@@ -21,14 +21,15 @@ func arithmeticNames() []string {
 // BenchmarkEmbed measures throughput at the model's maximum sequence
 // length (a 2,400-character chunk is longer than every model's window, so
 // this is the length refresh embeds at), as chunks/s over every core, with
-// float32 products and (on CPUs with AVX-512 VNNI or AVX2) int8 ones; e5
-// also at 192 tokens, an XQuAD paragraph. AUTORAG_CPU=avx2 measures the
+// float32 products and (on CPUs with AVX-512 VNNI or AVX2) int8 ones;
+// MiniLM and bge also at the other's length (256 and 512 tokens), e5 also
+// at 192 tokens, an XQuAD paragraph. AUTORAG_CPU=avx2 measures the
 // path of CPUs without AVX-512 on one that has it.
 func BenchmarkEmbed(b *testing.B) {
 	for _, c := range []struct {
 		name   string
 		maxLen int
-	}{{"all-minilm-l6-v2-q", 256}, {"bge-small-en-v1.5-q", 512}, {e5Model, 512}, {e5Model, 192}} {
+	}{{"all-minilm-l6-v2-q", 256}, {"all-minilm-l6-v2-q", 512}, {"bge-small-en-v1.5-q", 256}, {"bge-small-en-v1.5-q", 512}, {e5Model, 512}, {e5Model, 192}} {
 		benchArithmetics(b, fmt.Sprintf("%s/%d", c.name, c.maxLen), func(b *testing.B, int8 bool) {
 			m := benchModel(b, c.name, c.maxLen, int8)
 			seqs := make([][]int32, 8)

@@ -8,16 +8,13 @@ import (
 )
 
 // TestInt8WithoutAVX512 runs the int8 products as a CPU without AVX-512
-// runs them (the AVX2 kernel, fastmath's AVX2 and Go code) on the
-// reference sentences, and holds them to the float32 products (cosine ≥
-// 0.995, TestInt8MatchesFloat's bar). Where the CPU also has AVX-512 VNNI
-// it holds them to that kernel's vectors: bit for bit with only qgemm's
-// AVX-512 code off (the same integer sums, the same float epilogue, the
-// same quantization: a CPU with AVX-512 but not VNNI computes
-// ArithmeticInt8 too), and at cosine ≥ 0.995 with fastmath's off too:
-// LayerNorm, GELU and the softmax then round differently, which moves
-// quantization ranges, and the vectors sit about 0.999 apart, hence
-// ArithmeticInt8AVX2.
+// runs them (the AVX2 kernel on weights in −64…64, fastmath's AVX2 and Go
+// code) on the reference sentences, and holds them to the float32 products
+// (cosine ≥ 0.995, TestInt8MatchesFloat's bar); so too with only qgemm's
+// AVX-512 code off (a CPU with AVX-512 but not VNNI). Where the CPU has
+// AVX-512 VNNI it requires cosine ≥ 0.99 between the AVX2 vectors and that
+// kernel's (weights in −127…127): two vectors each at 0.995 from the
+// float32 one can sit 0.980 apart; measured, the least is 0.993.
 func TestInt8WithoutAVX512(t *testing.T) {
 	defer func(was bool) { int8Products = was }(int8Products)
 	int8Products = true
@@ -33,6 +30,12 @@ func TestInt8WithoutAVX512(t *testing.T) {
 			t.Errorf("int8 products without AVX-512: arithmetic %d, want %d", arithmetic(), ArithmeticInt8AVX2)
 		}
 	}()
+	func() {
+		defer qgemmWithoutAVX512()()
+		if arithmetic() != ArithmeticInt8AVX2F16 {
+			t.Errorf("int8 products with AVX-512 but not VNNI: arithmetic %d, want %d", arithmetic(), ArithmeticInt8AVX2F16)
+		}
+	}()
 	if !qgemm.Available() {
 		t.Fatalf("no int8 kernel on this CPU (kernel %s): int8 products are float32's fallback only on CPUs without AVX2", qgemm.Kernel())
 	}
@@ -44,30 +47,28 @@ func TestInt8WithoutAVX512(t *testing.T) {
 			i8 := vectorsWith(t, m, withAVX512)
 			qOff := vectorsWith(t, m, qgemmWithoutAVX512)
 			allOff := vectorsWith(t, m, func() func() { return setAVX512(false) })
-			worst, worstVNNI := 1.0, 1.0
+			worst, worstQ, worstVNNI := 1.0, 1.0, 1.0
 			for i := range m.Cases {
-				if cs := cosine(f32[i], allOff[i]); cs < 0.995 {
-					t.Errorf("sentence %d: AVX2 int8 products at cosine %.6f from float32, want ≥ 0.995", i, cs)
-				} else {
-					worst = min(worst, cs)
-				}
-				if native != "avx512-vnni" {
-					continue
-				}
-				for j := range i8[i] {
-					if qOff[i][j] != i8[i][j] {
-						t.Fatalf("sentence %d: the AVX2 kernel's vector differs from the VNNI kernel's at %d: %g, %g", i, j, qOff[i][j], i8[i][j])
-					}
-				}
-				cs := cosine(i8[i], allOff[i])
-				worstVNNI = min(worstVNNI, cs)
-				if cs < 0.995 {
-					t.Errorf("sentence %d: without AVX-512, cosine %.7f to the VNNI vectors, want ≥ 0.995", i, cs)
+				worst = min(worst, checkCosine(t, i, "AVX2 int8 products", f32[i], allOff[i], 0.995))
+				worstQ = min(worstQ, checkCosine(t, i, "int8 products without VNNI", f32[i], qOff[i], 0.995))
+				if native == "avx512-vnni" {
+					worstVNNI = min(worstVNNI, checkCosine(t, i, "AVX2 int8 products (to VNNI's)", i8[i], allOff[i], 0.99))
 				}
 			}
-			t.Logf("native kernel %s; without AVX-512: lowest cosine %.6f to float32, %.7f to AVX-512", native, worst, worstVNNI)
+			t.Logf("native kernel %s; without AVX-512: lowest cosine %.6f to float32, %.6f to AVX-512 VNNI; without VNNI: %.6f to float32", native, worst, worstVNNI, worstQ)
 		})
 	}
+}
+
+// checkCosine fails t when got sits at cosine < bar from want, and
+// returns the cosine.
+func checkCosine(t *testing.T, i int, what string, want, got []float32, bar float64) float64 {
+	t.Helper()
+	cs := cosine(want, got)
+	if cs < bar {
+		t.Errorf("sentence %d: %s at cosine %.6f, want ≥ %g", i, what, cs, bar)
+	}
+	return cs
 }
 
 // vectorsWith runs model m over every reference sentence with int8

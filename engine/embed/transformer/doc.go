@@ -30,18 +30,20 @@
 // How the products run depends on the CPU:
 //
 //   - With AVX-512 VNNI or AVX2 (package qgemm): int8 products. Weights
-//     are quantized per output column (int8 files come back exactly), the
-//     activations per row at run time (finer than onnxruntime's per-tensor
-//     dynamic quantization), and attention's two products too: keys per
-//     key, values per dimension, queries per row, the softmax's
+//     are quantized per output column (int8 files come back exactly with
+//     VNNI), the activations per row at run time (finer than onnxruntime's
+//     per-tensor dynamic quantization), and attention's two products too:
+//     keys per key, values per dimension, queries per row, the softmax's
 //     probabilities as bytes. TestInt8MatchesFloat holds these vectors to
 //     the float32 path's at cosine ≥ 0.995 on the reference sentences.
-//     The VNNI and AVX2 kernels compute the same integer sums and floats;
-//     the identity still tells CPUs with AVX-512 from those without
-//     (ArithmeticInt8, ArithmeticInt8AVX2), because fastmath's rounding
-//     differs between them and int8 vectors amplify it (cosine ≈ 0.999).
-//     AUTORAG_CPU=avx2 (CPUEnv) runs the AVX2 path on an AVX-512 machine,
-//     for measurement.
+//     The AVX2 kernel (VPMADDUBSW) takes weights, keys and values in
+//     −64…64 rather than −127…127, so that its 16-bit pair sums never
+//     saturate; on the same bytes the two kernels agree bit for bit. The
+//     identity tells the classes apart (ArithmeticInt8,
+//     ArithmeticInt8AVX2, ArithmeticInt8AVX2F16): the weights' range and
+//     fastmath's rounding (which int8 vectors amplify, cosine ≈ 0.999)
+//     differ between them. AUTORAG_CPU=avx2 (CPUEnv) runs the AVX2 path on
+//     an AVX-512 machine, for measurement.
 //   - Otherwise (no AVX2 and FMA), or when tests ask: every product in
 //     float32 (package gemm), the activations not quantized, which keeps the
 //     vectors at the float32 model's: testdata/reference.json, written by

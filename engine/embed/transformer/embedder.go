@@ -9,6 +9,7 @@ import (
 
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embed/transformer/internal/fastmath"
+	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
 	"github.com/autorag/autorag/engine/embed/wordpiece"
 )
 
@@ -85,13 +86,17 @@ func New(cfg Config) (*Embedder, error) {
 // or the softmax moves a row's quantization range and so every byte of it,
 // and the vectors of CPUs with AVX-512 (fastmath's sixteen-lane code) and
 // without it sit at cosine ≈ 0.999 from each other (TestInt8WithoutAVX512),
-// so each has its own version. Within one, the kernels agree bit for bit:
-// the AVX-512 VNNI and AVX2 kernels compute the same integer sums and float
-// epilogue.
+// so each has its own version. The AVX2 kernel (VPMADDUBSW) also needs
+// the weights, keys and values in −64…64 (qgemm.NarrowTop) where the VNNI
+// kernel takes −127…127, another version again; on the same bytes the two
+// kernels agree bit for bit (qgemm's TestKernelsAgree).
 const (
-	ArithmeticFloat32  = 1
-	ArithmeticInt8     = 2 // int8 products, fastmath with AVX-512
-	ArithmeticInt8AVX2 = 3 // int8 products, fastmath without AVX-512
+	ArithmeticFloat32 = 1
+	ArithmeticInt8    = 2 // int8 products, weights in −127…127, fastmath with AVX-512 (AVX-512 VNNI)
+	// 3 was the AVX2 kernel's weights in −127…127 (VPMADDWD on 16-bit
+	// copies), fastmath without AVX-512: retired by 4.
+	ArithmeticInt8AVX2    = 4 // weights in −64…64 (AVX2's VPMADDUBSW), fastmath without AVX-512
+	ArithmeticInt8AVX2F16 = 5 // weights in −64…64, fastmath with AVX-512 (AVX-512 without VNNI)
 )
 
 // arithmetic is the version this process computes with.
@@ -99,8 +104,10 @@ func arithmetic() int {
 	switch {
 	case !int8Products:
 		return ArithmeticFloat32
-	case fastmath.AVX512():
+	case !qgemm.Narrow():
 		return ArithmeticInt8
+	case fastmath.AVX512():
+		return ArithmeticInt8AVX2F16
 	}
 	return ArithmeticInt8AVX2
 }

@@ -31,8 +31,12 @@ func grow(b *[]float32, n int) []float32 {
 
 // forward runs the encoder over one sequence of token ids (special tokens
 // included, every token attended: no padding) and returns its last hidden
-// states, L rows of hidden floats, in st's memory.
-func (e *encoder) forward(st *state, ids []int32) []float32 {
+// states, L rows of hidden floats, in st's memory; only the first rows of
+// them when rows < L (the [CLS] state alone: rows = 1). Every row but
+// attention's mixing is computed on its own, and the keys and values of
+// the last layer still come from every row, so those rows are the same,
+// bit for bit, as when all are computed (TestForwardFirstRows).
+func (e *encoder) forward(st *state, ids []int32, rows int) []float32 {
 	L, h := len(ids), e.hidden
 	x := grow(&st.x, L*h)
 	for i, id := range ids {
@@ -45,31 +49,36 @@ func (e *encoder) forward(st *state, ids []int32) []float32 {
 		fastmath.LayerNorm(row, nil, e.embLN.g, e.embLN.b, e.shape.Eps)
 	}
 	for li := range e.layers {
-		x = e.block(st, &e.layers[li], x, L)
+		out := L
+		if li == len(e.layers)-1 {
+			out = min(rows, L)
+		}
+		x = e.block(st, &e.layers[li], x, L, out)
 	}
 	return x
 }
 
 // block is one encoder layer: self-attention and the feed-forward network,
-// each with its residual connection and LayerNorm (post-norm, as BERT).
-func (e *encoder) block(st *state, l *layer, x []float32, L int) []float32 {
+// each with its residual connection and LayerNorm (post-norm, as BERT), for
+// the first rows of x's L (keys and values from all L).
+func (e *encoder) block(st *state, l *layer, x []float32, L, rows int) []float32 {
 	h := e.hidden
 	qkv := grow(&st.qkv, L*3*h)
 	st.dense(qkv, x, L, h, l.qkv)
-	ctx := grow(&st.ctx, L*h)
+	ctx := grow(&st.ctx, rows*h)
 	if e.int8 {
-		e.attentionInt8(st, ctx, qkv, L)
+		e.attentionInt8(st, ctx, qkv, L, rows)
 	} else {
-		e.attention(st, ctx, qkv, L)
+		e.attention(st, ctx, qkv, L, rows)
 	}
-	y := grow(&st.y, L*h)
-	st.dense(y, ctx, L, h, l.attnOut)
-	addNorm(y, x, L, h, l.ln1, e.shape.Eps)
-	ffn := grow(&st.ffn, L*e.inter)
-	st.dense(ffn, y, L, h, l.ffnIn)
+	y := grow(&st.y, rows*h)
+	st.dense(y, ctx, rows, h, l.attnOut)
+	addNorm(y, x, rows, h, l.ln1, e.shape.Eps)
+	ffn := grow(&st.ffn, rows*e.inter)
+	st.dense(ffn, y, rows, h, l.ffnIn)
 	fastmath.GELU(ffn)
-	st.dense(x, ffn, L, e.inter, l.ffnOut)
-	addNorm(x, y, L, h, l.ln2, e.shape.Eps)
+	st.dense(x, ffn, rows, e.inter, l.ffnOut)
+	addNorm(x, y, rows, h, l.ln2, e.shape.Eps)
 	return x
 }
 

@@ -80,7 +80,11 @@ func (m *Model) Vocab() int { return m.enc.vocab }
 
 // vector runs one sequence and pools it into dst (Dims floats), normalized.
 func (m *Model) vector(st *state, ids []int32, dst []float32) {
-	hs := m.enc.forward(st, ids)
+	rows := len(ids)
+	if m.pooling == PoolCLS {
+		rows = 1 // the last layer computes the [CLS] state alone
+	}
+	hs := m.enc.forward(st, ids, rows)
 	h := m.enc.hidden
 	clear(dst)
 	switch m.pooling {

@@ -196,3 +196,91 @@ sdone:
 	MOVQ AX, sum+32(FP)
 	VZEROUPPER
 	RET
+
+// func layerNorm8(x, res *float32, n int, gamma, beta *float32, eps float32)
+//
+// layerNorm16 in eight lanes: x = (v - mean)/sqrt(var + eps)·g + b with
+// v = x + res (res nil: v = x), for n floats, n a positive multiple of 8;
+// sums in float32. Requires AVX2 and FMA.
+TEXT ·layerNorm8(SB), NOSPLIT, $0-44
+	MOVQ x+0(FP), DI
+	MOVQ res+8(FP), SI
+	MOVQ n+16(FP), R8
+	MOVQ gamma+24(FP), R9
+	MOVQ beta+32(FP), R10
+	MOVQ R8, R11
+	SHRQ $3, R11
+	VXORPS Y1, Y1, Y1 // Σv
+	MOVQ DI, AX
+	MOVQ R11, CX
+	TESTQ SI, SI
+	JZ   lsum
+
+ladd:
+	VMOVUPS (AX), Y0
+	VADDPS (SI), Y0, Y0
+	VMOVUPS Y0, (AX)
+	VADDPS Y0, Y1, Y1
+	ADDQ $32, AX
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  ladd
+	JMP  lmean
+
+lsum:
+	VADDPS (AX), Y1, Y1
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  lsum
+
+lmean:
+	VEXTRACTF128 $1, Y1, X2
+	VADDPS X2, X1, X1
+	VPSHUFD $0x4e, X1, X2
+	VADDPS X2, X1, X1
+	VPSHUFD $0xb1, X1, X2
+	VADDPS X2, X1, X1
+	CVTSQ2SS R8, X3 // n
+	VDIVSS X3, X1, X1 // mean
+	VBROADCASTSS X1, Y4
+	VXORPS Y5, Y5, Y5 // Σ(v - mean)²
+	MOVQ DI, AX
+	MOVQ R11, CX
+
+lvar:
+	VMOVUPS (AX), Y0
+	VSUBPS Y4, Y0, Y0
+	VFMADD231PS Y0, Y0, Y5
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  lvar
+	VEXTRACTF128 $1, Y5, X2
+	VADDPS X2, X5, X5
+	VPSHUFD $0x4e, X5, X2
+	VADDPS X2, X5, X5
+	VPSHUFD $0xb1, X5, X2
+	VADDPS X2, X5, X5
+	VDIVSS X3, X5, X5 // var
+	VADDSS eps+40(FP), X5, X5
+	VSQRTSS X5, X5, X5
+	MOVL $0x3f800000, AX
+	VMOVD AX, X6
+	VDIVSS X5, X6, X6 // 1/sqrt(var + eps)
+	VBROADCASTSS X6, Y6
+	MOVQ DI, AX
+	MOVQ R11, CX
+
+lnorm:
+	VMOVUPS (AX), Y0
+	VSUBPS Y4, Y0, Y0
+	VMULPS Y6, Y0, Y0
+	VMULPS (R9), Y0, Y0
+	VADDPS (R10), Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ $32, AX
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ CX
+	JNZ  lnorm
+	VZEROUPPER
+	RET

@@ -56,3 +56,9 @@ func max8(x *float32, n int) float32
 //
 //go:noescape
 func softmaxBytes8(dst *uint8, x *float32, n int, m float32) (sum int)
+
+// layerNorm8 is LayerNorm for n floats, n a positive multiple of 8; res
+// may be nil (avx2_amd64.s).
+//
+//go:noescape
+func layerNorm8(x, res *float32, n int, gamma, beta *float32, eps float32)

@@ -27,3 +27,7 @@ func max8(x *float32, n int) float32 { panic("fastmath: no vector kernel") }
 func softmaxBytes8(dst *uint8, x *float32, n int, m float32) int {
 	panic("fastmath: no vector kernel")
 }
+
+func layerNorm8(x, res *float32, n int, gamma, beta *float32, eps float32) {
+	panic("fastmath: no vector kernel")
+}

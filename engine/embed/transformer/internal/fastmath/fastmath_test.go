@@ -103,7 +103,7 @@ func BenchmarkExp(b *testing.B) {
 // residual and without, on rows with an offset (the mean matters).
 func TestLayerNorm(t *testing.T) {
 	withKernels(t, func(t *testing.T) {
-		for _, n := range []int{16, 20, 384} {
+		for _, n := range []int{8, 16, 20, 24, 384} {
 			x, res, g, b := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
 			for j := range x {
 				x[j] = float32(math.Sin(float64(j))*3 + 5)

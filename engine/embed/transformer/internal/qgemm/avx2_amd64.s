@@ -1,21 +1,30 @@
 #include "textflag.h"
 
-// func kernel6x16(k2 int, a *int16, lda int, b *int16, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
+// Sixteen 16-bit ones: VPMADDWD by them sums VPMADDUBSW's pairs into 32 bits.
+DATA ones<>+0(SB)/8, $0x0001000100010001
+DATA ones<>+8(SB)/8, $0x0001000100010001
+DATA ones<>+16(SB)/8, $0x0001000100010001
+DATA ones<>+24(SB)/8, $0x0001000100010001
+GLOBL ones<>(SB), RODATA|NOPTR, $32
+
+// func kernel6x16(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
 //
-// The AVX2 kernel's 6 × 16 tile of C = A·B (package qgemm, wide.go): A six
-// rows of 16-bit values (row stride lda values), B half a 16-bit panel (per
-// pair of k: 16 columns × 2 values, 64 bytes), k2 pairs. Each
-// VPMADDWD multiplies a broadcast pair of A by each column's pair of B and
-// sums the two products into a 32-bit lane, exactly; VPADDD accumulates:
-// twelve accumulators (Y0–Y11, row r in Y2r and Y2r+1). The sums are then
-// scaled as kernel12x32 does, in the same order: C[r][n] =
-// (float(acc)·sw[n]·sa[r] + csw[n]·mina[r]) + bias[n], row stride ldc
-// floats. Requires AVX2 and FMA.
+// The AVX2 kernel's 6 × 16 tile of C = A·B (package qgemm, avx2_amd64.go):
+// A six rows of bytes (row stride lda bytes), B half a panel as the VNNI
+// kernel reads it (per group of 4 k: 32 columns × 4 signed bytes, 128
+// bytes, of which this half's 16 columns are 64 contiguous bytes), each in
+// −64…64, k4 groups. Per group and row, VPBROADCASTD spreads the row's 4
+// bytes, VPMADDUBSW multiplies them by each column's 4 bytes and sums
+// pairs into 16 bits (at most 2·255·64 = 32,640 in magnitude: never
+// saturated), VPMADDWD by ones sums the two pairs into a 32-bit lane,
+// exactly, and VPADDD accumulates: twelve accumulators (Y0–Y11, row r in
+// Y2r and Y2r+1). The sums are then scaled as kernel12x32 does, in the
+// same order: C[r][n] = (float(acc)·sw[n]·sa[r] + csw[n]·mina[r]) +
+// bias[n], row stride ldc floats. Requires AVX2 and FMA.
 TEXT ·kernel6x16(SB), NOSPLIT, $0-88
-	MOVQ k2+0(FP), CX
+	MOVQ k4+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
-	SHLQ $1, R8 // bytes
 	MOVQ b+24(FP), DI
 	LEAQ (R8)(R8*2), R9 // 3·lda
 	LEAQ (SI)(R8*4), R10 // row 4
@@ -36,38 +45,50 @@ loop:
 	VMOVDQU (DI), Y12
 	VMOVDQU 32(DI), Y13
 	VPBROADCASTD (SI), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y0, Y0
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y1, Y1
 	VPBROADCASTD (SI)(R8*1), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y2, Y2
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y3, Y3
 	VPBROADCASTD (SI)(R8*2), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y4, Y4
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y5, Y5
 	VPBROADCASTD (SI)(R9*1), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y6, Y6
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y7, Y7
 	VPBROADCASTD (R10), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y8, Y8
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y9, Y9
 	VPBROADCASTD (R10)(R8*1), Y14
-	VPMADDWD Y12, Y14, Y15
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y10, Y10
-	VPMADDWD Y13, Y14, Y15
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y15
 	VPADDD Y15, Y11, Y11
 	ADDQ $4, SI
 	ADDQ $4, R10
-	ADDQ $64, DI
+	ADDQ $128, DI
 	DECQ CX
 	JNZ  loop
 
@@ -180,24 +201,5 @@ loop:
 	VFMADD231PS Y14, Y13, Y11
 	VADDPS 32(SI), Y11, Y11
 	VMOVUPS Y11, 32(DX)
-	VZEROUPPER
-	RET
-
-// func widen16(dst *int16, src *uint8, n int)
-//
-// dst[i] = src[i] zero-extended, for n bytes, n a positive multiple of 16.
-TEXT ·widen16(SB), NOSPLIT, $0-24
-	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ n+16(FP), CX
-	SHRQ $4, CX
-
-wloop:
-	VPMOVZXBW (SI), Y0
-	VMOVDQU Y0, (DI)
-	ADDQ $16, SI
-	ADDQ $32, DI
-	DECQ CX
-	JNZ  wloop
 	VZEROUPPER
 	RET

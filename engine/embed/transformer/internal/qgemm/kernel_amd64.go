@@ -5,11 +5,13 @@ import "golang.org/x/sys/cpu"
 // useAsm says whether the AVX-512 VNNI kernel and the AVX-512 quantizing
 // helpers run; useAVX2 whether the AVX2 kernel (avx2_amd64.s) runs when
 // they do not. The portable kernel computes the same integer sums
-// otherwise.
+// otherwise. narrow says whether B is quantized to −NarrowTop…NarrowTop,
+// as the AVX2 kernel requires.
 var (
 	hasVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 	useAsm  = hasVNNI
 	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	narrow  = useAVX2 && !useAsm
 )
 
 // Available reports whether this CPU runs an int8 kernel (AVX-512 VNNI or
@@ -24,8 +26,14 @@ func Available() bool { return useAsm || useAVX2 }
 // multiplied with. It returns the previous setting.
 func SetAVX512(on bool) (was bool) {
 	was, useAsm = useAsm, on && hasVNNI
+	narrow = useAVX2 && !useAsm
 	return was
 }
+
+// Narrow reports whether B is quantized to −NarrowTop…NarrowTop rather
+// than −FullTop…FullTop: true where the AVX2 kernel runs (its vectors then
+// differ from the VNNI kernel's).
+func Narrow() bool { return narrow }
 
 // Kernel names the kernel MatMul runs: "avx512-vnni", "avx2" or "go".
 func Kernel() string {
@@ -37,10 +45,6 @@ func Kernel() string {
 	}
 	return "go"
 }
-
-// wideKernel says whether the AVX2 kernel runs, which multiplies the
-// 16-bit copies of the operands (Panels.wide, Quant.wide).
-func wideKernel() bool { return useAVX2 && !useAsm }
 
 //go:noescape
 func kernel12x32(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
@@ -54,7 +58,7 @@ func minMax16(x *float32, n int) (lo, hi float32)
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	if !useAsm {
 		if useAVX2 {
-			blockAVX2(a, i, b, col, bias, c, ldc)
+			blockAVX2(a, i, panel, b, col, bias, c, ldc)
 			return
 		}
 		blockGo(a, i, panel, b, col, bias, c, ldc)
@@ -197,7 +201,7 @@ func quantRows(q *Quant, a []float32, lda, m int) {
 // packColumns is packContiguousColumns' quantization of n ≥ 1 columns: it
 // fills p's bytes and returns each column's max|x| and byte sum.
 func packColumns(p *Panels, col int, w []float32, n, js int, amax []float32, sums []int32) {
-	if !useAsm || p.K%16 != 0 {
+	if !useAsm || p.top != FullTop || p.K%16 != 0 {
 		packColumnsGo(p, col, w, n, js, amax, sums)
 		return
 	}

@@ -2,8 +2,8 @@
 
 package qgemm
 
-// useAsm and useAVX2 are false: there is no assembly kernel here.
-var useAsm, useAVX2 = false, false
+// useAsm, useAVX2 and narrow are false: there is no assembly kernel here.
+var useAsm, useAVX2, narrow = false, false, false
 
 // Available reports whether this CPU runs an int8 kernel: never here.
 func Available() bool { return useAsm }
@@ -11,12 +11,12 @@ func Available() bool { return useAsm }
 // SetAVX512 does nothing here: there is no AVX-512 code.
 func SetAVX512(on bool) (was bool) { return false }
 
+// Narrow reports whether B is quantized to −NarrowTop…NarrowTop: never
+// here.
+func Narrow() bool { return narrow }
+
 // Kernel names the kernel MatMul runs: the portable one.
 func Kernel() string { return "go" }
-
-func wideKernel() bool { return false }
-
-func widenBytes(dst []int16, src []uint8) { widenBytesGo(dst, src) }
 
 func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
 	blockGo(a, i, panel, b, col, bias, c, ldc)

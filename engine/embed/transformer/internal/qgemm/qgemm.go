@@ -16,21 +16,32 @@ const Rows = 12
 // group is the number of k values one 32-bit lane of VPDPBUSD sums.
 const group = 4
 
+// The largest magnitude of B's bytes: FullTop for the VNNI and portable
+// kernels, NarrowTop for the AVX2 kernel, whose VPMADDUBSW sums pairs of
+// byte products into 16 bits with saturation: 2·255·127 > 32,767, but
+// 2·255·64 = 32,640 fits, so its sums are exact.
+const (
+	FullTop   = 127
+	NarrowTop = 64
+)
+
 // Panels is a K×N matrix B quantized per column and packed for MatMul:
-// N/Width panels, each Kp/4 groups of Width columns × 4 consecutive k.
-// Its rows past K are zero, always: MatMul relies on it.
+// N/Width panels, each Kp/4 groups of Width columns × 4 consecutive k,
+// each byte in −Top…Top. Its rows past K are zero, always: MatMul relies
+// on it.
 type Panels struct {
 	K, N, Kp int
 	Data     []int8
 	Scale    []float32 // B[k][n] ≈ Scale[n]·q[k][n]
 	CSum     []float32 // Scale[n]·Σ_k q[k][n]
-	wide     []int16   // the AVX2 kernel's copy of Data (wide.go)
+	top      int
 }
 
 func roundUp(n, m int) int { return (n + m - 1) / m * m }
 
 // Reset makes p a zeroed K×N matrix (N a positive multiple of Width),
-// reusing its storage when large enough.
+// reusing its storage when large enough, for the kernel that runs now
+// (its bytes' Top).
 func (p *Panels) Reset(k, n int) {
 	if n%Width != 0 || n <= 0 || k <= 0 {
 		panic(fmt.Sprintf("qgemm: panels of %d×%d: N must be a positive multiple of %d", k, n, Width))
@@ -39,10 +50,15 @@ func (p *Panels) Reset(k, n int) {
 	p.Data = growClear(p.Data, p.Kp*n)
 	p.Scale = growClear(p.Scale, n)
 	p.CSum = growClear(p.CSum, n)
-	if wideKernel() {
-		p.wide = growClear(p.wide, p.Kp*n)
+	p.top = FullTop
+	if narrow {
+		p.top = NarrowTop
 	}
 }
+
+// Top is the largest magnitude of p's bytes (FullTop or NarrowTop, chosen
+// at Reset for the kernel that runs).
+func (p *Panels) Top() int { return p.top }
 
 // NewPanels returns zeroed panels for a K×N matrix.
 func NewPanels(k, n int) *Panels {
@@ -71,8 +87,10 @@ func (p *Panels) offset(k, n int) int {
 // attention's keys; ks = n, js = 1 for an ONNX MatMul weight stored in ×
 // out, or attention's values). mult multiplies every value (1 for a
 // weight; attention folds 1/√d into its keys). Each column gets its own
-// scale, max|column|/127, so weights that were int8 per column with zero
-// point 0 (onnxruntime's quantize_dynamic) come back exactly.
+// scale, max|column|/Top, so weights that were int8 per column with zero
+// point 0 (onnxruntime's quantize_dynamic) come back exactly, in
+// −FullTop…FullTop; in −NarrowTop…NarrowTop for the AVX2 kernel, with a
+// scale max|column|/64.
 func PackInto(p *Panels, col int, w []float32, n, ks, js int, mult float32) {
 	switch {
 	case ks == 1:
@@ -81,9 +99,6 @@ func PackInto(p *Panels, col int, w []float32, n, ks, js int, mult float32) {
 		packContiguousRows(p, col, w, n, ks, mult)
 	default:
 		panic(fmt.Sprintf("qgemm: PackInto with strides %d and %d: one must be 1", ks, js))
-	}
-	if wideKernel() {
-		widenPanels(p, col, n)
 	}
 }
 
@@ -97,7 +112,7 @@ func packContiguousColumns(p *Panels, col int, w []float32, n, js int, mult floa
 	packColumns(p, col, w, n, js, amax, sums)
 	for j := range amax {
 		c := col + j
-		p.Scale[c] = amax[j] / 127 * mult
+		p.Scale[c] = amax[j] / float32(p.top) * mult
 		p.CSum[c] = p.Scale[c] * float32(sums[j])
 	}
 }
@@ -111,7 +126,7 @@ func packColumnsGo(p *Panels, col int, w []float32, n, js int, amax []float32, s
 		amax[j] = max(-lo, hi)
 		inv := float32(0)
 		if amax[j] > 0 {
-			inv = 127 / amax[j]
+			inv = float32(p.top) / amax[j]
 		}
 		quantSym(tmp[:k], x, inv)
 		sum := 0
@@ -136,7 +151,7 @@ func packContiguousRows(p *Panels, col int, w []float32, n, ks int, mult float32
 	inv := make([]float32, n)
 	for c, a := range amax {
 		if a > 0 {
-			inv[c] = 127 / a
+			inv[c] = float32(p.top) / a
 		}
 	}
 	sums := make([]int32, n)
@@ -156,7 +171,7 @@ func packContiguousRows(p *Panels, col int, w []float32, n, ks int, mult float32
 		packRowsGo(p, col, w, ks, full, k-full, 0, n, inv, sums)
 	}
 	for c := range amax {
-		p.Scale[col+c] = amax[c] / 127 * mult
+		p.Scale[col+c] = amax[c] / float32(p.top) * mult
 		p.CSum[col+c] = p.Scale[col+c] * float32(sums[c])
 	}
 }
@@ -211,7 +226,6 @@ type Quant struct {
 	M, K, Kp   int
 	Data       []uint8
 	Scale, Min []float32 // A[i][k] ≈ Min[i] + Scale[i]·q[i][k]
-	wide       []int16   // the AVX2 kernel's copy of Data (wide.go)
 }
 
 // Reset makes q an m × k matrix for its rows to be set. Its bytes are not
@@ -298,17 +312,14 @@ func MatMulParallel(c []float32, ldc int, a *Quant, b *Panels, bias []float32, w
 	parallel.Split(b.N/Width, workers, func(j0, j1 int) { panels(c, ldc, a, b, bias, j0, j1) })
 }
 
-// prepare checks the operands' shapes and, for the AVX2 kernel, widens A
-// (before any worker starts).
+// prepare checks the operands' shapes, and that B's bytes suit the kernel:
+// in −127…127 they would saturate the AVX2 kernel's sums.
 func prepare(a *Quant, b *Panels, bias []float32) {
 	if a.K != b.K || len(bias) < b.N {
 		panic(fmt.Sprintf("qgemm: A has %d columns, B %d rows, bias %d of %d", a.K, b.K, len(bias), b.N))
 	}
-	if wideKernel() {
-		if len(b.wide) != len(b.Data) {
-			panic("qgemm: panels packed before the AVX2 kernel was chosen")
-		}
-		a.widen()
+	if narrow && b.top != NarrowTop {
+		panic("qgemm: panels packed for −127…127 before the AVX2 kernel was chosen")
 	}
 }
 
