@@ -34,11 +34,15 @@ const (
 // status: it stopped cleanly and the instance can serve again.
 var errStatus = errors.New("tree-sitter")
 
-// errTimeout is a parse or walk that ran past its budget inside the module.
+// errTimeout is a parse or walk that spent its budget of steps.
 var errTimeout = fmt.Errorf("%w: parse budget exceeded", errStatus)
 
-// recordWords is the size of one definition record in 32-bit words.
-const recordWords = 7
+// headWords and recordWords are the sizes, in 32-bit words, of the result's
+// head (status, count, steps spent) and of one definition record.
+const (
+	headWords   = 3
+	recordWords = 7
+)
 
 // record is one definition as the module reports it (byte offsets).
 // The module writes the rule index twice (the second word was a query's
@@ -49,7 +53,17 @@ type record struct {
 }
 
 func newInstance(ctx context.Context, e *engine) (*instance, error) {
-	cfg := wazero.NewModuleConfig().WithName("").WithSysNanotime().WithStartFunctions("_initialize")
+	return instantiate(ctx, e, moduleConfig())
+}
+
+// moduleConfig is the configuration of every instance. It gives the module
+// no clock but wazero's default, a fake that only ticks when read: the
+// budget is in steps and the module never reads one (TestReadsNoClock).
+func moduleConfig() wazero.ModuleConfig {
+	return wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+}
+
+func instantiate(ctx context.Context, e *engine, cfg wazero.ModuleConfig) (*instance, error) {
 	mod, err := e.rt.InstantiateModule(ctx, e.cm, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tree-sitter module: %w", err)
@@ -160,32 +174,33 @@ func (in *instance) rules(ctx context.Context, idx int32, name string) ([]string
 	return rs.kinds, nil
 }
 
-// parse parses src as lang (whose rules are set) within budgetMicros and
-// returns the module's records.
-func (in *instance) parse(ctx context.Context, lang int32, src []byte, budgetMicros uint32) ([]record, error) {
+// parse parses src as lang (whose rules are set) within budget steps
+// (glue.c) and returns the module's records and the steps it spent.
+func (in *instance) parse(ctx context.Context, lang int32, src []byte, budget uint32) ([]record, uint32, error) {
 	p, err := in.bytesIn(ctx, src)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer func() { _, _ = in.call(ctx, "free", uint64(p)) }()
-	res, err := in.call(ctx, "parse", uint64(lang), uint64(p), uint64(len(src)), uint64(budgetMicros))
+	res, err := in.call(ctx, "parse", uint64(lang), uint64(p), uint64(len(src)), uint64(budget))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	mem := in.mod.Memory()
-	head, ok := mem.Read(uint32(res), 8)
+	head, ok := mem.Read(uint32(res), headWords*4)
 	if !ok {
-		return nil, errors.New("tree-sitter module: result out of range")
+		return nil, 0, errors.New("tree-sitter module: result out of range")
 	}
 	status, n := binary.LittleEndian.Uint32(head), binary.LittleEndian.Uint32(head[4:])
+	steps := binary.LittleEndian.Uint32(head[8:])
 	if err := statusErr(status); err != nil {
-		return nil, err
+		return nil, steps, err
 	}
-	words, ok := mem.Read(uint32(res)+8, n*recordWords*4)
+	words, ok := mem.Read(uint32(res)+headWords*4, n*recordWords*4)
 	if !ok {
-		return nil, errors.New("tree-sitter module: result out of range")
+		return nil, steps, errors.New("tree-sitter module: result out of range")
 	}
-	return decodeRecords(words, int(n)), nil
+	return decodeRecords(words, int(n)), steps, nil
 }
 
 func statusErr(status uint32) error {

@@ -2,8 +2,12 @@ package syntax
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // keepMemory is how far an instance's linear memory may grow past its
@@ -17,17 +21,86 @@ const keepMemory = 64 << 20
 // hundreds of MiB for little gain.
 const maxInstances = 4
 
+// backstop is how long Parse waits for one call into the module before it
+// gives up on it: far past what any budget of steps takes (a 2 MiB file's
+// whole budget is spent in seconds), for a loop inside one parse operation
+// that the budget cannot see (a grammar's scanner that stops advancing).
+// wazero can only interrupt running code when the module is compiled with
+// a check at every loop head, an exit to Go that made parsing three times
+// slower, so a call past the backstop is abandoned, not killed: it keeps
+// its instance and its slot until it returns.
+var backstop = 5 * time.Minute
+
+// errStuck is a call into the module that ran past the backstop, or a
+// parse refused because every slot is held by such a call.
+var errStuck = errors.New("tree-sitter module: a parse ran past the backstop")
+
 // pool hands out instances, one parse each at a time, at most one per core
 // and maxInstances in all.
 type pool struct {
 	slots chan struct{}  // one token per instance in use
 	idle  chan *instance // instances ready for another parse
+	stuck atomic.Int32   // calls abandoned at the backstop and not yet returned
 }
 
 var thePool = sync.OnceValue(func() *pool {
 	n := min(runtime.GOMAXPROCS(0), maxInstances)
 	return &pool{slots: make(chan struct{}, n), idle: make(chan *instance, n)}
 })
+
+// Call states, for run and the goroutine that makes the call.
+const (
+	callRunning = iota
+	callReturned
+	callAbandoned
+)
+
+// run parses src as lang in an instance of the pool. The call runs on a
+// goroutine of its own, which gives the instance back when it returns;
+// run returns early when ctx ends (the call finishes within its budget of
+// steps and frees its instance then) or at the backstop.
+func (p *pool) run(ctx context.Context, e *engine, lang string, src []byte) ([]record, []string, error) {
+	if int(p.stuck.Load()) >= cap(p.slots) {
+		return nil, nil, fmt.Errorf("%w: every instance is held by one", errStuck)
+	}
+	in, err := p.get(ctx, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	type result struct {
+		recs  []record
+		kinds []string
+		err   error
+	}
+	done := make(chan result, 1)
+	var state atomic.Int32
+	go func() {
+		cctx := context.WithoutCancel(ctx)
+		recs, kinds, _, err := parseIn(cctx, in, lang, src)
+		// A status error leaves the instance sound; any other (a trap,
+		// memory) may not.
+		p.put(cctx, in, err != nil && !errors.Is(err, errStatus))
+		if !state.CompareAndSwap(callRunning, callReturned) {
+			p.stuck.Add(-1)
+		}
+		done <- result{recs, kinds, err}
+	}()
+	t := time.NewTimer(backstop)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.recs, r.kinds, r.err
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case <-t.C:
+		if state.CompareAndSwap(callRunning, callAbandoned) {
+			p.stuck.Add(1)
+			return nil, nil, errStuck
+		}
+		r := <-done
+		return r.recs, r.kinds, r.err
+	}
+}
 
 // get returns an idle instance or a new one, waiting for a slot if every
 // core's instance is busy.
@@ -42,7 +115,7 @@ func (p *pool) get(ctx context.Context, e *engine) (*instance, error) {
 		return in, nil
 	default:
 	}
-	in, err := newInstance(ctx, e)
+	in, err := newInstance(context.WithoutCancel(ctx), e)
 	if err != nil {
 		<-p.slots
 		return nil, err
@@ -50,8 +123,8 @@ func (p *pool) get(ctx context.Context, e *engine) (*instance, error) {
 	return in, nil
 }
 
-// put gives the instance back, or drops it when broken (a trap, a closed
-// module) or grown too large.
+// put gives the instance back, or drops it when broken (a trap) or grown
+// too large.
 func (p *pool) put(ctx context.Context, in *instance, broken bool) {
 	defer func() { <-p.slots }()
 	if broken || in.memoryBytes() > in.startMemory+keepMemory {

@@ -1,0 +1,153 @@
+package syntax
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// sample is one file of testdata/samples, and the same repeated to about
+// 64 KiB (repeated package and module lines make some grammars recover
+// from errors).
+type sample struct {
+	lang     string
+	one, big []byte
+}
+
+func samples(t testing.TB) []sample {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/samples/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss []sample
+	for _, path := range paths {
+		one, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, sample{LangOf(path), one, bytes.Repeat(one, 64<<10/len(one)+1)})
+	}
+	return ss
+}
+
+// readyInstance is a fresh instance made with cfg, with the rules of every
+// language set.
+func readyInstance(t *testing.T, cfg wazero.ModuleConfig) *instance {
+	t.Helper()
+	e, err := theEngine(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := instantiate(context.Background(), e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.close(context.Background()) })
+	for _, l := range Languages() {
+		if _, err := in.rules(context.Background(), in.langs[l], l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return in
+}
+
+// The module reads no clock while it parses: a parse, and whether it fits
+// its budget, cannot depend on the machine's speed or load. The instance's
+// clocks count their reads.
+func TestReadsNoClock(t *testing.T) {
+	ctx := context.Background()
+	var reads atomic.Int64
+	nano := func() int64 { reads.Add(1); return reads.Load() * 1e9 }
+	wall := func() (int64, int32) { reads.Add(1); return reads.Load(), 0 }
+	in := readyInstance(t, moduleConfig().WithNanotime(nano, 1).WithWalltime(wall, 1))
+	reads.Store(0)
+	for _, s := range samples(t) {
+		if _, _, err := in.parse(ctx, in.langs[s.lang], s.big, budget(len(s.big))); err != nil {
+			t.Errorf("%s: %v", s.lang, err)
+		}
+	}
+	if n := reads.Load(); n != 0 {
+		t.Fatalf("the module read a clock %d times while parsing", n)
+	}
+}
+
+// The budget is exact and the same under load: a parse that spends S steps
+// succeeds with a budget of S and stops with S-1, with the cores idle and
+// with every core busy.
+func TestBudgetIsSteps(t *testing.T) {
+	ctx := context.Background()
+	in := readyInstance(t, moduleConfig())
+	type outcome struct {
+		steps uint32
+		recs  []record
+	}
+	run := func(s sample) outcome {
+		idx := in.langs[s.lang]
+		recs, steps, err := in.parse(ctx, idx, s.big, math.MaxUint32)
+		if err != nil {
+			t.Fatalf("%s: %v", s.lang, err)
+		}
+		again, _, err := in.parse(ctx, idx, s.big, steps)
+		if err != nil || !slices.Equal(again, recs) {
+			t.Fatalf("%s: with a budget of the %d steps it spent: %v", s.lang, steps, err)
+		}
+		if _, _, err := in.parse(ctx, idx, s.big, steps-1); !errors.Is(err, errTimeout) {
+			t.Fatalf("%s: with a budget of %d steps, one short: %v, want errTimeout", s.lang, steps-1, err)
+		}
+		return outcome{steps, recs}
+	}
+	ss := samples(t)
+	idle := make([]outcome, len(ss))
+	for i, s := range ss {
+		idle[i] = run(s)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 * runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for x := 0; ; x++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for i, s := range ss {
+		if got := run(s); got.steps != idle[i].steps || !slices.Equal(got.recs, idle[i].recs) {
+			t.Errorf("%s: under load %d steps, idle %d", s.lang, got.steps, idle[i].steps)
+		}
+	}
+}
+
+// The budget leaves room: every sample, once and repeated, spends at most
+// a quarter of its budget.
+func TestBudgetMargin(t *testing.T) {
+	ctx := context.Background()
+	in := readyInstance(t, moduleConfig())
+	for _, s := range samples(t) {
+		for _, src := range [][]byte{s.one, s.big} {
+			_, steps, err := in.parse(ctx, in.langs[s.lang], src, math.MaxUint32)
+			if err != nil {
+				t.Fatalf("%s: %v", s.lang, err)
+			}
+			t.Logf("%-10s %6d bytes: %6d steps, %5.1f per KiB", s.lang, len(src), steps, float64(steps)*1024/float64(len(src)))
+			if b := budget(len(src)); steps > b/4 {
+				t.Errorf("%s, %d bytes: %d steps, more than a quarter of the budget %d", s.lang, len(src), steps, b)
+			}
+		}
+	}
+}
