@@ -19,8 +19,9 @@ const MaxBytes = 2 << 20
 // falls back to the line heuristic, the same way on an idle machine and on
 // a loaded one. The source trees of the code-search dev set spend 3 (Java,
 // Lua) to 32 (Scala) steps per KiB, 41 at most in a file over 2 KiB; the
-// samples repeated to 64 KiB, which the parsers recover from errors in, 9
-// to 23 (TestBudgetMargin): the budget leaves about five times the worst.
+// samples grown to 64 KiB 9 to 20 (TestBudgetMargin): the budget leaves
+// about five times the worst. Error recovery spends about as many steps
+// per KiB, but each costs several times more.
 // A 2 MiB file may spend 411,600 steps.
 const (
 	baseSteps   = 2000
