@@ -79,6 +79,24 @@ func BenchmarkStartCached(b *testing.B) {
 	}
 }
 
+// BenchmarkInstance is what each instance of the pool costs once: the
+// module instantiated (its data, the grammars' parse tables, copied into
+// a fresh memory) and closed. Instances serve parse after parse.
+func BenchmarkInstance(b *testing.B) {
+	ctx := context.Background()
+	e, err := theEngine(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		in, err := newInstance(ctx, e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in.close(ctx)
+	}
+}
+
 // BenchmarkUnzip is what every process that parses pays first: the
 // embedded module unzipped.
 func BenchmarkUnzip(b *testing.B) {

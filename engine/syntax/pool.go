@@ -41,6 +41,7 @@ type pool struct {
 	slots chan struct{}  // one token per instance in use
 	idle  chan *instance // instances ready for another parse
 	stuck atomic.Int32   // calls abandoned at the backstop and not yet returned
+	made  atomic.Int32   // instances made (each costs tens of ms: BenchmarkInstance)
 }
 
 var thePool = sync.OnceValue(func() *pool {
@@ -120,6 +121,7 @@ func (p *pool) get(ctx context.Context, e *engine) (*instance, error) {
 		<-p.slots
 		return nil, err
 	}
+	p.made.Add(1)
 	return in, nil
 }
 
