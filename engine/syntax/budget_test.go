@@ -114,33 +114,44 @@ func TestReadsNoClock(t *testing.T) {
 
 // The budget is exact and the same under load: a parse that spends S steps
 // succeeds with a budget of S and stops with S-1, with the cores idle and
-// with every core busy (the samples grown to 16 KiB).
+// with every core busy (the samples grown to 16 KiB, and Kotlin's and
+// Lua's repeated whole, which the parser recovers from errors in).
 func TestBudgetIsSteps(t *testing.T) {
 	ctx := context.Background()
 	in := readyInstance(t, moduleConfig())
+	type input struct {
+		lang string
+		src  []byte
+	}
+	var inputs []input
+	for _, s := range samples(t) {
+		inputs = append(inputs, input{s.lang, grow(s.one, 16<<10)})
+		if s.lang == "kotlin" || s.lang == "lua" {
+			inputs = append(inputs, input{s.lang, bytes.Repeat(s.one, 16<<10/len(s.one))})
+		}
+	}
 	type outcome struct {
 		steps uint32
 		recs  []record
 	}
-	run := func(s sample) outcome {
-		idx, src := in.langs[s.lang], grow(s.one, 16<<10)
-		recs, steps, err := in.parse(ctx, idx, src, math.MaxUint32)
+	run := func(x input) outcome {
+		idx := in.langs[x.lang]
+		recs, steps, err := in.parse(ctx, idx, x.src, math.MaxUint32)
 		if err != nil {
-			t.Fatalf("%s: %v", s.lang, err)
+			t.Fatalf("%s: %v", x.lang, err)
 		}
-		again, _, err := in.parse(ctx, idx, src, steps)
+		again, _, err := in.parse(ctx, idx, x.src, steps)
 		if err != nil || !slices.Equal(again, recs) {
-			t.Fatalf("%s: with a budget of the %d steps it spent: %v", s.lang, steps, err)
+			t.Fatalf("%s: with a budget of the %d steps it spent: %v", x.lang, steps, err)
 		}
-		if _, _, err := in.parse(ctx, idx, src, steps-1); !errors.Is(err, errTimeout) {
-			t.Fatalf("%s: with a budget of %d steps, one short: %v, want errTimeout", s.lang, steps-1, err)
+		if _, _, err := in.parse(ctx, idx, x.src, steps-1); !errors.Is(err, errTimeout) {
+			t.Fatalf("%s: with a budget of %d steps, one short: %v, want errTimeout", x.lang, steps-1, err)
 		}
 		return outcome{steps, recs}
 	}
-	ss := samples(t)
-	idle := make([]outcome, len(ss))
-	for i, s := range ss {
-		idle[i] = run(s)
+	idle := make([]outcome, len(inputs))
+	for i, x := range inputs {
+		idle[i] = run(x)
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -156,9 +167,9 @@ func TestBudgetIsSteps(t *testing.T) {
 		})
 	}
 	defer func() { close(stop); wg.Wait() }()
-	for i, s := range ss {
-		if got := run(s); got.steps != idle[i].steps || !slices.Equal(got.recs, idle[i].recs) {
-			t.Errorf("%s: under load %d steps, idle %d", s.lang, got.steps, idle[i].steps)
+	for i, x := range inputs {
+		if got := run(x); got.steps != idle[i].steps || !slices.Equal(got.recs, idle[i].recs) {
+			t.Errorf("%s: under load %d steps, idle %d", x.lang, got.steps, idle[i].steps)
 		}
 	}
 }
