@@ -22,14 +22,16 @@ const keepMemory = 64 << 20
 const maxInstances = 4
 
 // backstop is how long Parse waits for one call into the module before it
-// gives up on it: far past what any budget of steps takes (a 2 MiB file's
-// whole budget is spent in seconds), for a loop inside one parse operation
-// that the budget cannot see (a grammar's scanner that stops advancing).
-// wazero can only interrupt running code when the module is compiled with
-// a check at every loop head, an exit to Go that made parsing three times
-// slower, so a call past the backstop is abandoned, not killed: it keeps
-// its instance and its slot until it returns.
-var backstop = 5 * time.Minute
+// gives up on it: far past what a budget of steps takes on an idle machine
+// (a clean 2 MiB file spends seconds; one the parser recovers from errors
+// throughout spends minutes of CPU before its budget runs out:
+// docs/BENCHMARKS.md), for a loop inside one parse operation that the
+// budget cannot see (a grammar's scanner that stops advancing). wazero
+// can only interrupt running code when the module is compiled with a check
+// at every loop head, an exit to Go that made parsing three times slower,
+// so a call past the backstop is abandoned, not killed: it keeps its
+// instance and its slot until it returns.
+var backstop = 10 * time.Minute
 
 // errStuck is a call into the module that ran past the backstop, or a
 // parse refused because every slot is held by such a call.
