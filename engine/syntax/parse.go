@@ -35,9 +35,10 @@ func budget(n int) uint32 { return baseSteps + uint32(int64(stepsPerKiB)*int64(n
 
 // Parse returns the definitions of src in language lang (a name from
 // Languages), in source order, each with its Parent. An unsupported lang
-// returns ErrUnsupported; a parse that exceeds the per-file time or memory
-// limits or fails returns an error (callers fall back to a line heuristic).
-// The module starts on the first call (Warm); calls may run concurrently.
+// returns ErrUnsupported; a parse that exceeds its budget of steps or the
+// memory limit, or fails, returns an error (callers fall back to a line
+// heuristic), and so does one whose ctx ends first. The module starts on the
+// first call (Warm); calls may run concurrently.
 func Parse(ctx context.Context, lang string, src []byte) ([]Def, error) {
 	if _, ok := lookup(lang); !ok {
 		return nil, fmt.Errorf("parse %q: %w", lang, ErrUnsupported)
