@@ -103,7 +103,8 @@ func TestReadsNoClock(t *testing.T) {
 	in := readyInstance(t, moduleConfig().WithNanotime(nano, 1).WithWalltime(wall, 1))
 	reads.Store(0)
 	for _, s := range samples(t) {
-		if _, _, err := in.parse(ctx, in.langs[s.lang], s.big, budget(len(s.big))); err != nil {
+		src := grow(s.one, 16<<10)
+		if _, _, err := in.parse(ctx, in.langs[s.lang], src, budget(len(src))); err != nil {
 			t.Errorf("%s: %v", s.lang, err)
 		}
 	}
@@ -114,7 +115,7 @@ func TestReadsNoClock(t *testing.T) {
 
 // The budget is exact and the same under load: a parse that spends S steps
 // succeeds with a budget of S and stops with S-1, with the cores idle and
-// with every core busy (the samples grown to 16 KiB, and Kotlin's and
+// with every core busy (the samples grown to 8 KiB, and Kotlin's and
 // Lua's repeated whole, which the parser recovers from errors in).
 func TestBudgetIsSteps(t *testing.T) {
 	ctx := context.Background()
@@ -125,9 +126,9 @@ func TestBudgetIsSteps(t *testing.T) {
 	}
 	var inputs []input
 	for _, s := range samples(t) {
-		inputs = append(inputs, input{s.lang, grow(s.one, 16<<10)})
+		inputs = append(inputs, input{s.lang, grow(s.one, 8<<10)})
 		if s.lang == "kotlin" || s.lang == "lua" {
-			inputs = append(inputs, input{s.lang, bytes.Repeat(s.one, 16<<10/len(s.one))})
+			inputs = append(inputs, input{s.lang, bytes.Repeat(s.one, 8<<10/len(s.one))})
 		}
 	}
 	type outcome struct {
