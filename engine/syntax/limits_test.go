@@ -32,14 +32,17 @@ func TestBudgetExceeded(t *testing.T) {
 	}
 }
 
-// A caller whose context ends gets its error at once; the call finishes
-// within its budget on its own goroutine and the pool serves again.
+// A caller whose context ends gets its error at once; the call, cancelled,
+// returns and the pool serves again.
 func TestContextEnds(t *testing.T) {
 	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 40000))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	if _, err := Parse(ctx, "python", src); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Parse past the caller's deadline = %v, want context.DeadlineExceeded", err)
+	}
+	for thePool().stuck.Load() != 0 {
+		time.Sleep(time.Millisecond)
 	}
 	if _, err := Parse(context.Background(), "python", src[:100]); err != nil {
 		t.Fatalf("Parse after a deadline: %v", err)
@@ -97,4 +100,22 @@ func nestedDefs(depth int) []byte {
 	}
 	b.WriteString(strings.Repeat(" ", depth) + "pass\n")
 	return []byte(b.String())
+}
+
+// A cancelled parse stops at its next step with errCancelled and leaves
+// the instance sound: the next parse on it succeeds.
+func TestCancelWord(t *testing.T) {
+	ctx := context.Background()
+	in := readyInstance(t, moduleConfig())
+	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 2000))
+	in.cancelCall(in.begin())
+	if _, _, err := in.parse(ctx, in.langs["python"], src, budget(len(src))); !errors.Is(err, errCancelled) {
+		t.Fatalf("cancelled parse = %v, want errCancelled", err)
+	}
+	n := in.begin()
+	in.cancelCall(n - 1) // a late cancel of the parse before: no effect
+	ds, _, err := in.parse(ctx, in.langs["python"], src, budget(len(src)))
+	if err != nil || len(ds) != 2000 {
+		t.Fatalf("next parse = %d definitions, %v", len(ds), err)
+	}
 }

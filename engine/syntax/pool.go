@@ -22,14 +22,14 @@ const keepMemory = 64 << 20
 const maxInstances = 4
 
 // backstop is how long Parse waits for one call into the module before it
-// gives up on it: far past what a budget of steps takes on an idle machine
-// (a clean 2 MiB file spends seconds; one the parser recovers from errors
-// throughout spends minutes of CPU before its budget runs out:
-// docs/BENCHMARKS.md), for a loop inside one parse operation that the
-// budget cannot see (a grammar's scanner that stops advancing). wazero
-// can only interrupt running code when the module is compiled with a check
-// at every loop head, an exit to Go that made parsing three times slower,
-// so a call past the backstop is abandoned, not killed: it keeps its
+// cancels it: far past what a budget of steps takes on an idle machine (a
+// clean 2 MiB file spends seconds; one the parser recovers from errors
+// throughout spends minutes of CPU within its budget: docs/BENCHMARKS.md).
+// The cancel word stops a parse at its next step; a loop inside one step
+// that the budget cannot see (a grammar's scanner that stops advancing)
+// cannot be stopped: wazero interrupts running code only when the module
+// is compiled with a check at every loop head, an exit to Go that made
+// parsing three times slower. Such a call is abandoned: it keeps its
 // instance and its slot until it returns.
 var backstop = 10 * time.Minute
 
@@ -60,8 +60,8 @@ const (
 
 // run parses src as lang in an instance of the pool. The call runs on a
 // goroutine of its own, which gives the instance back when it returns;
-// run returns early when ctx ends (the call finishes within its budget of
-// steps and frees its instance then) or at the backstop.
+// when ctx ends or at the backstop, run sets the instance's cancel word
+// (the parse stops at its next step, and frees its instance) and returns.
 func (p *pool) run(ctx context.Context, e *engine, lang string, src []byte) ([]record, []string, error) {
 	if int(p.stuck.Load()) >= cap(p.slots) {
 		return nil, nil, fmt.Errorf("%w: every instance is held by one", errStuck)
@@ -77,6 +77,7 @@ func (p *pool) run(ctx context.Context, e *engine, lang string, src []byte) ([]r
 	}
 	done := make(chan result, 1)
 	var state atomic.Int32
+	n := in.begin()
 	go func() {
 		cctx := context.WithoutCancel(ctx)
 		recs, kinds, _, err := parseIn(cctx, in, lang, src)
@@ -90,19 +91,22 @@ func (p *pool) run(ctx context.Context, e *engine, lang string, src []byte) ([]r
 	}()
 	t := time.NewTimer(backstop)
 	defer t.Stop()
+	var why error
 	select {
 	case r := <-done:
 		return r.recs, r.kinds, r.err
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		why = ctx.Err()
 	case <-t.C:
-		if state.CompareAndSwap(callRunning, callAbandoned) {
-			p.stuck.Add(1)
-			return nil, nil, errStuck
-		}
+		why = errStuck
+	}
+	if !state.CompareAndSwap(callRunning, callAbandoned) {
 		r := <-done
 		return r.recs, r.kinds, r.err
 	}
+	p.stuck.Add(1)
+	in.cancelCall(n)
+	return nil, nil, why
 }
 
 // get returns an idle instance or a new one, waiting for a slot if every

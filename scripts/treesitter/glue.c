@@ -4,6 +4,8 @@
 //   lang_count(), lang_name(i)            the grammars linked in (langs.c, made by build.sh)
 //   malloc(n), free(p)                    buffers in the module's memory
 //   rules_set(lang, text, len)            the definition rules of a language (below)
+//   cancel_word()                         the address of a word the host sets non-zero, from
+//                                         another thread, to stop the parse running
 //   parse(lang, src, len, budget)         parse and find the definitions within budget steps;
 //                                         returns a result buffer
 //
@@ -58,9 +60,16 @@ __attribute__((export_name("free"))) void export_free(void *p) { free(p); }
 
 static uint32_t steps_left, steps_spent;
 
-// spend takes one step of the budget; false when none is left.
+// cancel is set by the host (cancel_word) when the caller gave up; spend
+// reads it at every step, a load from memory and no call to the host.
+static volatile uint32_t cancel;
+
+__attribute__((export_name("cancel_word"))) volatile uint32_t *cancel_word(void) { return &cancel; }
+
+// spend takes one step of the budget; false when none is left or the host
+// cancelled the parse.
 bool spend(void) {
-  if (steps_left == 0) return false;
+  if (steps_left == 0 || cancel) return false;
   steps_left--;
   steps_spent++;
   return true;
@@ -154,13 +163,14 @@ __attribute__((export_name("parse"))) uint32_t *parse(int32_t lang, const char *
   TSTree *tree = ts_parser_parse_with_options(parser, 0, input, opts);
   if (!tree) {
     ts_parser_reset(parser);
-    return fail(steps_left == 0 ? ST_TIMEOUT : ST_NO_TREE);
+    return fail(cancel ? ST_CANCELLED : steps_left == 0 ? ST_TIMEOUT : ST_NO_TREE);
   }
   if (!reserve(HEAD_WORDS)) return fail(ST_NO_TREE);
   out[0] = ST_OK;
   out[1] = 0;
   uint32_t st = rules_walk(lang, tree, src);
   ts_tree_delete(tree);
+  if (st == ST_TIMEOUT && cancel) st = ST_CANCELLED;
   if (st != ST_OK) return fail(st);
   out[2] = steps_spent;
   return out;

@@ -13,7 +13,8 @@ enum {
   ST_BAD_LANG = 2,  // language index out of range
   ST_TIMEOUT = 3,   // the parse or the walk spent its budget of steps
   ST_NO_TREE = 4,   // the parser gave no tree
-  ST_NO_MEMORY = 5  // the result buffer could not grow
+  ST_NO_MEMORY = 5, // the result buffer could not grow
+  ST_CANCELLED = 6  // the host set the cancel word
 };
 
 #define MAX_LANGS 64
