@@ -27,10 +27,9 @@
 // input, a budget of steps inside the module (tree-sitter's progress
 // callbacks and the walk's nodes, a function of the input's length only:
 // the module reads no clock, so a file parses or falls back the same way
-// on any machine under any load), 256 MiB of linear memory. The caller's
-// context ends its wait at once (the call itself runs on to its budget and
-// frees its instance), and a call that runs past a far backstop of minutes
-// is abandoned. A parse past a limit, or a trap, is an error, never a
+// on any machine under any load), 256 MiB of linear memory. When the
+// caller's context ends, or at a far backstop of minutes, the host sets a
+// cancel word in the module's memory and the parse stops at its next step. A parse past a limit, or a trap, is an error, never a
 // crash; an instance that trapped or grew large is dropped and a fresh one
 // made.
 //
