@@ -29,9 +29,9 @@
 // the module reads no clock, so a file parses or falls back the same way
 // on any machine under any load), 256 MiB of linear memory. When the
 // caller's context ends, or at a far backstop of minutes, the host sets a
-// cancel word in the module's memory and the parse stops at its next step. A parse past a limit, or a trap, is an error, never a
-// crash; an instance that trapped or grew large is dropped and a fresh one
-// made.
+// cancel word in the module's memory and the parse stops at its next step.
+// A parse past a limit, or a trap, is an error, never a crash; an instance
+// that trapped or grew large is dropped and a fresh one made.
 //
 // It must never import the engine, a backend, an embedder or the mirror.
 package syntax
