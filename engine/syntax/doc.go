@@ -22,12 +22,16 @@
 //
 // Nothing starts until the first Parse (or Warm): the module is compiled
 // once per machine into the user cache directory (UseCacheDir) and
-// instantiated once per concurrent parse, at most one instance per core.
-// Each parse is bounded: MaxBytes of input, a time budget inside the module
-// (tree-sitter's progress callbacks), the host's deadline (wazero closes
-// the module when the context ends), 256 MiB of linear memory. A parse past
-// a limit, or a trap, is an error, never a crash; an instance that trapped,
-// was closed or grew large is dropped and a fresh one made.
+// instantiated once per concurrent parse, at most one instance per core,
+// each reused for parse after parse. Each parse is bounded: MaxBytes of
+// input, a budget of steps inside the module (tree-sitter's progress
+// callbacks and the walk's nodes, a function of the input's length only:
+// the module reads no clock, so a file parses or falls back the same way
+// on any machine under any load), 256 MiB of linear memory. When the
+// caller's context ends, or at a far backstop of minutes, the host sets a
+// cancel word in the module's memory and the parse stops at its next step.
+// A parse past a limit, or a trap, is an error, never a crash; an instance
+// that trapped or grew large is dropped and a fresh one made.
 //
 // It must never import the engine, a backend, an embedder or the mirror.
 package syntax

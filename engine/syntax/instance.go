@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -18,6 +19,12 @@ type instance struct {
 	langs       map[string]int32   // language name -> the module's index
 	kinds       map[int32][]string // kind of each rule, by language, for the rules set here
 	startMemory uint32             // bytes of linear memory when instantiated
+	cancelAt    uint32             // address of the module's cancel word (glue.c)
+
+	mu        sync.Mutex // guards the three below against a late cancel
+	calls     uint64     // the number of the parse running, counted from 1
+	cancelled bool       // the host cancelled it
+	cancel    []byte     // the cancel word in memory, as of the call into the module
 }
 
 // Statuses of the module's parse (glue.c ST_*).
@@ -28,17 +35,25 @@ const (
 	stTimeout
 	stNoTree
 	stNoMemory
+	stCancelled
 )
 
 // errStatus is wrapped by the errors the module reports through a parse's
 // status: it stopped cleanly and the instance can serve again.
 var errStatus = errors.New("tree-sitter")
 
-// errTimeout is a parse or walk that ran past its budget inside the module.
+// errTimeout is a parse or walk that spent its budget of steps.
 var errTimeout = fmt.Errorf("%w: parse budget exceeded", errStatus)
 
-// recordWords is the size of one definition record in 32-bit words.
-const recordWords = 7
+// errCancelled is a parse the host stopped through the cancel word.
+var errCancelled = fmt.Errorf("%w: cancelled", errStatus)
+
+// headWords and recordWords are the sizes, in 32-bit words, of the result's
+// head (status, count, steps spent) and of one definition record.
+const (
+	headWords   = 3
+	recordWords = 7
+)
 
 // record is one definition as the module reports it (byte offsets).
 // The module writes the rule index twice (the second word was a query's
@@ -49,13 +64,23 @@ type record struct {
 }
 
 func newInstance(ctx context.Context, e *engine) (*instance, error) {
-	cfg := wazero.NewModuleConfig().WithName("").WithSysNanotime().WithStartFunctions("_initialize")
+	return instantiate(ctx, e, moduleConfig())
+}
+
+// moduleConfig is the configuration of every instance. It gives the module
+// no clock but wazero's default, a fake that only ticks when read: the
+// budget is in steps and the module never reads one (TestReadsNoClock).
+func moduleConfig() wazero.ModuleConfig {
+	return wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+}
+
+func instantiate(ctx context.Context, e *engine, cfg wazero.ModuleConfig) (*instance, error) {
 	mod, err := e.rt.InstantiateModule(ctx, e.cm, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tree-sitter module: %w", err)
 	}
 	in := &instance{mod: mod, fns: map[string]api.Function{}, langs: map[string]int32{}, kinds: map[int32][]string{}}
-	for _, name := range []string{"lang_count", "lang_name", "malloc", "free", "rules_set", "parse"} {
+	for _, name := range []string{"lang_count", "lang_name", "malloc", "free", "rules_set", "parse", "cancel_word"} {
 		if in.fns[name] = mod.ExportedFunction(name); in.fns[name] == nil {
 			_ = mod.Close(ctx)
 			return nil, fmt.Errorf("tree-sitter module lacks %s", name)
@@ -65,8 +90,53 @@ func newInstance(ctx context.Context, e *engine) (*instance, error) {
 		_ = mod.Close(ctx)
 		return nil, err
 	}
+	at, err := in.call(ctx, "cancel_word")
+	if err != nil {
+		_ = mod.Close(ctx)
+		return nil, err
+	}
+	in.cancelAt = uint32(at)
 	in.startMemory = in.memoryBytes()
 	return in, nil
+}
+
+// begin starts a parse, not cancelled, and returns its number for
+// cancelCall.
+func (in *instance) begin() uint64 {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.calls++
+	in.cancelled, in.cancel = false, nil
+	return in.calls
+}
+
+// arm writes the cancel word just before the call into the module, and
+// keeps where it is for cancelCall.
+func (in *instance) arm() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.cancel, _ = in.mod.Memory().Read(in.cancelAt, 4)
+	clear(in.cancel)
+	if in.cancelled && in.cancel != nil {
+		in.cancel[0] = 1
+	}
+}
+
+// cancelCall cancels parse n if it is still the instance's last: the
+// module stops it at its next step. The cancel word is a store into memory
+// the module reads, safe from another goroutine; it is lost if the memory
+// grows during the call (a fresh instance's first large file), and then
+// the parse runs out its budget.
+func (in *instance) cancelCall(n uint64) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.calls != n {
+		return
+	}
+	in.cancelled = true
+	if in.cancel != nil {
+		in.cancel[0] = 1
+	}
 }
 
 func (in *instance) call(ctx context.Context, fn string, args ...uint64) (uint64, error) {
@@ -160,32 +230,34 @@ func (in *instance) rules(ctx context.Context, idx int32, name string) ([]string
 	return rs.kinds, nil
 }
 
-// parse parses src as lang (whose rules are set) within budgetMicros and
-// returns the module's records.
-func (in *instance) parse(ctx context.Context, lang int32, src []byte, budgetMicros uint32) ([]record, error) {
+// parse parses src as lang (whose rules are set) within budget steps
+// (glue.c) and returns the module's records and the steps it spent.
+func (in *instance) parse(ctx context.Context, lang int32, src []byte, budget uint32) ([]record, uint32, error) {
 	p, err := in.bytesIn(ctx, src)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer func() { _, _ = in.call(ctx, "free", uint64(p)) }()
-	res, err := in.call(ctx, "parse", uint64(lang), uint64(p), uint64(len(src)), uint64(budgetMicros))
+	in.arm()
+	res, err := in.call(ctx, "parse", uint64(lang), uint64(p), uint64(len(src)), uint64(budget))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	mem := in.mod.Memory()
-	head, ok := mem.Read(uint32(res), 8)
+	head, ok := mem.Read(uint32(res), headWords*4)
 	if !ok {
-		return nil, errors.New("tree-sitter module: result out of range")
+		return nil, 0, errors.New("tree-sitter module: result out of range")
 	}
 	status, n := binary.LittleEndian.Uint32(head), binary.LittleEndian.Uint32(head[4:])
+	steps := binary.LittleEndian.Uint32(head[8:])
 	if err := statusErr(status); err != nil {
-		return nil, err
+		return nil, steps, err
 	}
-	words, ok := mem.Read(uint32(res)+8, n*recordWords*4)
+	words, ok := mem.Read(uint32(res)+headWords*4, n*recordWords*4)
 	if !ok {
-		return nil, errors.New("tree-sitter module: result out of range")
+		return nil, steps, errors.New("tree-sitter module: result out of range")
 	}
-	return decodeRecords(words, int(n)), nil
+	return decodeRecords(words, int(n)), steps, nil
 }
 
 func statusErr(status uint32) error {
@@ -196,6 +268,8 @@ func statusErr(status uint32) error {
 		return errTimeout
 	case stNoMemory:
 		return fmt.Errorf("%w: out of memory for the definitions", errStatus)
+	case stCancelled:
+		return errCancelled
 	case stNoTree:
 		return fmt.Errorf("%w: parser gave no tree", errStatus)
 	default:

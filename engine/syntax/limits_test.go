@@ -19,11 +19,11 @@ func TestTooLarge(t *testing.T) {
 // A parse past its budget inside the module is an error, and the instance
 // serves the next parse.
 func TestBudgetExceeded(t *testing.T) {
-	defer func(f func(int) time.Duration) { budgetFor = f }(budgetFor)
-	budgetFor = func(int) time.Duration { return time.Microsecond }
+	defer func(f func(int) uint32) { budgetFor = f }(budgetFor)
+	budgetFor = func(int) uint32 { return 1 }
 	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 20000))
 	if _, err := Parse(context.Background(), "python", src); !errors.Is(err, errTimeout) {
-		t.Fatalf("Parse with a 1µs budget = %v, want errTimeout", err)
+		t.Fatalf("Parse with a budget of 1 step = %v, want errTimeout", err)
 	}
 	budgetFor = budget
 	ds, err := Parse(context.Background(), "python", src[:100])
@@ -32,33 +32,38 @@ func TestBudgetExceeded(t *testing.T) {
 	}
 }
 
-// The host's deadline closes the module mid-parse: the call fails, the
-// instance is dropped, and the next Parse gets a fresh one.
-func TestHostDeadlineKills(t *testing.T) {
-	ctx := context.Background()
-	e, err := theEngine(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := newInstance(ctx, e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	idx := in.langs["python"]
-	if _, err := in.rules(ctx, idx, "python"); err != nil {
-		t.Fatal(err)
-	}
+// A caller whose context ends gets its error at once; the call, cancelled,
+// returns and the pool serves again.
+func TestContextEnds(t *testing.T) {
 	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 40000))
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	if _, err := in.parse(cctx, idx, src, uint32(time.Minute.Microseconds())); err == nil || errors.Is(err, errStatus) {
-		t.Fatalf("parse past the host deadline = %v, want the module closed", err)
+	if _, err := Parse(ctx, "python", src); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Parse past the caller's deadline = %v, want context.DeadlineExceeded", err)
 	}
-	if _, err := in.parse(ctx, idx, src[:50], 1e6); err == nil {
-		t.Fatal("closed instance parsed again")
+	for thePool().stuck.Load() != 0 {
+		time.Sleep(time.Millisecond)
 	}
-	if _, err := Parse(ctx, "python", src[:100]); err != nil {
-		t.Fatalf("Parse after a kill: %v", err)
+	if _, err := Parse(context.Background(), "python", src[:100]); err != nil {
+		t.Fatalf("Parse after a deadline: %v", err)
+	}
+}
+
+// A call past the backstop is abandoned with errStuck; when it returns it
+// gives its instance back and the pool serves again.
+func TestBackstop(t *testing.T) {
+	defer func(d time.Duration) { backstop = d }(backstop)
+	backstop = 0
+	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 40000))
+	if _, err := Parse(context.Background(), "python", src); !errors.Is(err, errStuck) {
+		t.Fatalf("Parse past a backstop of 0 = %v, want errStuck", err)
+	}
+	backstop = time.Minute
+	for thePool().stuck.Load() != 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := Parse(context.Background(), "python", src[:100]); err != nil {
+		t.Fatalf("Parse after the backstop: %v", err)
 	}
 }
 
@@ -95,4 +100,22 @@ func nestedDefs(depth int) []byte {
 	}
 	b.WriteString(strings.Repeat(" ", depth) + "pass\n")
 	return []byte(b.String())
+}
+
+// A cancelled parse stops at its next step with errCancelled and leaves
+// the instance sound: the next parse on it succeeds.
+func TestCancelWord(t *testing.T) {
+	ctx := context.Background()
+	in := readyInstance(t, moduleConfig())
+	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 2000))
+	in.cancelCall(in.begin())
+	if _, _, err := in.parse(ctx, in.langs["python"], src, budget(len(src))); !errors.Is(err, errCancelled) {
+		t.Fatalf("cancelled parse = %v, want errCancelled", err)
+	}
+	n := in.begin()
+	in.cancelCall(n - 1) // a late cancel of the parse before: no effect
+	ds, _, err := in.parse(ctx, in.langs["python"], src, budget(len(src)))
+	if err != nil || len(ds) != 2000 {
+		t.Fatalf("next parse = %d definitions, %v", len(ds), err)
+	}
 }

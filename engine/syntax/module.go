@@ -95,8 +95,7 @@ func theEngine(ctx context.Context) (*engine, error) {
 		return nil, err
 	}
 	rc := wazero.NewRuntimeConfig().
-		WithMemoryLimitPages(memoryPages).
-		WithCloseOnContextDone(true)
+		WithMemoryLimitPages(memoryPages)
 	if cc := compilationCache(); cc != nil {
 		rc = rc.WithCompilationCache(cc)
 	}

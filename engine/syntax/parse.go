@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // ErrUnsupported is the error of Parse for a language it does not read.
@@ -14,28 +13,32 @@ var ErrUnsupported = errors.New("language not supported")
 // (minified bundles, generated tables: the line heuristic serves them).
 const MaxBytes = 2 << 20
 
-// Parse budgets: inside the module the parse and the walk stop after
-// budget(len(src)); the host kills the instance if the call itself runs past
-// twice that plus killSlack (a loop the budget cannot see).
-// The budget is wall-clock time and generous: on a loaded machine a parse
-// runs at a fraction of its speed (BenchmarkParse), and a file that falls
-// back to the line heuristic is chunked differently.
+// The parse budget is counted in steps inside the module (glue.c: a step
+// is 100 of tree-sitter's parse operations or 100 nodes of the walk), and
+// is a function of the source's length only, so that a file parses, or
+// falls back to the line heuristic, the same way on an idle machine and on
+// a loaded one. The source trees of the code-search dev set spend 3 (Java,
+// Lua) to 32 (Scala) steps per KiB, 41 at most in a file over 2 KiB; the
+// samples grown to 64 KiB 9 to 20 (TestBudgetMargin): the budget leaves
+// about five times the worst. Error recovery spends about as many steps
+// per KiB, but each costs several times more.
+// A 2 MiB file may spend 411,600 steps.
 const (
-	baseBudget = time.Second
-	perMiB     = 10 * time.Second
-	killSlack  = time.Second
+	baseSteps   = 2000
+	stepsPerKiB = 200
 )
 
 // budgetFor is budget, replaced by tests.
 var budgetFor = budget
 
-func budget(n int) time.Duration { return baseBudget + time.Duration(int64(perMiB)*int64(n)>>20) }
+func budget(n int) uint32 { return baseSteps + uint32(int64(stepsPerKiB)*int64(n)>>10) }
 
 // Parse returns the definitions of src in language lang (a name from
 // Languages), in source order, each with its Parent. An unsupported lang
-// returns ErrUnsupported; a parse that exceeds the per-file time or memory
-// limits or fails returns an error (callers fall back to a line heuristic).
-// The module starts on the first call (Warm); calls may run concurrently.
+// returns ErrUnsupported; a parse that exceeds its budget of steps or the
+// memory limit, or fails, returns an error (callers fall back to a line
+// heuristic), and so does one whose ctx ends first. The module starts on the
+// first call (Warm); calls may run concurrently.
 func Parse(ctx context.Context, lang string, src []byte) ([]Def, error) {
 	if _, ok := lookup(lang); !ok {
 		return nil, fmt.Errorf("parse %q: %w", lang, ErrUnsupported)
@@ -47,34 +50,24 @@ func Parse(ctx context.Context, lang string, src []byte) ([]Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := thePool()
-	in, err := p.get(ctx, e)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", lang, err)
-	}
-	recs, kinds, err := parseIn(ctx, in, lang, src)
-	// A status error leaves the instance sound; any other (a trap, the
-	// module closed at the deadline, memory) may not.
-	p.put(ctx, in, err != nil && !errors.Is(err, errStatus))
+	recs, kinds, err := thePool().run(ctx, e, lang, src)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", lang, err)
 	}
 	return defs(src, recs, kinds)
 }
 
-// parseIn runs one parse in instance in, under the host's deadline.
-func parseIn(ctx context.Context, in *instance, lang string, src []byte) ([]record, []string, error) {
+// parseIn runs one parse in instance in within the budget of src's length,
+// and returns its records, the kind of each rule and the steps it spent.
+func parseIn(ctx context.Context, in *instance, lang string, src []byte) ([]record, []string, uint32, error) {
 	idx, ok := in.langs[lang]
 	if !ok {
-		return nil, nil, fmt.Errorf("module lacks the %s grammar", lang)
+		return nil, nil, 0, fmt.Errorf("module lacks the %s grammar", lang)
 	}
 	kinds, err := in.rules(ctx, idx, lang)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	b := budgetFor(len(src))
-	cctx, cancel := context.WithTimeout(ctx, 2*b+killSlack)
-	defer cancel()
-	recs, err := in.parse(cctx, idx, src, uint32(b.Microseconds()))
-	return recs, kinds, err
+	recs, steps, err := in.parse(ctx, idx, src, budgetFor(len(src)))
+	return recs, kinds, steps, err
 }

@@ -28,6 +28,8 @@ func TestConcurrentParses(t *testing.T) {
 		}
 		jobs = append(jobs, job{LangOf(path), string(src), string(want)})
 	}
+	p := thePool()
+	made := p.made.Load()
 	var wg sync.WaitGroup
 	for g := range 2 * maxInstances {
 		wg.Go(func() {
@@ -45,4 +47,25 @@ func TestConcurrentParses(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if n := p.made.Load() - made; int(n) > cap(p.slots) {
+		t.Errorf("%d instances made for %d parses, more than the pool's %d", n, 2*maxInstances*len(jobs), cap(p.slots))
+	}
+}
+
+// Parses one after another reuse one instance: none is made per file.
+func TestInstanceReused(t *testing.T) {
+	ctx := context.Background()
+	if _, err := Parse(ctx, "python", []byte("def f(): pass\n")); err != nil {
+		t.Fatal(err)
+	}
+	p := thePool()
+	made := p.made.Load()
+	for _, s := range samples(t) {
+		if _, err := Parse(ctx, s.lang, s.one); err != nil {
+			t.Fatalf("%s: %v", s.lang, err)
+		}
+	}
+	if n := p.made.Load() - made; n != 0 {
+		t.Fatalf("%d instances made for parses one after another, want the idle one reused", n)
+	}
 }

@@ -4,7 +4,10 @@
 //   lang_count(), lang_name(i)            the grammars linked in (langs.c, made by build.sh)
 //   malloc(n), free(p)                    buffers in the module's memory
 //   rules_set(lang, text, len)            the definition rules of a language (below)
-//   parse(lang, src, len, budget_us)      parse and find the definitions; returns a result buffer
+//   cancel_word()                         the address of a word the host sets non-zero, from
+//                                         another thread, to stop the parse running
+//   parse(lang, src, len, budget)         parse and find the definitions within budget steps;
+//                                         returns a result buffer
 //
 // Definitions are found by a walk over the syntax tree against rules, not by
 // tree-sitter queries: compiling a query analyses the grammar's whole parse
@@ -21,8 +24,14 @@
 // 'text=PATH=w1,w2' (its text is one of the words) or 'parent=t1,t2'. The
 // first rule of a node's type whose conditions hold makes it a definition.
 //
-// parse returns a pointer to uint32 words: [status, count, then count records of
-// 7 words: rule index (twice), node start, node end, extended start, name start,
+// The budget is counted in steps, not time, so that a file parses or stops
+// the same way on an idle machine and on a loaded one: a step is one of
+// tree-sitter's progress callbacks (it calls one every 100 parse operations,
+// error recovery and the tree's balancing included) or 100 nodes of the
+// walk. The module reads no clock.
+//
+// parse returns a pointer to uint32 words: [status, count, steps spent, then
+// count records of 7 words: rule index (twice), node start, node end, extended start, name start,
 // name end] (byte offsets into src). The extended start takes in the comments,
 // decorators and attributes just above the definition. The buffer is the
 // module's and stays valid until the next call of parse. status is one of the
@@ -31,7 +40,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "glue.h"
 
@@ -50,19 +58,26 @@ __attribute__((export_name("malloc"))) void *export_malloc(uint32_t n) { return 
 
 __attribute__((export_name("free"))) void export_free(void *p) { free(p); }
 
-static uint64_t now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+static uint32_t steps_left, steps_spent;
+
+// cancel is set by the host (cancel_word) when the caller gave up; spend
+// reads it at every step, a load from memory and no call to the host.
+static volatile uint32_t cancel;
+
+__attribute__((export_name("cancel_word"))) volatile uint32_t *cancel_word(void) { return &cancel; }
+
+// spend takes one step of the budget; false when none is left or the host
+// cancelled the parse.
+bool spend(void) {
+  if (steps_left == 0 || cancel) return false;
+  steps_left--;
+  steps_spent++;
+  return true;
 }
-
-static uint64_t deadline;
-
-bool past_deadline(void) { return now_us() > deadline; }
 
 static bool parse_progress(TSParseState *s) {
   (void)s;
-  return now_us() > deadline; // true cancels the parse
+  return !spend(); // true cancels the parse
 }
 
 typedef struct {
@@ -128,31 +143,35 @@ bool reserve(uint32_t words) {
 }
 
 static uint32_t *fail(uint32_t status) {
-  reserve(2);
+  reserve(HEAD_WORDS);
   out[0] = status;
   out[1] = 0;
+  out[2] = steps_spent;
   return out;
 }
 
-__attribute__((export_name("parse"))) uint32_t *parse(int32_t lang, const char *src, uint32_t len, uint32_t budget_us) {
+__attribute__((export_name("parse"))) uint32_t *parse(int32_t lang, const char *src, uint32_t len, uint32_t budget) {
+  steps_left = budget;
+  steps_spent = 0;
   if (lang < 0 || lang >= nlangs || lang >= MAX_LANGS) return fail(ST_BAD_LANG);
   if (!rules_ready(lang)) return fail(ST_NO_RULES);
   if (!parser) parser = ts_parser_new();
   if (!ts_parser_set_language(parser, langs[lang].language())) return fail(ST_BAD_LANG);
-  deadline = now_us() + budget_us;
   TSParseOptions opts = {.payload = 0, .progress_callback = parse_progress};
   Source in = {src, len};
   TSInput input = {.payload = &in, .read = read_source, .encoding = TSInputEncodingUTF8};
   TSTree *tree = ts_parser_parse_with_options(parser, 0, input, opts);
   if (!tree) {
     ts_parser_reset(parser);
-    return fail(now_us() > deadline ? ST_TIMEOUT : ST_NO_TREE);
+    return fail(cancel ? ST_CANCELLED : steps_left == 0 ? ST_TIMEOUT : ST_NO_TREE);
   }
-  if (!reserve(2)) return fail(ST_NO_TREE);
+  if (!reserve(HEAD_WORDS)) return fail(ST_NO_TREE);
   out[0] = ST_OK;
   out[1] = 0;
   uint32_t st = rules_walk(lang, tree, src);
   ts_tree_delete(tree);
+  if (st == ST_TIMEOUT && cancel) st = ST_CANCELLED;
   if (st != ST_OK) return fail(st);
+  out[2] = steps_spent;
   return out;
 }

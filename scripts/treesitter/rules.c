@@ -313,8 +313,8 @@ static uint32_t extended(const Stack *s, uint32_t d) {
 }
 
 static bool emit(uint32_t n, int rule, TSNode node, uint32_t ext, TSNode name) {
-  if (!reserve(2 + (n + 1) * RECORD_WORDS)) return false;
-  uint32_t *r = out + 2 + n * RECORD_WORDS;
+  if (!reserve(HEAD_WORDS + (n + 1) * RECORD_WORDS)) return false;
+  uint32_t *r = out + HEAD_WORDS + n * RECORD_WORDS;
   r[0] = r[1] = (uint32_t)rule;
   r[2] = ts_node_start_byte(node);
   r[3] = ts_node_end_byte(node);
@@ -325,7 +325,8 @@ static bool emit(uint32_t n, int rule, TSNode node, uint32_t ext, TSNode name) {
 }
 
 // rules_walk visits every named node of tree in order and writes a record
-// for each definition. It returns the status.
+// for each definition, spending a step of the budget every 100 nodes. It
+// returns the status.
 uint32_t rules_walk(int32_t lang, TSTree *tree, const char *src) {
   const RuleSet *rs = &rulesets[lang];
   TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
@@ -343,7 +344,7 @@ uint32_t rules_walk(int32_t lang, TSTree *tree, const char *src) {
       int rule = match(rs, node, parent, src, &name);
       if (rule >= 0 && !emit(n++, rule, node, extended(&s, depth), name)) st = ST_NO_MEMORY;
     }
-    if (++visited % 4096 == 0 && past_deadline()) st = ST_TIMEOUT;
+    if (++visited % 100 == 0 && !spend()) st = ST_TIMEOUT;
     if (st != ST_OK) break;
     if (ts_tree_cursor_goto_first_child(&c)) {
       if (!stack_reserve(&s, ++depth)) st = ST_NO_MEMORY;
