@@ -8,10 +8,12 @@ import (
 	"runtime"
 
 	"github.com/autorag/autorag/engine/backend"
+	"github.com/autorag/autorag/engine/codedef"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/split"
+	"github.com/autorag/autorag/engine/syntax"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/internal/heapbound"
@@ -47,6 +49,7 @@ type builder struct {
 	progress Progress
 	vb       *embedding.Builder // nil without an embedder
 	w        backend.Writer
+	notes    []mirror.Failure // files indexed in a lesser way (fallbackNote)
 }
 
 // build writes the generation completely and durably (not visibly), and
@@ -69,6 +72,7 @@ func (b *builder) build(ctx context.Context, prev *filetable.Loaded, cs filetabl
 	for _, r := range records {
 		res.ChunksIndexed += r.Chunks
 	}
+	res.Failures = append(res.Failures, b.notes...)
 	res.FilesIndexed = len(records)
 	counts, err := b.writeTable(prev, records, cs.Removed)
 	if err != nil {
@@ -147,14 +151,20 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
+	next, stop := b.chunkAhead(ctx, cs.Index)
+	defer stop()
 	for _, en := range cs.Index {
 		if err := ctx.Err(); err != nil {
 			return nil, errors.Join(err, wait())
 		}
-		docs, err := b.chunkFile(ctx, en)
-		if err != nil {
-			return nil, errors.Join(err, wait())
+		c := next()
+		if c.err != nil {
+			return nil, errors.Join(c.err, wait())
 		}
+		if c.fallback != nil {
+			b.notes = append(b.notes, fallbackNote(en.Path, c.fallback))
+		}
+		docs := c.docs
 		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
 		// A file of more chunks or terms than a part holds is cut across
 		// parts (see batchTerms).
@@ -179,29 +189,51 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 }
 
 // chunkFile reads a file's normalized text from the mirror (or, if the
-// object is gone, parses the source again) and cuts it into chunk docs.
-func (b *builder) chunkFile(ctx context.Context, en mirror.Entry) ([]*backend.Chunk, error) {
+// object is gone, parses the source again) and cuts it into chunk docs;
+// fallback is the error of a syntax parser that failed on it (split.Doc).
+func (b *builder) chunkFile(ctx context.Context, en mirror.Entry) (docs []*backend.Chunk, fallback, err error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
 		doc, err = b.reparse(en)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return split.Doc(ctx, en.Path, doc, b.e.Settings.split()), nil
+	docs, fallback = split.Doc(ctx, en.Path, doc, b.e.Settings.split())
+	return docs, fallback, nil
 }
 
 // split is how a refresh cuts documents into chunks (split.Doc). Code is
-// cut along the definitions go/parser and the chunker's per-language rules
-// find; a syntax parser for more languages plugs in as Options.Defs.
+// cut along the definitions tree-sitter finds (treeSitter), Go along
+// go/parser's; a file neither parses is cut by the chunker's
+// per-language rules.
 func (s Settings) split() split.Options {
-	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual()}
+	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual(), Defs: treeSitter}
+}
+
+// treeSitter finds the definitions of code with tree-sitter
+// (engine/syntax) in every language it reads but Go, which the chunker
+// parses with go/parser (codedef.ParseGo).
+var treeSitter = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
+	if lang == codedef.Go {
+		return nil, nil
+	}
+	return syntax.Parse(ctx, lang, src)
+})
+
+// fallbackNote is the note in a refresh's failures on a file whose
+// syntax parser failed: it is indexed, cut by the line heuristic.
+func fallbackNote(path string, err error) mirror.Failure {
+	return mirror.Failure{Path: path, Reason: fmt.Sprintf("definitions not found (%v): cut by the line heuristic", err), Indexed: true}
 }
 
 // chunker is chunkFile under ctx, for the callers that chunk files one
 // by one (embedding.Builder).
 func (b *builder) chunker(ctx context.Context) func(mirror.Entry) ([]*backend.Chunk, error) {
-	return func(en mirror.Entry) ([]*backend.Chunk, error) { return b.chunkFile(ctx, en) }
+	return func(en mirror.Entry) ([]*backend.Chunk, error) {
+		docs, _, err := b.chunkFile(ctx, en)
+		return docs, err
+	}
 }
 
 // startBuildPhase starts the build's phase. With a remote embedder and

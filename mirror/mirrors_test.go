@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // ReadSourceFrom serves the mirror of a file whose bytes are those the
@@ -69,7 +69,7 @@ func TestSyntaxVersionReparsesItsLanguageOnly(t *testing.T) {
 	prev := &Manifest{Entries: slices.Clone(first.Manifest.Entries)}
 	for i := range prev.Entries {
 		if prev.Entries[i].Path == "a.go" {
-			if prev.Entries[i].Parser != "code@3+go@"+syntax.GoVersion {
+			if prev.Entries[i].Parser != "code@3+go@"+codedef.GoVersion {
 				t.Fatalf("a.go parsed by %q", prev.Entries[i].Parser)
 			}
 			old, err := store.Put(&Doc{Parser: "code@3+go@0", Lang: "go", Text: "package a\n"})
