@@ -8,7 +8,6 @@ import (
 	"runtime"
 
 	"github.com/autorag/autorag/engine/backend"
-	"github.com/autorag/autorag/engine/codedef"
 	"github.com/autorag/autorag/engine/embedding"
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/progress"
@@ -151,30 +150,27 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
-	next, stop := b.chunkAhead(ctx, cs.Index)
+	next, stop := split.Files(ctx, cs.Index, b.docOf, b.e.Settings.split())
 	defer stop()
 	for _, en := range cs.Index {
-		if err := ctx.Err(); err != nil {
-			return nil, errors.Join(err, wait())
+		f := next()
+		if f.Err != nil {
+			return nil, errors.Join(f.Err, wait())
 		}
-		c := next()
-		if c.err != nil {
-			return nil, errors.Join(c.err, wait())
+		if f.Fallback != nil {
+			b.notes = append(b.notes, mirror.Failure{Path: en.Path, Indexed: true,
+				Reason: "definitions not found (" + f.Fallback.Error() + "): cut by the line heuristic"})
 		}
-		if c.fallback != nil {
-			b.notes = append(b.notes, fallbackNote(en.Path, c.fallback))
-		}
-		docs := c.docs
-		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
+		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(f.Chunks)})
 		// A file of more chunks or terms than a part holds is cut across
 		// parts (see batchTerms).
-		for i, d := range docs {
+		for i, d := range f.Chunks {
 			d.FileIdx = len(records) - 1
 			if pending = append(pending, d); !cut.Full(d.Text) {
 				continue
 			}
 			files := len(records)
-			if i < len(docs)-1 {
+			if i < len(f.Chunks)-1 {
 				files-- // this file goes on in the next part
 			}
 			if err := flush(false, files); err != nil {
@@ -188,51 +184,37 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 	return records, wait()
 }
 
-// chunkFile reads a file's normalized text from the mirror (or, if the
-// object is gone, parses the source again) and cuts it into chunk docs;
-// fallback is the error of a syntax parser that failed on it (split.Doc).
-func (b *builder) chunkFile(ctx context.Context, en mirror.Entry) (docs []*backend.Chunk, fallback, err error) {
+// docOf reads a file's normalized text from the mirror (or, if the object
+// is gone, parses the source again).
+func (b *builder) docOf(en mirror.Entry) (*mirror.Doc, error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
-		doc, err = b.reparse(en)
-		if err != nil {
-			return nil, nil, err
-		}
+		return b.reparse(en)
 	}
-	docs, fallback = split.Doc(ctx, en.Path, doc, b.e.Settings.split())
-	return docs, fallback, nil
+	return doc, nil
 }
 
-// split is how a refresh cuts documents into chunks (split.Doc). Code is
-// cut along the definitions tree-sitter finds (treeSitter), Go along
-// go/parser's; a file neither parses is cut by the chunker's
-// per-language rules.
+// split is how a refresh cuts documents into chunks (split.Doc): code
+// along the definitions tree-sitter finds (findDefs), Go along go/parser's;
+// a file neither parses is cut by the chunker's per-language rules.
 func (s Settings) split() split.Options {
-	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual(), Defs: treeSitter}
+	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual(), Defs: findDefs}
 }
 
-// treeSitter finds the definitions of code with tree-sitter
-// (engine/syntax) in every language it reads but Go, which the chunker
-// parses with go/parser (codedef.ParseGo).
-var treeSitter = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
-	if lang == codedef.Go {
-		return nil, nil
-	}
-	return syntax.Parse(ctx, lang, src)
-})
+// findDefs is the syntax parser of code.
+var findDefs split.DefFinder = split.DefFunc(syntax.Parse)
 
-// fallbackNote is the note in a refresh's failures on a file whose
-// syntax parser failed: it is indexed, cut by the line heuristic.
-func fallbackNote(path string, err error) mirror.Failure {
-	return mirror.Failure{Path: path, Reason: fmt.Sprintf("definitions not found (%v): cut by the line heuristic", err), Indexed: true}
-}
-
-// chunker is chunkFile under ctx, for the callers that chunk files one
-// by one (embedding.Builder).
-func (b *builder) chunker(ctx context.Context) func(mirror.Entry) ([]*backend.Chunk, error) {
-	return func(en mirror.Entry) ([]*backend.Chunk, error) {
-		docs, _, err := b.chunkFile(ctx, en)
-		return docs, err
+// chunked cuts entries on every core (split.Files), for the callers
+// that read them all (embedding.Builder).
+func (b *builder) chunked(ctx context.Context, entries []mirror.Entry) embedding.Files {
+	return func(yield func(string, []*backend.Chunk, error) bool) {
+		next, stop := split.Files(ctx, entries, b.docOf, b.e.Settings.split())
+		defer stop()
+		for _, en := range entries {
+			if f := next(); !yield(en.Path, f.Chunks, f.Err) {
+				return
+			}
+		}
 	}
 }
 
@@ -247,7 +229,7 @@ func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
 	}
 	b.progress.Phase(progress.Embed, "", -1)
 	b.progress.Detail("counting the chunks to embed")
-	n := b.vb.ToEmbed(ctx, entries, b.chunker(ctx))
+	n := b.vb.ToEmbed(ctx, b.chunked(ctx, entries))
 	b.vb.Watch.CountChunks(len(entries))
 	b.progress.Phase(progress.Embed, "chunks", n)
 }
@@ -285,16 +267,6 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 
 //semguard:end build
 
-// scanOptions are a refresh's scan options: the size cap, the default parse
-// limits and, but for a rebuild (which parses all again), remembered failures.
-func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
-	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
-	if !rebuild {
-		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
-	}
-	return o
-}
-
 //semguard:begin vector-builder
 
 // openVectorBuilder opens the embedding cache for the configured embedder;
@@ -324,5 +296,5 @@ func (e *Engine) inProcess(vb *embedding.Builder, err error) (*embedding.Builder
 // Collect, which re-chunks the mirror only when the cache asks).
 func (e *Engine) collectEmbeddings(ctx context.Context, v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
 	b := &builder{e: e, store: store}
-	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunker(ctx), e.Settings.EmbedCacheCap)...)
+	res.Warnings = append(res.Warnings, v.CollectLive(b.chunked(ctx, man.Entries), e.Settings.EmbedCacheCap)...)
 }

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-c4c0906dc4cd89af78658700f9e02471"
+const QuerySemantics = "q-776f76f076ad6c18b874878de630e48d"

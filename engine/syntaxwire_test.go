@@ -127,9 +127,9 @@ func TestChunkingParsesConcurrently(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	reached := make(chan struct{})
-	saved := treeSitter
-	t.Cleanup(func() { treeSitter = saved })
-	treeSitter = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
+	saved := findDefs
+	t.Cleanup(func() { findDefs = saved })
+	findDefs = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
 		mu.Lock()
 		inFlight++
 		if inFlight > peak {
@@ -146,7 +146,7 @@ func TestChunkingParsesConcurrently(t *testing.T) {
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
-		return saved(ctx, lang, src)
+		return saved.Defs(ctx, lang, src)
 	})
 	if _, err := e.Refresh(context.Background(), RefreshOptions{}); err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ type Options struct {
 
 // DefFinder finds the definitions of source code in language lang (the
 // syntax parser's language of the file, codedef.Syntax: "python",
-// "tsx", "go", ...). An error (the language unsupported, the source
+// "tsx", ...; never Go, which the chunker parses with go/parser). An error (the language unsupported, the source
 // unparsable, a limit reached) leaves the file to the chunker's own
 // parser and heuristics, and Doc returns it; so does a nil slice with no
 // error, silently.
@@ -97,14 +97,15 @@ func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) ([]*
 
 // splitPart chunks one part of kind kind: code in language lang along
 // the definitions o.Defs finds in language syntaxLang, when it finds
-// them; else (and then with its error) along the chunker's own.
+// them; else (and then with its error) along the chunker's own, which
+// for Go are go/parser's.
 func splitPart(ctx context.Context, kind, lang, syntaxLang, text string, o Options) ([]chunk.Chunk, error) {
 	if kind != chunk.KindCode {
 		return chunk.Split(kind, text, o.Chunk), nil
 	}
 	var defs []codedef.Def
 	var err error
-	if o.Defs != nil && syntaxLang != "" {
+	if o.Defs != nil && syntaxLang != "" && syntaxLang != codedef.Go {
 		defs, err = o.Defs.Defs(ctx, syntaxLang, []byte(text))
 		if err != nil {
 			defs = nil

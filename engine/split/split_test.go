@@ -110,7 +110,7 @@ func (f *langFinder) Defs(_ context.Context, lang string, _ []byte) ([]codedef.D
 // TestDocAsksByExtension: the finder is asked for the syntax parser's
 // language of the file's name (codedef.Syntax), not the mirror's: a
 // .tsx file, which the mirror calls typescript, is read as TSX, a .h file
-// as C; a language no parser reads is never asked for.
+// as C++; a language no parser reads is never asked for.
 func TestDocAsksByExtension(t *testing.T) {
 	f := &langFinder{}
 	o := Options{Defs: f}
@@ -122,7 +122,7 @@ func TestDocAsksByExtension(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"tsx", "c", "kotlin", "javascript", "python", "bash", "ruby"}
+	want := []string{"tsx", "cpp", "kotlin", "javascript", "python", "bash", "ruby"}
 	if diff := cmp.Diff(want, f.langs); diff != "" {
 		t.Fatalf("languages asked (-want +got):\n%s", diff)
 	}
