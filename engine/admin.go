@@ -96,6 +96,16 @@ func (e *Engine) currentFingerprint(ctx context.Context, sc *fingerprint.Sidecar
 	return recorded.SourcesFingerprint(scan.Manifest, sc, IndexSemanticsVersion), nil
 }
 
+// scanOptions are the scan options of a refresh (or a status): the size cap, the default parse
+// limits and, but for a rebuild (which parses all again), remembered failures.
+func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
+	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	if !rebuild {
+		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
+	}
+	return o
+}
+
 // Problem is one finding of Verify.
 type Problem = fingerprint.Problem
 

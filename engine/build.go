@@ -12,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine/filetable"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/split"
+	"github.com/autorag/autorag/engine/syntax"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/internal/heapbound"
@@ -47,6 +48,7 @@ type builder struct {
 	progress Progress
 	vb       *embedding.Builder // nil without an embedder
 	w        backend.Writer
+	notes    []mirror.Failure // files indexed in a lesser way (fallbackNote)
 }
 
 // build writes the generation completely and durably (not visibly), and
@@ -69,6 +71,7 @@ func (b *builder) build(ctx context.Context, prev *filetable.Loaded, cs filetabl
 	for _, r := range records {
 		res.ChunksIndexed += r.Chunks
 	}
+	res.Failures = append(res.Failures, b.notes...)
 	res.FilesIndexed = len(records)
 	counts, err := b.writeTable(prev, records, cs.Removed)
 	if err != nil {
@@ -147,24 +150,27 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 		inflight, pending, deletes = part, nil, nil
 		return nil
 	}
+	next, stop := split.Files(ctx, cs.Index, b.docOf, b.e.Settings.split())
+	defer stop()
 	for _, en := range cs.Index {
-		if err := ctx.Err(); err != nil {
-			return nil, errors.Join(err, wait())
+		f := next()
+		if f.Err != nil {
+			return nil, errors.Join(f.Err, wait())
 		}
-		docs, err := b.chunkFile(ctx, en)
-		if err != nil {
-			return nil, errors.Join(err, wait())
+		if f.Fallback != nil {
+			b.notes = append(b.notes, mirror.Failure{Path: en.Path, Indexed: true,
+				Reason: "definitions not found (" + f.Fallback.Error() + "): cut by the line heuristic"})
 		}
-		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(docs)})
+		records = append(records, filetable.Record{Path: en.Path, TextHash: en.TextHash, Chunks: len(f.Chunks)})
 		// A file of more chunks or terms than a part holds is cut across
 		// parts (see batchTerms).
-		for i, d := range docs {
+		for i, d := range f.Chunks {
 			d.FileIdx = len(records) - 1
 			if pending = append(pending, d); !cut.Full(d.Text) {
 				continue
 			}
 			files := len(records)
-			if i < len(docs)-1 {
+			if i < len(f.Chunks)-1 {
 				files-- // this file goes on in the next part
 			}
 			if err := flush(false, files); err != nil {
@@ -178,30 +184,38 @@ func (b *builder) index(ctx context.Context, cs filetable.ChangeSet) ([]filetabl
 	return records, wait()
 }
 
-// chunkFile reads a file's normalized text from the mirror (or, if the
-// object is gone, parses the source again) and cuts it into chunk docs.
-func (b *builder) chunkFile(ctx context.Context, en mirror.Entry) ([]*backend.Chunk, error) {
+// docOf reads a file's normalized text from the mirror (or, if the object
+// is gone, parses the source again).
+func (b *builder) docOf(en mirror.Entry) (*mirror.Doc, error) {
 	doc, err := b.store.Get(en.TextHash)
 	if err != nil {
-		doc, err = b.reparse(en)
-		if err != nil {
-			return nil, err
+		return b.reparse(en)
+	}
+	return doc, nil
+}
+
+// split is how a refresh cuts documents into chunks (split.Doc): code
+// along the definitions tree-sitter finds (findDefs), Go along go/parser's;
+// a file neither parses is cut by the chunker's per-language rules.
+func (s Settings) split() split.Options {
+	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual(), Defs: findDefs}
+}
+
+// findDefs is the syntax parser of code.
+var findDefs split.DefFinder = split.DefFunc(syntax.Parse)
+
+// chunked cuts entries on every core (split.Files), for the callers
+// that read them all (embedding.Builder).
+func (b *builder) chunked(ctx context.Context, entries []mirror.Entry) embedding.Files {
+	return func(yield func(string, []*backend.Chunk, error) bool) {
+		next, stop := split.Files(ctx, entries, b.docOf, b.e.Settings.split())
+		defer stop()
+		for _, en := range entries {
+			if f := next(); !yield(en.Path, f.Chunks, f.Err) {
+				return
+			}
 		}
 	}
-	return split.Doc(ctx, en.Path, doc, b.e.Settings.split()), nil
-}
-
-// split is how a refresh cuts documents into chunks (split.Doc). Code is
-// cut along the definitions go/parser and the chunker's per-language rules
-// find; a syntax parser for more languages plugs in as Options.Defs.
-func (s Settings) split() split.Options {
-	return split.Options{Chunk: s.Chunk, Multilingual: s.multilingual()}
-}
-
-// chunker is chunkFile under ctx, for the callers that chunk files one
-// by one (embedding.Builder).
-func (b *builder) chunker(ctx context.Context) func(mirror.Entry) ([]*backend.Chunk, error) {
-	return func(en mirror.Entry) ([]*backend.Chunk, error) { return b.chunkFile(ctx, en) }
 }
 
 // startBuildPhase starts the build's phase. With a remote embedder and
@@ -215,7 +229,7 @@ func (b *builder) startBuildPhase(ctx context.Context, entries []mirror.Entry) {
 	}
 	b.progress.Phase(progress.Embed, "", -1)
 	b.progress.Detail("counting the chunks to embed")
-	n := b.vb.ToEmbed(ctx, entries, b.chunker(ctx))
+	n := b.vb.ToEmbed(ctx, b.chunked(ctx, entries))
 	b.vb.Watch.CountChunks(len(entries))
 	b.progress.Phase(progress.Embed, "chunks", n)
 }
@@ -253,16 +267,6 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 
 //semguard:end build
 
-// scanOptions are a refresh's scan options: the size cap, the default parse
-// limits and, but for a rebuild (which parses all again), remembered failures.
-func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
-	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
-	if !rebuild {
-		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
-	}
-	return o
-}
-
 //semguard:begin vector-builder
 
 // openVectorBuilder opens the embedding cache for the configured embedder;
@@ -292,5 +296,5 @@ func (e *Engine) inProcess(vb *embedding.Builder, err error) (*embedding.Builder
 // Collect, which re-chunks the mirror only when the cache asks).
 func (e *Engine) collectEmbeddings(ctx context.Context, v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
 	b := &builder{e: e, store: store}
-	res.Warnings = append(res.Warnings, v.CollectLive(man.Entries, b.chunker(ctx), e.Settings.EmbedCacheCap)...)
+	res.Warnings = append(res.Warnings, v.CollectLive(b.chunked(ctx, man.Entries), e.Settings.EmbedCacheCap)...)
 }

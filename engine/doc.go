@@ -30,7 +30,13 @@
 //	engine/filetable the file table of a generation and its diff against
 //	                 the manifest (the change set)
 //	engine/split     mirror documents into chunk records: parts, labels,
-//	                 filter terms, analysis languages
+//	                 filter terms, analysis languages; many files on every
+//	                 core (Files), code along the parser the engine passes
+//	engine/syntax    tree-sitter on wazero: definitions of 16 languages;
+//	                 only the engine imports it, for the refresh
+//	engine/codedef   what a definition is, which parser reads a file and at
+//	                 which version, go/parser's definitions: what chunk,
+//	                 split and mirror import instead of engine/syntax
 //	engine/embedding chunk vectors through the embedding cache, the query
 //	                 vector
 //	engine/progress  how a refresh reports its phases and times its stages

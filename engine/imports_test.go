@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,6 +108,27 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestChunkingLinksNoParser: what chunks, splits, mirrors or embeds never
+// depends on engine/syntax (wazero and the 2.6 MB tree-sitter module): the
+// engine passes its Parse in (split.Options.Defs), and the definitions'
+// type and languages live in the light engine/codedef.
+func TestChunkingLinksNoParser(t *testing.T) {
+	pkgs := listModule(t)
+	engine := module + "/engine"
+	for _, p := range []string{engine + "/chunk", engine + "/split", engine + "/codedef", engine + "/embedding", module + "/mirror"} {
+		pi, ok := pkgs[p]
+		if !ok {
+			t.Fatalf("go list did not list %s", p)
+		}
+		if slices.Contains(pi.deps, engine+"/syntax") {
+			t.Errorf("%s depends on engine/syntax", p)
+		}
+	}
+	if !slices.Contains(pkgs[engine].deps, engine+"/syntax") {
+		t.Fatal("the engine does not depend on engine/syntax: the test checks nothing")
 	}
 }
 

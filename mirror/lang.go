@@ -26,7 +26,7 @@ func ParserFor(path string) (parser string, ok bool) {
 func classify(p string) (kind, bool) {
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	if lang := langByName(base); lang != "" {
-		return kind{codeParserOf(lang), lang}, true
+		return kind{codeParserOf(base), lang}, true
 	}
 	ext := ""
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
@@ -42,7 +42,7 @@ func classify(p string) (kind, bool) {
 		return kind{f.parser.Name(), f.lang}, true
 	}
 	if lang := langByExt(ext); lang != "" {
-		return kind{codeParserOf(lang), lang}, true
+		return kind{codeParserOf(base), lang}, true
 	}
 	return kind{textParser, "text"}, true
 }
@@ -58,6 +58,8 @@ func langByName(base string) string {
 		return "cmake"
 	case "Jenkinsfile":
 		return "groovy"
+	case "Rakefile", "Gemfile":
+		return "ruby"
 	}
 	return ""
 }
@@ -89,7 +91,7 @@ func langByExt(ext string) string {
 		return "swift"
 	case "cs":
 		return "csharp"
-	case "rb":
+	case "rb", "rake", "gemspec":
 		return "ruby"
 	case "php":
 		return "php"

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // ReadSourceFrom serves the mirror of a file whose bytes are those the
@@ -54,38 +54,47 @@ func TestScanTimesWalkAndParse(t *testing.T) {
 	}
 }
 
-// TestSyntaxVersionReparsesItsLanguageOnly: a Go file's parser name
-// carries the version of Go's definition finder, so a manifest written
-// with another version re-parses the Go files, to a new text hash (the
-// index re-chunks them), and no other file.
+// TestSyntaxVersionReparsesItsLanguageOnly: a code file's parser name
+// carries the version of its definition finder (go/parser's for Go, the
+// grammar and rules of tree-sitter's for Python), so a manifest written
+// with another version re-parses that language's files, to a new text
+// hash (the index re-chunks them), and no other file.
 func TestSyntaxVersionReparsesItsLanguageOnly(t *testing.T) {
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n"})
-	store := OpenStore(t.TempDir())
-	first := scan(t, root, store, nil, ScanOptions{})
-	if err := store.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	prev := &Manifest{Entries: slices.Clone(first.Manifest.Entries)}
-	for i := range prev.Entries {
-		if prev.Entries[i].Path == "a.go" {
-			if prev.Entries[i].Parser != "code@3+go@"+syntax.GoVersion {
-				t.Fatalf("a.go parsed by %q", prev.Entries[i].Parser)
-			}
-			old, err := store.Put(&Doc{Parser: "code@3+go@0", Lang: "go", Text: "package a\n"})
-			if err != nil {
+	for _, c := range []struct{ path, src, parser, old string }{
+		{"a.go", "package a\n", "code@3+go@" + codedef.GoVersion, "code@3+go@0"},
+		{"b.py", "x = 1\n", "code@3+python@" + codedef.Version("python"), "code@3+python@tree-sitter-python@0.23.0+r1m1"},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{"a.go": "package a\n", "b.py": "x = 1\n", "c.rs": "fn c() {}\n", "d.md": "# D\n"})
+			store := OpenStore(t.TempDir())
+			first := scan(t, root, store, nil, ScanOptions{})
+			if err := store.Sync(); err != nil {
 				t.Fatal(err)
 			}
-			prev.Entries[i].Parser, prev.Entries[i].TextHash = "code@3+go@0", old
-		}
-	}
-	again := scan(t, root, store, prev, ScanOptions{})
-	if again.Parsed != 1 {
-		t.Fatalf("parsed %d files, want a.go alone", again.Parsed)
-	}
-	for i, e := range again.Manifest.Entries {
-		if changed := e.TextHash != prev.Entries[i].TextHash; changed != (e.Path == "a.go") {
-			t.Errorf("%s: text hash changed %v", e.Path, changed)
-		}
+			prev := &Manifest{Entries: slices.Clone(first.Manifest.Entries)}
+			for i := range prev.Entries {
+				if prev.Entries[i].Path != c.path {
+					continue
+				}
+				if prev.Entries[i].Parser != c.parser {
+					t.Fatalf("%s parsed by %q, want %q", c.path, prev.Entries[i].Parser, c.parser)
+				}
+				old, err := store.Put(&Doc{Parser: c.old, Lang: codedef.LangOf(c.path), Text: c.src})
+				if err != nil {
+					t.Fatal(err)
+				}
+				prev.Entries[i].Parser, prev.Entries[i].TextHash = c.old, old
+			}
+			again := scan(t, root, store, prev, ScanOptions{})
+			if again.Parsed != 1 {
+				t.Fatalf("parsed %d files, want %s alone", again.Parsed, c.path)
+			}
+			for i, e := range again.Manifest.Entries {
+				if changed := e.TextHash != prev.Entries[i].TextHash; changed != (e.Path == c.path) {
+					t.Errorf("%s: text hash changed %v", e.Path, changed)
+				}
+			}
+		})
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 func TestParse(t *testing.T) {
@@ -25,8 +25,8 @@ func TestParse(t *testing.T) {
 		{"nfd to nfc", "a.txt", "cafe\u0301", Doc{Parser: "text@3", Lang: "text", Text: "caf\u00e9"}},
 		{"utf-16le with bom", "a.txt", "\xff\xfeh\x00i\x00", Doc{Parser: "text@3", Lang: "text", Text: "hi", Fields: []Field{{Key: "encoding", Value: "utf-16le"}}}},
 		{"utf-16be without bom", "a.txt", "\x00h\x00i\x00!\x00\n", Doc{Parser: "text@3", Lang: "text", Text: "hi!\n", Fields: []Field{{Key: "encoding", Value: "utf-16be"}}}},
-		{"go code", "src/main.go", "package main\r\n", Doc{Parser: "code@3+go@" + syntax.GoVersion, Lang: "go", Text: "package main\n"}},
-		{"python code", "x.PY", "print()", Doc{Parser: "code@3", Lang: "python", Text: "print()"}},
+		{"go code", "src/main.go", "package main\r\n", Doc{Parser: "code@3+go@" + codedef.GoVersion, Lang: "go", Text: "package main\n"}},
+		{"python code", "x.PY", "print()", Doc{Parser: "code@3+python@" + codedef.Version("python"), Lang: "python", Text: "print()"}},
 		{"makefile", "sub/Makefile", "all:", Doc{Parser: "code@3", Lang: "make", Text: "all:"}},
 		{
 			"markdown heading title", "README.md", "intro\n# The Title #\ntext",
@@ -124,8 +124,14 @@ func TestParserFor(t *testing.T) {
 		{"a.md", "markdown@3", true},
 		{"A.MARKDOWN", "markdown@3", true},
 		{"x/y.mdx", "markdown@3", true},
-		{"main.go", "code@3+go@" + syntax.GoVersion, true},
-		{"lib.rs", "code@3", true},
+		{"main.go", "code@3+go@" + codedef.GoVersion, true},
+		{"lib.rs", "code@3+rust@" + codedef.Version("rust"), true},
+		{"ui/App.tsx", "code@3+tsx@" + codedef.Version("tsx"), true},
+		{"api.ts", "code@3+typescript@" + codedef.Version("typescript"), true},
+		{"uv.h", "code@3+cpp@" + codedef.Version("cpp"), true},
+		{"uv.c", "code@3+c@" + codedef.Version("c"), true},
+		{"Rakefile", "code@3+ruby@" + codedef.Version("ruby"), true},
+		{"run.zsh", "code@3", true},
 		{"conf.yaml", "code@3", true},
 		{"Dockerfile", "code@3", true},
 		{"notes.txt", "text@3", true},

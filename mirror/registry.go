@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 	"github.com/autorag/autorag/mirror/parse"
 	"github.com/autorag/autorag/mirror/parse/email"
 	"github.com/autorag/autorag/mirror/parse/html"
@@ -28,26 +28,18 @@ const (
 	codeParser     = "code@3"
 )
 
-// codeParserOf is the parser name of code in language lang: codeParser,
-// followed by the name and version of the syntax parser that finds lang's
-// definitions when there is one ("code@3+go@1"). The chunks of code follow
-// its definitions, so a new version of that parser re-parses, and so
-// re-chunks, the files of its language and no others.
-func codeParserOf(lang string) string {
-	if v := syntaxVersion(lang); v != "" {
+// codeParserOf is the parser name of the code file at p: codeParser,
+// followed by the language and version of the syntax parser that finds
+// its definitions when there is one (codedef.Syntax: "code@3+go@1",
+// "code@3+tsx@tree-sitter-typescript/tsx@0.23.2+r1m2"). The chunks of
+// code follow its definitions, so a new version of that parser (a
+// grammar, its rules) re-parses, and so re-chunks, the files of its
+// language and no others.
+func codeParserOf(p string) string {
+	if lang, v := codedef.Syntax(p); lang != "" {
 		return codeParser + "+" + lang + "@" + v
 	}
 	return codeParser
-}
-
-// syntaxVersion is the version of the parser (engine/syntax) that finds
-// the definitions of lang; "" for the languages whose definitions the
-// chunker's own rules find.
-func syntaxVersion(lang string) string {
-	if lang == "go" {
-		return syntax.GoVersion
-	}
-	return ""
 }
 
 // format is a parser and the language its Docs carry.
@@ -182,10 +174,10 @@ func parseNested(ctx context.Context, name string, data []byte, lim parse.Limits
 
 // chunkKindOf is the chunker kind of a text, markdown or code file.
 func chunkKindOf(k kind) string {
-	switch k.parser {
-	case markdownParser:
+	switch {
+	case k.parser == markdownParser:
 		return "markdown"
-	case codeParserOf(k.lang):
+	case parserBase(k.parser) == parserBase(codeParser):
 		return "code"
 	}
 	return "text"

@@ -49,10 +49,13 @@ type ScanOptions struct {
 // Failure is a file left out of the manifest, with the reason: "binary",
 // "too large (N bytes)", "symlink outside root", "dangling symlink",
 // "path outside root", or an I/O error ("read: ...", "stat: ...",
-// "read dir: ...").
+// "read dir: ..."). A refresh also lists here, with Indexed set, a file
+// it indexed in a lesser way: code whose syntax parser failed or hit a
+// limit, cut by the line heuristic instead.
 type Failure struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	Indexed bool   `json:"indexed,omitempty"` // indexed anyway; Reason says how
 }
 
 // ScanResult is the outcome of Scan.

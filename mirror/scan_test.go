@@ -99,10 +99,10 @@ func TestScanWalk(t *testing.T) {
 		t.Errorf("indexed paths (-want +got):\n%s", diff)
 	}
 	wantFailed := []Failure{
-		{"big.txt", "too large (2048 bytes)"},
-		{"blob.dat", "binary"},
-		{"dangling.txt", "dangling symlink"},
-		{"link-out.txt", "symlink outside root"},
+		{Path: "big.txt", Reason: "too large (2048 bytes)"},
+		{Path: "blob.dat", Reason: "binary"},
+		{Path: "dangling.txt", Reason: "dangling symlink"},
+		{Path: "link-out.txt", Reason: "symlink outside root"},
 	}
 	if diff := cmp.Diff(wantFailed, res.Failed); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
@@ -235,7 +235,7 @@ func TestScanTargeted(t *testing.T) {
 		t.Errorf("Scanned=%d Parsed=%d StatSkipped=%d; want 4 2 2", res.Scanned, res.Parsed, res.StatSkipped)
 	}
 	// Every named path that could not be used is listed; gone/ is a deletion.
-	wantFailed := []Failure{{"../escape.txt", "path outside root"}, {"c.bak", "ignored"}, {"ignored/n.txt", "ignored"}}
+	wantFailed := []Failure{{Path: "../escape.txt", Reason: "path outside root"}, {Path: "c.bak", Reason: "ignored"}, {Path: "ignored/n.txt", Reason: "ignored"}}
 	if diff := cmp.Diff(wantFailed, res.Failed); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
 	}

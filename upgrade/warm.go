@@ -54,15 +54,17 @@ func (w *warmer) close() {
 	w.store.Close()
 }
 
-// chunks cuts a mirrored file as a refresh with the target would; nil
-// when its object is gone (edited since: the upgrade's commit embeds
-// what replaced it).
+// chunks cuts a mirrored file as a refresh with the target would (a
+// parse the syntax module refuses falls back to the line heuristic, as
+// in the refresh); nil when its object is gone (edited since: the
+// upgrade's commit embeds what replaced it).
 func (w *warmer) chunks(ctx context.Context, en mirror.Entry) []*backend.Chunk {
 	doc, err := w.store.Get(en.TextHash)
 	if err != nil {
 		return nil
 	}
-	return split.Doc(ctx, en.Path, doc, w.target.Settings.SplitOptions())
+	docs, _ := split.Doc(ctx, en.Path, doc, w.target.Settings.SplitOptions())
+	return docs
 }
 
 // count returns how many distinct chunk texts the mirror holds and how

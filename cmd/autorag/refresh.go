@@ -124,6 +124,10 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 		fmt.Fprintf(w, "  scanned %d, stat-skipped %d, hashed %d, parsed %d\n", r.Scanned, r.StatSkipped, r.Hashed, r.Parsed)
 	}
 	for _, f := range r.Failures {
+		if f.Indexed {
+			fmt.Fprintf(w, "  note %s: %s\n", f.Path, f.Reason)
+			continue
+		}
 		fmt.Fprintf(w, "  skipped %s: %s\n", f.Path, f.Reason)
 	}
 }

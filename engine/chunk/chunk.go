@@ -1,6 +1,6 @@
 package chunk
 
-import "github.com/autorag/autorag/engine/syntax"
+import "github.com/autorag/autorag/engine/codedef"
 
 // Chunk is one passage of a document.
 type Chunk struct {
@@ -41,13 +41,13 @@ func SplitLang(kind, lang, text string, o Options) []Chunk {
 // them. A chunk starts at a definition (its doc comment and decorators
 // included) and holds it whole when it fits the size; one too large is cut
 // at its members (its children), small neighbours are packed together.
-// Without defs, Go is parsed here (syntax.ParseGo) and other languages are
+// Without defs, Go is parsed here (codedef.ParseGo) and other languages are
 // cut at the definitions a per-language heuristic finds. Each chunk's
 // Section names the definition it starts with ("func (s *Store) Get",
 // "class Store > def get") and its Defs list the definitions named on its
 // lines. An unknown language is cut like Split's code, its definitions
 // found lexically ("def x", "function x", "fn x", ...).
-func SplitDefs(kind, lang, text string, defs []syntax.Def, o Options) []Chunk {
+func SplitDefs(kind, lang, text string, defs []codedef.Def, o Options) []Chunk {
 	o = o.Normalize()
 	l := newLines(text)
 	var blocks []block

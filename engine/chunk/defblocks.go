@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // defTree is the definitions of a text as the chunker uses them: 0-based
@@ -26,7 +26,7 @@ type defNode struct {
 // lines fall outside the text is dropped, and one whose Parent does not
 // precede it or does not enclose its lines is taken as top-level (so the
 // tree has no cycles and a child never reaches out of its parent).
-func newDefTree(l *lines, defs []syntax.Def) *defTree {
+func newDefTree(l *lines, defs []codedef.Def) *defTree {
 	t := &defTree{l: l, nodes: make([]defNode, len(defs))}
 	valid := make([]bool, len(defs))
 	for i, d := range defs {

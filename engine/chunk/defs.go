@@ -4,13 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // Def is a definition a chunk holds.
 type Def struct {
 	Name string // the defined identifier
-	Kind string // a syntax.Kind* constant
+	Kind string // a codedef.Kind* constant
 	Line int    // 1-based line (in the input text) that names it, past its doc comment and decorators
 }
 
@@ -27,7 +27,7 @@ const maxNameScan = 64
 // syntaxDefs turns a parser's definitions into lineDefs at the line that
 // names each one; nameless definitions (a Go declaration group) and those
 // outside the text are left out.
-func syntaxDefs(l *lines, defs []syntax.Def) []lineDef {
+func syntaxDefs(l *lines, defs []codedef.Def) []lineDef {
 	out := make([]lineDef, 0, len(defs))
 	for _, d := range defs {
 		if d.Name == "" || d.StartLine < 1 || d.EndLine < d.StartLine || d.EndLine > l.count() {

@@ -8,13 +8,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // randomTree makes well-nested definitions over lines lo..hi (1-based,
 // inclusive) under parent: siblings in line order that do not overlap,
 // each with children of its own, parents before children.
-func randomTree(r *rand.Rand, defs []syntax.Def, lo, hi, parent, depth int) []syntax.Def {
+func randomTree(r *rand.Rand, defs []codedef.Def, lo, hi, parent, depth int) []codedef.Def {
 	for at := lo; at <= hi && depth < 4; {
 		s := at + r.IntN(3)
 		e := s + r.IntN(12)
@@ -23,7 +23,7 @@ func randomTree(r *rand.Rand, defs []syntax.Def, lo, hi, parent, depth int) []sy
 		}
 		i := len(defs)
 		name := fmt.Sprintf("d%d", i)
-		defs = append(defs, syntax.Def{Name: name, Kind: syntax.KindFunction, StartLine: s, EndLine: e, Parent: parent, Label: "def " + name})
+		defs = append(defs, codedef.Def{Name: name, Kind: codedef.KindFunction, StartLine: s, EndLine: e, Parent: parent, Label: "def " + name})
 		if r.IntN(2) == 0 {
 			defs = randomTree(r, defs, s+1, e, i, depth+1)
 		}
@@ -50,10 +50,10 @@ func TestSplitDefsProperties(t *testing.T) {
 		if diff := cmp.Diff(got, SplitDefs(KindCode, "python", text, defs, o)); diff != "" {
 			t.Fatalf("SplitDefs is not deterministic:\n%s", diff)
 		}
-		wild := make([]syntax.Def, r.IntN(20))
+		wild := make([]codedef.Def, r.IntN(20))
 		for k := range wild {
 			s := r.IntN(n+4) - 2
-			wild[k] = syntax.Def{Name: fmt.Sprint("w", k), StartLine: s, EndLine: s + r.IntN(30) - 5, Parent: r.IntN(len(wild)+2) - 2}
+			wild[k] = codedef.Def{Name: fmt.Sprint("w", k), StartLine: s, EndLine: s + r.IntN(30) - 5, Parent: r.IntN(len(wild)+2) - 2}
 		}
 		checkChunks(t, text, o, SplitDefs(KindCode, "python", text, wild, o))
 	}

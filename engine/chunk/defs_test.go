@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden chunks of testdata/defs")
@@ -37,7 +37,7 @@ func TestDefGoldens(t *testing.T) {
 			got := SplitLang(KindCode, lang, src, o)
 			checkChunks(t, src, o, got)
 			if lang == "go" {
-				defs, err := syntax.ParseGo([]byte(src))
+				defs, err := codedef.ParseGo([]byte(src))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -55,15 +55,15 @@ func TestDefGoldens(t *testing.T) {
 // definition is cut or goes missing.
 func TestSplitDefsAtMembers(t *testing.T) {
 	src := readSample(t, "adapter.py")
-	defs := []syntax.Def{
-		{Name: "TypeAdapter", Kind: syntax.KindClass, StartLine: 6, EndLine: 28, Parent: -1, Label: "class TypeAdapter"},
-		{Name: "__init__", Kind: syntax.KindMethod, StartLine: 9, EndLine: 11, Parent: 0, Label: "def __init__"},
-		{Name: "validate_python", Kind: syntax.KindMethod, StartLine: 13, EndLine: 17, Parent: 0, Label: "def validate_python"},
-		{Name: "validate_json", Kind: syntax.KindMethod, StartLine: 19, EndLine: 21, Parent: 0, Label: "def validate_json"},
-		{Name: "core_schema", Kind: syntax.KindMethod, StartLine: 23, EndLine: 25, Parent: 0, Label: "def core_schema"},
-		{Name: "dump_json", Kind: syntax.KindMethod, StartLine: 27, EndLine: 28, Parent: 0, Label: "def dump_json"},
-		{Name: "include_router", Kind: syntax.KindFunction, StartLine: 31, EndLine: 34, Parent: -1, Label: "def include_router"},
-		{Name: "serve", Kind: syntax.KindFunction, StartLine: 37, EndLine: 38, Parent: -1, Label: "async def serve"},
+	defs := []codedef.Def{
+		{Name: "TypeAdapter", Kind: codedef.KindClass, StartLine: 6, EndLine: 28, Parent: -1, Label: "class TypeAdapter"},
+		{Name: "__init__", Kind: codedef.KindMethod, StartLine: 9, EndLine: 11, Parent: 0, Label: "def __init__"},
+		{Name: "validate_python", Kind: codedef.KindMethod, StartLine: 13, EndLine: 17, Parent: 0, Label: "def validate_python"},
+		{Name: "validate_json", Kind: codedef.KindMethod, StartLine: 19, EndLine: 21, Parent: 0, Label: "def validate_json"},
+		{Name: "core_schema", Kind: codedef.KindMethod, StartLine: 23, EndLine: 25, Parent: 0, Label: "def core_schema"},
+		{Name: "dump_json", Kind: codedef.KindMethod, StartLine: 27, EndLine: 28, Parent: 0, Label: "def dump_json"},
+		{Name: "include_router", Kind: codedef.KindFunction, StartLine: 31, EndLine: 34, Parent: -1, Label: "def include_router"},
+		{Name: "serve", Kind: codedef.KindFunction, StartLine: 37, EndLine: 38, Parent: -1, Label: "async def serve"},
 	}
 	o := Options{Size: goldenSize}
 	got := SplitDefs(KindCode, "python", src, defs, o)
@@ -77,11 +77,11 @@ func TestSplitDefsAtMembers(t *testing.T) {
 // the chunks still keep Split's guarantees.
 func TestSplitDefsBadDefs(t *testing.T) {
 	src := "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
-	defs := []syntax.Def{
-		{Name: "a", Kind: syntax.KindFunction, StartLine: 1, EndLine: 2, Parent: 1, Label: "def a"},
-		{Name: "b", Kind: syntax.KindFunction, StartLine: 5, EndLine: 6, Parent: 0, Label: "def b"},
-		{Name: "ghost", Kind: syntax.KindFunction, StartLine: 9, EndLine: 40, Parent: -1, Label: "def ghost"},
-		{Name: "x", Kind: syntax.KindFunction, StartLine: 3, EndLine: 2, Parent: -1},
+	defs := []codedef.Def{
+		{Name: "a", Kind: codedef.KindFunction, StartLine: 1, EndLine: 2, Parent: 1, Label: "def a"},
+		{Name: "b", Kind: codedef.KindFunction, StartLine: 5, EndLine: 6, Parent: 0, Label: "def b"},
+		{Name: "ghost", Kind: codedef.KindFunction, StartLine: 9, EndLine: 40, Parent: -1, Label: "def ghost"},
+		{Name: "x", Kind: codedef.KindFunction, StartLine: 3, EndLine: 2, Parent: -1},
 	}
 	o := Options{Size: 24}
 	got := SplitDefs(KindCode, "python", src, defs, o)
@@ -97,7 +97,7 @@ func TestSplitDefsBadDefs(t *testing.T) {
 
 // checkDefsKept fails t when a definition that fits the size is cut
 // across chunks, or a named definition is listed by no chunk.
-func checkDefsKept(t *testing.T, src string, defs []syntax.Def, chunks []Chunk, o Options) {
+func checkDefsKept(t *testing.T, src string, defs []codedef.Def, chunks []Chunk, o Options) {
 	t.Helper()
 	lines := strings.Split(src, "\n")
 	listed := map[string]bool{}
@@ -187,7 +187,7 @@ func TestGoGroupSplitsAtSpecs(t *testing.T) {
 	o := Options{Size: 120}
 	got := SplitLang(KindCode, "go", src, o)
 	checkChunks(t, src, o, got)
-	defs, err := syntax.ParseGo([]byte(src))
+	defs, err := codedef.ParseGo([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@
 //   - code: top-level blocks. A non-blank line at column 0 right after a
 //     blank line starts a block, so a function keeps its doc comment and the
 //     blank lines inside its body. With a known language (SplitLang,
-//     SplitDefs) code is cut along its definitions (engine/syntax.Def):
+//     SplitDefs) code is cut along its definitions (engine/codedef.Def):
 //     those a syntax parser found (SplitDefs), or for Go those go/parser
-//     finds (syntax.ParseGo: functions, methods, types, constants,
+//     finds (codedef.ParseGo: functions, methods, types, constants,
 //     variables, each with its doc comment). Each definition is a block,
 //     and the lines between definitions are cut by the generic rule. A
 //     definition that fits the size is never cut; one that does not is

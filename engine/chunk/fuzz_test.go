@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // FuzzSplit checks Split's guarantees on arbitrary input. Sizes are folded
@@ -39,10 +39,10 @@ func FuzzSplitDefs(f *testing.F) {
 		if size > 0 {
 			size = size%512 + 1
 		}
-		var defs []syntax.Def
+		var defs []codedef.Def
 		for i := 0; i+2 < len(spec) && len(defs) < 64; i += 3 {
 			s := int(spec[i])
-			defs = append(defs, syntax.Def{Name: fmt.Sprint("d", len(defs)), Kind: syntax.KindFunction,
+			defs = append(defs, codedef.Def{Name: fmt.Sprint("d", len(defs)), Kind: codedef.KindFunction,
 				StartLine: s, EndLine: s + int(spec[i+1]) - 1, Parent: int(int8(spec[i+2]))})
 		}
 		o := Options{Size: size}

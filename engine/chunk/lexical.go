@@ -3,7 +3,7 @@ package chunk
 import (
 	"strings"
 
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 )
 
 // kindOfWord maps the keyword that introduces a definition to its kind;
@@ -11,17 +11,17 @@ import (
 func kindOfWord(w string) string {
 	switch w {
 	case "def", "defp", "fn", "func", "fun", "function", "sub", "proc", "const", "let", "var":
-		return syntax.KindFunction
+		return codedef.KindFunction
 	case "class", "struct", "union", "enum", "interface", "trait", "record", "object", "protocol", "typedef":
-		return syntax.KindClass
+		return codedef.KindClass
 	case "module", "defmodule", "namespace", "mod", "package":
-		return syntax.KindNamespace
+		return codedef.KindNamespace
 	case "type":
-		return syntax.KindType
+		return codedef.KindType
 	case "impl", "extension":
-		return syntax.KindImpl
+		return codedef.KindImpl
 	case "macro", "macro_rules!", "defmacro":
-		return syntax.KindMacro
+		return codedef.KindMacro
 	}
 	return ""
 }
@@ -40,15 +40,15 @@ func defFromLabel(label string, inContainer bool) (name, kind string) {
 	}
 	kind = kindOfWord(f[0])
 	switch {
-	case kind == syntax.KindImpl:
+	case kind == codedef.KindImpl:
 		name = f[len(f)-1]
 	case kind != "" && len(f) > 1:
 		name = f[1]
 	default:
-		kind, name = syntax.KindFunction, f[len(f)-1]
+		kind, name = codedef.KindFunction, f[len(f)-1]
 	}
-	if kind == syntax.KindFunction && inContainer {
-		kind = syntax.KindMethod
+	if kind == codedef.KindFunction && inContainer {
+		kind = codedef.KindMethod
 	}
 	return identifier(name), kind
 }
@@ -112,7 +112,7 @@ func lexicalDef(line string) (lineDef, bool) {
 	}
 	if !lexicalKeywords[word] {
 		name := shellFunction(line)
-		return lineDef{name: name, kind: syntax.KindFunction}, name != ""
+		return lineDef{name: name, kind: codedef.KindFunction}, name != ""
 	}
 	kind := kindOfWord(word)
 	if word == "func" && strings.HasPrefix(rest, "(") {
@@ -120,7 +120,7 @@ func lexicalDef(line string) (lineDef, bool) {
 		if i < 0 {
 			return lineDef{}, false
 		}
-		rest, kind = strings.TrimLeft(rest[i+1:], " \t"), syntax.KindMethod
+		rest, kind = strings.TrimLeft(rest[i+1:], " \t"), codedef.KindMethod
 	}
 	name := leadingName(rest)
 	if i := strings.LastIndexAny(name, ".:"); i >= 0 {

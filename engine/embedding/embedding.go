@@ -11,7 +11,6 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/internal/failpoint"
-	"github.com/autorag/autorag/mirror"
 	"github.com/zeebo/blake3"
 )
 
@@ -158,12 +157,16 @@ func (v *Builder) Flush() error {
 	return failpoint.Hit("after-embed-cache")
 }
 
-// CollectLive evicts cached embeddings no chunk of entries uses once the
-// cache is over capBytes; chunks cuts an entry into its chunks. The live
-// set is computed only when the cache asks (re-chunking the mirror), which
-// is rare. It returns warnings: a collection that failed, or one skipped
-// because some entry could not be chunked again.
-func (v *Builder) CollectLive(entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error), capBytes int64) []string {
+// Files yields every file of a set cut into its chunks, with its path, or
+// the error that kept it from being cut.
+type Files = func(yield func(path string, docs []*backend.Chunk, err error) bool)
+
+// CollectLive evicts cached embeddings no chunk of files uses once the
+// cache is over capBytes. The live set is computed only when the cache
+// asks (files then re-chunks the mirror), which is rare. It returns
+// warnings: a collection that failed, or one skipped because some file
+// could not be chunked again.
+func (v *Builder) CollectLive(files Files, capBytes int64) []string {
 	if v == nil {
 		return nil
 	}
@@ -171,7 +174,7 @@ func (v *Builder) CollectLive(entries []mirror.Entry, chunks func(mirror.Entry) 
 	var liveErr error
 	isLive := func(h [32]byte) bool {
 		if live == nil && liveErr == nil {
-			live, liveErr = liveKeys(entries, chunks)
+			live, liveErr = liveKeys(files)
 		}
 		// Without the complete live set every entry counts as live: the
 		// collection then evicts nothing.
@@ -189,36 +192,40 @@ func (v *Builder) CollectLive(entries []mirror.Entry, chunks func(mirror.Entry) 
 
 // liveKeys recomputes the embedding inputs of every chunk; it fails when
 // any committed file cannot be chunked again.
-func liveKeys(entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error)) (map[[32]byte]bool, error) {
+func liveKeys(files Files) (map[[32]byte]bool, error) {
 	live := map[[32]byte]bool{}
-	for _, en := range entries {
-		docs, err := chunks(en)
-		if err != nil {
-			return nil, fmt.Errorf("live embeddings of %s: %w", en.Path, err)
+	var err error
+	files(func(path string, docs []*backend.Chunk, ferr error) bool {
+		if ferr != nil {
+			err = fmt.Errorf("live embeddings of %s: %w", path, ferr)
+			return false
 		}
 		for _, d := range docs {
 			live[Key(d.Body())] = true
 		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return live, nil
 }
 
-// ToEmbed counts the distinct chunk texts of entries that the embedding
-// cache lacks: what Vectors will send to the embedder. Entries chunks
-// cannot cut are skipped (the build reports them).
-func (v *Builder) ToEmbed(ctx context.Context, entries []mirror.Entry, chunks func(mirror.Entry) ([]*backend.Chunk, error)) int {
+// ToEmbed counts the distinct chunk texts of files that the embedding
+// cache lacks: what Vectors will send to the embedder. Files that could
+// not be cut are skipped (the build reports them).
+func (v *Builder) ToEmbed(ctx context.Context, files Files) int {
 	seen := map[[32]byte]bool{}
 	n := 0
-	for _, en := range entries {
+	files(func(_ string, docs []*backend.Chunk, err error) bool {
 		if ctx.Err() != nil {
-			break
+			return false
 		}
-		docs, err := chunks(en)
-		if err != nil {
-			continue
+		if err == nil {
+			n += v.missing(docs, seen)
 		}
-		n += v.missing(docs, seen)
-	}
+		return true
+	})
 	return n
 }
 

@@ -1,13 +1,14 @@
 package split
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -21,20 +22,21 @@ type Options struct {
 	Defs DefFinder
 }
 
-// DefFinder finds the definitions of source code in language lang
-// (mirror's language names: "python", "typescript", ...). An error (the
-// language unsupported, the source unparsable, a limit reached) leaves
-// the file to the chunker's own parser and heuristics; so does a nil
-// slice with no error.
+// DefFinder finds the definitions of source code in language lang (the
+// syntax parser's language of the file, codedef.Syntax: "python",
+// "tsx", ...; never Go, which the chunker parses with go/parser). An error (the language unsupported, the source
+// unparsable, a limit reached) leaves the file to the chunker's own
+// parser and heuristics, and Doc returns it; so does a nil slice with no
+// error, silently.
 type DefFinder interface {
-	Defs(ctx context.Context, lang string, src []byte) ([]syntax.Def, error)
+	Defs(ctx context.Context, lang string, src []byte) ([]codedef.Def, error)
 }
 
 // DefFunc is a function as a DefFinder: DefFunc(syntax.Parse).
-type DefFunc func(ctx context.Context, lang string, src []byte) ([]syntax.Def, error)
+type DefFunc func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error)
 
 // Defs calls f.
-func (f DefFunc) Defs(ctx context.Context, lang string, src []byte) ([]syntax.Def, error) {
+func (f DefFunc) Defs(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
 	return f(ctx, lang, src)
 }
 
@@ -46,30 +48,36 @@ func (f DefFunc) Defs(ctx context.Context, lang string, src []byte) ([]syntax.De
 // the kind its language implies. Code is cut along the definitions o.Defs
 // finds (else the chunker's own) and each code chunk lists the definitions
 // it holds. With multilingual analysis each chunk also gets its analysis
-// language (setLanguages).
-func Doc(ctx context.Context, path string, doc *mirror.Doc, o Options) []*backend.Chunk {
-	docs := splitDoc(ctx, path, doc, o)
+// language (setLanguages). fallback is the error of o.Defs when it failed
+// and the code was cut by the chunker's own heuristics instead: the
+// chunks are complete either way.
+func Doc(ctx context.Context, path string, doc *mirror.Doc, o Options) (docs []*backend.Chunk, fallback error) {
+	docs, fallback = splitDoc(ctx, path, doc, o)
 	if o.Multilingual {
 		setLanguages(docs, path, doc)
 	}
-	return docs
+	return docs, fallback
 }
 
-func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) []*backend.Chunk {
+func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) ([]*backend.Chunk, error) {
 	parts := doc.Parts
 	if len(parts) == 0 {
 		parts = []mirror.Part{{Kind: chunkKind(doc.Lang)}}
 	}
 	text := doc.Text
 	lines := lineStarts(text)
+	syntaxLang, _ := codedef.Syntax(path)
 	var docs []*backend.Chunk
+	var fallback error
 	for i, p := range parts {
 		from, to := partRange(lines, len(text), parts, i)
 		if from >= to {
 			continue
 		}
 		off := p.Line + doc.LineOffset
-		for _, c := range splitPart(ctx, p.Kind, doc.Lang, text[from:to], o) {
+		chunks, err := splitPart(ctx, p.Kind, doc.Lang, syntaxLang, text[from:to], o)
+		fallback = cmp.Or(fallback, err)
+		for _, c := range chunks {
 			section := metaSafe(joinSection(p.Section, c.Section))
 			docs = append(docs, &backend.Chunk{
 				Path: path, Ord: len(docs), Title: metaSafe(doc.Title), Section: section, Page: p.Page, Attach: metaSafe(p.Attachment),
@@ -84,22 +92,26 @@ func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) []*b
 	case len(docs) > 0:
 		docs[0].Facets = facetsOf(doc)
 	}
-	return docs
+	return docs, fallback
 }
 
 // splitPart chunks one part of kind kind: code in language lang along
-// the definitions o.Defs finds, when it finds them.
-func splitPart(ctx context.Context, kind, lang, text string, o Options) []chunk.Chunk {
+// the definitions o.Defs finds in language syntaxLang, when it finds
+// them; else (and then with its error) along the chunker's own, which
+// for Go are go/parser's.
+func splitPart(ctx context.Context, kind, lang, syntaxLang, text string, o Options) ([]chunk.Chunk, error) {
 	if kind != chunk.KindCode {
-		return chunk.Split(kind, text, o.Chunk)
+		return chunk.Split(kind, text, o.Chunk), nil
 	}
-	var defs []syntax.Def
-	if o.Defs != nil && lang != "" {
-		if d, err := o.Defs.Defs(ctx, lang, []byte(text)); err == nil {
-			defs = d
+	var defs []codedef.Def
+	var err error
+	if o.Defs != nil && syntaxLang != "" && syntaxLang != codedef.Go {
+		defs, err = o.Defs.Defs(ctx, syntaxLang, []byte(text))
+		if err != nil {
+			defs = nil
 		}
 	}
-	return chunk.SplitDefs(kind, lang, text, defs, o.Chunk)
+	return chunk.SplitDefs(kind, lang, text, defs, o.Chunk), err
 }
 
 // chunkDefs is the record of a chunk's definitions, their lines moved by

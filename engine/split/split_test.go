@@ -9,7 +9,7 @@ import (
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/chunk"
-	"github.com/autorag/autorag/engine/syntax"
+	"github.com/autorag/autorag/engine/codedef"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -18,22 +18,22 @@ import (
 const pySrc = "class Store:\n    def get(self, k):\n        return self.d[k]\n\n    def put(self, k, v):\n        self.d[k] = v\n\n\ndef main():\n    pass\n"
 
 // pyDefs is what a syntax parser finds in pySrc.
-var pyDefs = []syntax.Def{
-	{Name: "Store", Kind: syntax.KindClass, StartLine: 1, EndLine: 6, Parent: -1, Label: "class Store"},
-	{Name: "get", Kind: syntax.KindMethod, StartLine: 2, EndLine: 3, Parent: 0, Label: "def get"},
-	{Name: "put", Kind: syntax.KindMethod, StartLine: 5, EndLine: 6, Parent: 0, Label: "def put"},
-	{Name: "main", Kind: syntax.KindFunction, StartLine: 9, EndLine: 10, Parent: -1, Label: "def main"},
+var pyDefs = []codedef.Def{
+	{Name: "Store", Kind: codedef.KindClass, StartLine: 1, EndLine: 6, Parent: -1, Label: "class Store"},
+	{Name: "get", Kind: codedef.KindMethod, StartLine: 2, EndLine: 3, Parent: 0, Label: "def get"},
+	{Name: "put", Kind: codedef.KindMethod, StartLine: 5, EndLine: 6, Parent: 0, Label: "def put"},
+	{Name: "main", Kind: codedef.KindFunction, StartLine: 9, EndLine: 10, Parent: -1, Label: "def main"},
 }
 
 // finder answers with defs for Python and err for the rest, and counts
 // its calls.
 type finder struct {
-	defs  []syntax.Def
+	defs  []codedef.Def
 	err   error
 	calls int
 }
 
-func (f *finder) Defs(_ context.Context, lang string, src []byte) ([]syntax.Def, error) {
+func (f *finder) Defs(_ context.Context, lang string, src []byte) ([]codedef.Def, error) {
 	f.calls++
 	if lang != "python" {
 		return nil, errors.New("unsupported")
@@ -48,7 +48,10 @@ func (f *finder) Defs(_ context.Context, lang string, src []byte) ([]syntax.Def,
 func TestDocCutsCodeAlongFoundDefs(t *testing.T) {
 	doc := &mirror.Doc{Parser: "code@3", Lang: "python", Text: pySrc, LineOffset: 2}
 	f := &finder{defs: pyDefs}
-	got := Doc(t.Context(), "store.py", doc, Options{Chunk: chunk.Options{Size: 60}, Defs: f})
+	got, fallback := Doc(t.Context(), "store.py", doc, Options{Chunk: chunk.Options{Size: 60}, Defs: f})
+	if fallback != nil {
+		t.Fatalf("fallback %v from a finder that found the definitions", fallback)
+	}
 	type row struct {
 		Lines   [2]int
 		Section string
@@ -76,11 +79,16 @@ func TestDocCutsCodeAlongFoundDefs(t *testing.T) {
 func TestDocFallsBackWithoutDefs(t *testing.T) {
 	doc := &mirror.Doc{Parser: "code@3", Lang: "python", Text: pySrc}
 	o := Options{Chunk: chunk.Options{Size: 60}}
-	want := Doc(t.Context(), "store.py", doc, o)
-	f := &finder{defs: pyDefs, err: errors.New("too deep")}
+	want, _ := Doc(t.Context(), "store.py", doc, o)
+	tooDeep := errors.New("too deep")
+	f := &finder{defs: pyDefs, err: tooDeep}
 	o.Defs = f
-	if diff := cmp.Diff(want, Doc(t.Context(), "store.py", doc, o)); diff != "" {
+	got, fallback := Doc(t.Context(), "store.py", doc, o)
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("a failing finder changed the chunks (-none +failing):\n%s", diff)
+	}
+	if !errors.Is(fallback, tooDeep) {
+		t.Fatalf("fallback = %v, want the finder's error", fallback)
 	}
 	if len(want) == 0 || want[0].Defs[0].Name != "Store" {
 		t.Fatalf("the rules found no definitions: %+v", want)
@@ -88,5 +96,34 @@ func TestDocFallsBackWithoutDefs(t *testing.T) {
 	Doc(t.Context(), "a.md", &mirror.Doc{Parser: "markdown@3", Lang: "markdown", Text: "# Title\n\ntext\n"}, o)
 	if f.calls != 1 {
 		t.Fatalf("finder called %d times, want once (for the code only)", f.calls)
+	}
+}
+
+// langFinder records the languages it is asked for.
+type langFinder struct{ langs []string }
+
+func (f *langFinder) Defs(_ context.Context, lang string, _ []byte) ([]codedef.Def, error) {
+	f.langs = append(f.langs, lang)
+	return nil, nil
+}
+
+// TestDocAsksByExtension: the finder is asked for the syntax parser's
+// language of the file's name (codedef.Syntax), not the mirror's: a
+// .tsx file, which the mirror calls typescript, is read as TSX, a .h file
+// as C++; a language no parser reads is never asked for.
+func TestDocAsksByExtension(t *testing.T) {
+	f := &langFinder{}
+	o := Options{Defs: f}
+	for _, c := range []struct{ path, lang string }{
+		{"ui/App.tsx", "typescript"}, {"src/uv.h", "c"}, {"build.kts", "kotlin"}, {"x.mjs", "javascript"},
+		{"stubs/os.pyi", "python"}, {"run.sh", "shell"}, {"Rakefile", "ruby"}, {"q.sql", "sql"},
+	} {
+		if _, err := Doc(t.Context(), c.path, &mirror.Doc{Parser: "code@3", Lang: c.lang, Text: "x\n"}, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"tsx", "cpp", "kotlin", "javascript", "python", "bash", "ruby"}
+	if diff := cmp.Diff(want, f.langs); diff != "" {
+		t.Fatalf("languages asked (-want +got):\n%s", diff)
 	}
 }

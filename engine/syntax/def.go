@@ -1,26 +1,20 @@
 package syntax
 
-// Def is one definition found in a source file.
-type Def struct {
-	Name      string // the defined identifier: "TypeAdapter", "include_router"
-	Kind      string // one of the Kind* constants
-	StartByte int    // first byte of the definition, its doc comment and decorators included
-	EndByte   int    // one past its last byte
-	StartLine int    // 1-based line of StartByte
-	EndLine   int    // 1-based line of the last byte
-	Parent    int    // index in the same slice of the enclosing definition; -1 at top level
-	Label     string // the header a reader knows it by: "class TypeAdapter", "def include_router", "impl FromRequest for Foo"
-}
+import "github.com/autorag/autorag/engine/codedef"
 
-// Kinds of definition.
+// Def is one definition found in a source file (codedef.Def: the type lives
+// in the light package so that what chunks need not link this one).
+type Def = codedef.Def
+
+// Kinds of definition (codedef.Kind*).
 const (
-	KindClass     = "class" // class, struct, interface, trait, enum, object, record, module
-	KindFunction  = "function"
-	KindMethod    = "method"
-	KindType      = "type" // type alias or Go type declaration
-	KindConstant  = "constant"
-	KindVariable  = "variable"
-	KindImpl      = "impl" // Rust impl block, Swift/Kotlin extension
-	KindNamespace = "namespace"
-	KindMacro     = "macro"
+	KindClass     = codedef.KindClass
+	KindFunction  = codedef.KindFunction
+	KindMethod    = codedef.KindMethod
+	KindType      = codedef.KindType
+	KindConstant  = codedef.KindConstant
+	KindVariable  = codedef.KindVariable
+	KindImpl      = codedef.KindImpl
+	KindNamespace = codedef.KindNamespace
+	KindMacro     = codedef.KindMacro
 )

@@ -99,7 +99,7 @@ func label(src []byte, r record, kind string) string {
 			end = r.start + uint32(i)
 		}
 	}
-	s := strings.Join(strings.Fields(string(src[r.start:end])), " ")
+	s := stripAnnotations(strings.Join(strings.Fields(string(src[r.start:end])), " "))
 	if len(s) > maxLabel {
 		s = s[:maxLabel]
 		for !utf8.ValidString(s) {
@@ -107,6 +107,65 @@ func label(src []byte, r record, kind string) string {
 		}
 	}
 	return s
+}
+
+// stripAnnotations drops the annotations and attributes that lead a
+// header ("@Override public V get" is "public V get", "[Serializable]
+// public class C" and "#[Attribute] class R" lose theirs): a label names
+// the definition, and Java's, Kotlin's, C#'s and PHP's nodes start with
+// them. A header that is nothing else stays as it is.
+func stripAnnotations(s string) string {
+	rest := s
+	for {
+		var n int
+		switch {
+		case strings.HasPrefix(rest, "@"):
+			n = 1 + strings.IndexFunc(rest[1:], func(r rune) bool { return !isNameRune(r) })
+			if n == 0 { // the name runs to the end
+				return s
+			}
+			if rest[1:n] == "interface" { // Java's annotation type: "@interface Marker"
+				return rest
+			}
+			if rest[n] == '(' {
+				n += balanced(rest[n:], '(', ')')
+			}
+		case strings.HasPrefix(rest, "["):
+			n = balanced(rest, '[', ']')
+		case strings.HasPrefix(rest, "#["):
+			n = 1 + balanced(rest[1:], '[', ']')
+		default:
+			if rest == "" {
+				return s
+			}
+			return rest
+		}
+		if n <= 0 || n > len(rest) {
+			return s
+		}
+		rest = strings.TrimLeft(rest[n:], " ")
+	}
+}
+
+func isNameRune(r rune) bool {
+	return r == '_' || r == '.' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80
+}
+
+// balanced returns the length of the bracketed group s starts with, 0 when
+// it does not close.
+func balanced(s string, open, closing byte) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case open:
+			depth++
+		case closing:
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 // trimEnd moves end back over trailing white space, which some grammars

@@ -101,3 +101,26 @@ func checkSpans(t *testing.T, src []byte, ds []Def) {
 		}
 	}
 }
+
+// A label names the definition, without the annotations and attributes
+// that lead its node.
+func TestStripAnnotations(t *testing.T) {
+	for in, want := range map[string]string{
+		"@Override public V get":                             "public V get",
+		"@ThreadSafe public class LruCache":                  "public class LruCache",
+		`@SuppressWarnings("a, b") @Deprecated static int f`: "static int f",
+		"@JvmStatic fun register":                            "fun register",
+		"[Serializable] public class LruCache":               "public class LruCache",
+		"[A(typeof(B[]))] [C] void M":                        "void M",
+		"#[Attribute] class Router":                          "class Router",
+		"#define MAX_NODES":                                  "#define MAX_NODES",
+		"@interface Marker":                                  "@interface Marker",
+		"@app.get":                                           "@app.get",
+		"[Broken":                                            "[Broken",
+		"class TypeAdapter":                                  "class TypeAdapter",
+	} {
+		if got := stripAnnotations(in); got != want {
+			t.Errorf("stripAnnotations(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func TestUnsupported(t *testing.T) {
 func TestLangOf(t *testing.T) {
 	for path, want := range map[string]string{
 		"a/b/c.py": "python", "x.PY": "python", "web/app.mjs": "javascript", "src/lib.rs": "rust",
-		"ui/App.tsx": "tsx", "api.d.ts": "typescript", "include/list.h": "c", "src/geo.hpp": "cpp",
+		"ui/App.tsx": "tsx", "api.d.ts": "typescript", "include/list.h": "cpp", "src/geo.hpp": "cpp",
 		"lib/tasks/Rakefile": "ruby", "build.gradle.kts": "kotlin", `C:\src\Main.cs`: "csharp",
 		"main.go": "go", "README.md": "", "Makefile": "", "noext": "",
 	} {
