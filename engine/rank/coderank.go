@@ -193,10 +193,36 @@ func (s *CodeSignals) explain(score float64) string {
 // Loader loads a chunk's stored fields (Page.Walk's load).
 type Loader = func(id, path string, ord int) (Result, error)
 
-// CodeRerankLoading is CodeRerank with the names a code chunk defines as
-// the index stored them (Result.Defs), else read from its section
-// (SectionDefs, for an index without them), loaded with load; it returns the
-// ranking and a loader that remembers what was loaded, for the walk.
+// DefsOf reads what the definition match needs of a chunk: the
+// definitions the index stored for it and its section.
+type DefsOf = func(id, path string, ord int) (defs []Def, section string, err error)
+
+// CodeRerankDefs is CodeRerank with the names a code chunk defines as the
+// index stored them (Result.Defs), else read from its section
+// (SectionDefs, for a chunk or an index without them), as of reads them;
+// it returns the first error of.
+func CodeRerankDefs(ranking []Fused, q Query, of DefsOf) ([]Fused, error) {
+	var firstErr error
+	defs := func(id string) []string {
+		path, ord := record.SplitChunkID(id)
+		d, section, err := of(id, path, ord)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			return nil
+		}
+		if len(d) > 0 {
+			return DefNames(d)
+		}
+		return SectionDefs(section)
+	}
+	out := CodeRerank(ranking, q, defs)
+	return out, firstErr
+}
+
+// CodeRerankLoading is CodeRerankDefs reading the definitions and section
+// from the whole stored fields, loaded with load (for a backend that reads
+// no less); it returns the ranking and a loader that remembers what was
+// loaded, for the walk.
 func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, error) {
 	type loaded struct {
 		r   Result
@@ -211,19 +237,10 @@ func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, 
 		memo[id] = loaded{r, err}
 		return r, err
 	}
-	var firstErr error
-	defs := func(id string) []string {
-		path, ord := record.SplitChunkID(id)
+	of := func(id, path string, ord int) ([]Def, string, error) {
 		r, err := cached(id, path, ord)
-		if err != nil {
-			firstErr = cmp.Or(firstErr, err)
-			return nil
-		}
-		if len(r.Defs) > 0 {
-			return DefNames(r.Defs)
-		}
-		return SectionDefs(r.Section)
+		return r.Defs, r.Section, err
 	}
-	out := CodeRerank(ranking, q, defs)
-	return out, cached, firstErr
+	out, err := CodeRerankDefs(ranking, q, of)
+	return out, cached, err
 }
