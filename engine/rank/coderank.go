@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/autorag/autorag/engine/record"
@@ -91,13 +90,23 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	terms := QueryTerms(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
 	out := slices.Clone(ranking)
+	type pathSignals struct {
+		stem, dir float64
+		role      Role
+	}
+	byPath := map[string]pathSignals{} // a file's chunks share them
 	for i, x := range top {
 		p, _ := record.SplitChunkID(x.ID)
-		s := &CodeSignals{Kind: kind, Base: x.Score, Role: FileRole(p), RoleFactor: 1}
+		ps, ok := byPath[p]
+		if !ok {
+			ps.stem, ps.dir = PathMatch(terms, p, q.Stem)
+			ps.role = FileRole(p)
+			byPath[p] = ps
+		}
+		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir}
 		if len(idents) > 0 && q.isCode(x.ID) {
 			s.Def = DefinitionMatch(idents, defs(x.ID))
 		}
-		s.Stem, s.Dir = PathMatch(terms, p, q.Stem)
 		if f, ok := roleFactors[s.Role]; ok && !asked[s.Role] {
 			s.RoleFactor = f
 		}
@@ -150,13 +159,17 @@ func pow(b float64, n int) float64 {
 	return r
 }
 
-// sortFused sorts best first, ties on chunk ID (Fuse's order).
+// sortFused sorts best first, ties on chunk ID (an order without ties:
+// chunk IDs are unique).
 func sortFused(xs []Fused) {
-	sort.SliceStable(xs, func(i, j int) bool {
-		if xs[i].Score != xs[j].Score {
-			return xs[i].Score > xs[j].Score
+	slices.SortStableFunc(xs, func(a, b Fused) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 || a.ID == b.ID {
+			return c
 		}
-		return record.LessChunkID(xs[i].ID, xs[j].ID)
+		if record.LessChunkID(a.ID, b.ID) {
+			return -1
+		}
+		return 1
 	})
 }
 

@@ -1,11 +1,6 @@
 package rank
 
-import (
-	"fmt"
-	"sort"
-
-	"github.com/autorag/autorag/engine/record"
-)
+import "fmt"
 
 // Fusion methods.
 const (
@@ -136,16 +131,17 @@ type Fused struct {
 // dense list by the query q (QueryWeight) and its code chunks. It is pure
 // and deterministic: ties break on chunk ID (path, then ordinal).
 func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
-	byID := map[string]*Fused{}
-	var order []*Fused
+	// One array for every chunk (its capacity is never outgrown, so the
+	// pointers into it stay valid), found by ID through one map sized once.
+	out := make([]Fused, 0, len(bm25)+len(dense))
+	at := make(map[string]int, len(bm25)+len(dense))
 	get := func(id string) *Fused {
-		if x, ok := byID[id]; ok {
-			return x
+		if i, ok := at[id]; ok {
+			return &out[i]
 		}
-		x := &Fused{ID: id}
-		byID[id] = x
-		order = append(order, x)
-		return x
+		at[id] = len(out)
+		out = append(out, Fused{ID: id})
+		return &out[len(out)-1]
 	}
 	for i, h := range bm25 {
 		x := get(h.ID)
@@ -155,6 +151,10 @@ func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
 		x := get(h.ID)
 		x.Dense, x.DenseRank = h.Score, i+1
 	}
+	order := make([]*Fused, len(out))
+	for i := range out {
+		order[i] = &out[i]
+	}
 	switch f.Method {
 	case FusionRRF:
 		scoreRRF(f, order)
@@ -163,16 +163,7 @@ func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
 	default:
 		scoreConvex(f, order, bm25, dense)
 	}
-	out := make([]Fused, len(order))
-	for i, x := range order {
-		out[i] = *x
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return record.LessChunkID(out[i].ID, out[j].ID)
-	})
+	sortFused(out)
 	return out
 }
 
