@@ -159,10 +159,10 @@ func pow(b float64, n int) float64 {
 	return r
 }
 
-// sortFused sorts best first, ties on chunk ID (an order without ties:
-// chunk IDs are unique).
+// sortFused sorts best first, ties on chunk ID: an order without ties
+// (chunk IDs are unique), so no sort needs to be stable.
 func sortFused(xs []Fused) {
-	slices.SortStableFunc(xs, func(a, b Fused) int {
+	slices.SortFunc(xs, func(a, b Fused) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 || a.ID == b.ID {
 			return c
 		}
