@@ -89,6 +89,9 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	idents := Identifiers(q.Text, kind)
 	terms := QueryTerms(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
+	if AsksUsage(q.Text) {
+		asked[RoleDocs] = true
+	}
 	out := slices.Clone(ranking)
 	type pathSignals struct {
 		stem, dir float64
