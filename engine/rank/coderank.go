@@ -163,10 +163,18 @@ func pow(b float64, n int) float64 {
 }
 
 // sortFused sorts best first, ties on chunk ID: an order without ties
-// (chunk IDs are unique), so no sort needs to be stable.
+// (chunk IDs are unique), so no sort needs to be stable. It sorts the
+// positions, which hold no pointer, and moves each chunk once: swapping
+// the chunks themselves (IDs and pointers, under write barriers) cost
+// more than the fusion it sorted.
 func sortFused(xs []Fused) {
-	slices.SortFunc(xs, func(a, b Fused) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 || a.ID == b.ID {
+	pos := make([]int32, len(xs))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	slices.SortFunc(pos, func(i, j int32) int {
+		a, b := &xs[i], &xs[j]
+		if c := cmp.Compare(b.Score, a.Score); c != 0 || i == j {
 			return c
 		}
 		if record.LessChunkID(a.ID, b.ID) {
@@ -174,6 +182,11 @@ func sortFused(xs []Fused) {
 		}
 		return 1
 	})
+	sorted := make([]Fused, len(xs))
+	for i, p := range pos {
+		sorted[i] = xs[p]
+	}
+	copy(xs, sorted)
 }
 
 // explain says what the code signals did to a chunk's score.
