@@ -73,7 +73,7 @@ func TestTransformerFusionMultilingualScript(t *testing.T) {
 		dense                 float64 // what the best vector hit gains
 	}{
 		{"multilingual-e5-small-q4", "adaptive alpha=0.5 code=1 foreign=1", "(weight 0.5, min-max over the list)", 0.5},
-		{"all-minilm-l6-v2-q", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5", "(weight 0, min-max over the list; x0 for a query not in English)", 0},
+		{"all-minilm-l6-v2-q", "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5", "(weight 0, min-max over the list; x0 for a query not in English)", 0},
 	} {
 		root := t.TempDir()
 		writeFile(t, root, "moskva.md", "# Москва\nМосква — столица России и её крупнейший город.\n")

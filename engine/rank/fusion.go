@@ -91,8 +91,10 @@ func (f Fusion) Validate() error {
 		if f.Alpha < 0 || f.Alpha > 1 {
 			return fmt.Errorf("%s fusion needs 0 <= alpha <= 1 (got %g)", f.Method, f.Alpha)
 		}
-		if f.Method == FusionAdaptive && (f.Code < 0 || f.Code > 1 || f.Foreign < 0 || f.Foreign > 1) {
-			return fmt.Errorf("adaptive fusion needs code and foreign factors in [0,1] (got %g, %g)", f.Code, f.Foreign)
+		// A code factor above 1 weighs a strong model's dense list more
+		// on code (rank.ModelTraits.Code).
+		if f.Method == FusionAdaptive && (f.Code < 0 || f.Foreign < 0 || f.Foreign > 1) {
+			return fmt.Errorf("adaptive fusion needs a code factor >= 0 and a foreign factor in [0,1] (got %g, %g)", f.Code, f.Foreign)
 		}
 	default:
 		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)

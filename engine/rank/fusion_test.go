@@ -74,7 +74,7 @@ func TestFusionValidate(t *testing.T) {
 			t.Errorf("%+v validated", f)
 		}
 	}
-	for _, f := range []Fusion{{Method: FusionRRF, K: 60, WBM25: 1, WDense: 0.3}, {Method: FusionConvex, Alpha: 0.9}} {
+	for _, f := range []Fusion{{Method: FusionRRF, K: 60, WBM25: 1, WDense: 0.3}, {Method: FusionConvex, Alpha: 0.9}, {Method: FusionAdaptive, Alpha: 0.5, Code: 4, Foreign: 0.5}} {
 		if err := f.Validate(); err != nil {
 			t.Errorf("%+v: %v", f, err)
 		}
