@@ -4,8 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -49,12 +49,16 @@ func codeBenchRoot(b *testing.B) string {
 	if dir := os.Getenv("AUTORAG_BENCH_CODE_DIR"); dir != "" {
 		return dir
 	}
-	src := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("no go command to find the Go sources: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(goroot)), "src", "net", "http")
 	if _, err := os.Stat(src); err != nil {
 		b.Skipf("no Go sources to index: %v", err)
 	}
 	dst := b.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
 			return err
 		}
