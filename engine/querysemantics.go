@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-0e954b4c763bca657b29cffeca2d2b0d"
+const QuerySemantics = "q-31a6b688cf85a120cdc26e7a52d28c29"

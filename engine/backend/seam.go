@@ -114,9 +114,7 @@ type Deeper interface {
 // DefReader is Lists that reads what the definition match needs of a
 // chunk (its stored definitions and section, rank.DefsOf) without the
 // rest of its stored fields (the local backend; others load the chunk).
-type DefReader interface {
-	DefsOf(ctx context.Context) (rank.DefsOf, error)
-}
+type DefReader = rank.DefReader
 
 // The backends' names, as Settings.Backend.Name and the sidecar's
 // "backend" setting give them.

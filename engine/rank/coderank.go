@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -246,6 +247,28 @@ func CodeRerankDefs(ranking []Fused, q Query, of DefsOf) ([]Fused, error) {
 	}
 	out := CodeRerank(ranking, q, defs)
 	return out, firstErr
+}
+
+// DefReader reads what the definition match needs of a chunk without the
+// rest of its stored fields (a backend's lists: backend.DefReader).
+type DefReader interface {
+	DefsOf(ctx context.Context) (DefsOf, error)
+}
+
+// CodeRerankFrom applies the code signals to ranking, reading the chunks'
+// definitions as lists reads them alone when it is a DefReader, else
+// through load (CodeRerankLoading); it returns the loader for the walk.
+func CodeRerankFrom(ctx context.Context, lists any, ranking []Fused, q Query, load Loader) ([]Fused, Loader, error) {
+	d, ok := lists.(DefReader)
+	if !ok {
+		return CodeRerankLoading(ranking, q, load)
+	}
+	of, err := d.DefsOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ranking, err = CodeRerankDefs(ranking, q, of)
+	return ranking, load, err
 }
 
 // CodeRerankLoading is CodeRerankDefs reading the definitions and section
