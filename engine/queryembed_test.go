@@ -21,8 +21,9 @@ func TestTransformerDefaultFusion(t *testing.T) {
 		traits embed.Traits
 		want   string
 	}{
-		{"bge-small-en-v1.5-q", embed.Traits{Prefixed: true, Foreign: 0.5}, "adaptive alpha=0.5 code=1 foreign=0.5 latin_only"},
+		{"bge-small-en-v1.5-q", embed.Traits{Prefixed: true, Foreign: 0.5, Code: 4}, "adaptive alpha=0.5 code=4 foreign=0.5 latin_only"},
 		{"e5-small-v2-q", embed.Traits{Prefixed: true}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only"},
+		{"all-minilm-l6-v2-q", embed.Traits{Code: 2.5}, "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5"},
 		{"all-minilm-l6-v2-q", embed.Traits{}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
 		{"multilingual-e5-small-q4", embed.Traits{Prefixed: true, Multilingual: true}, "adaptive alpha=0.5 code=1 foreign=1"},
 		// the traits decide, not the name

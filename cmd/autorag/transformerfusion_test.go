@@ -15,13 +15,14 @@ import (
 // carried the models' traits): English models keep a quarter of the dense
 // weight for a query in another language (bge a half, measured) and none
 // for another script, a model without a query prefix turns its query
-// vector by BM25's best chunks, and the multilingual model keeps the full
-// weight everywhere. A model added to the catalog needs its line here.
+// vector by BM25's best chunks, the multilingual model keeps the full
+// weight everywhere, and the models measured on code weigh its dense list
+// more for a question over code (MiniLM 2.5, bge 4). A model added to the catalog needs its line here.
 func TestCatalogModelFusion(t *testing.T) {
 	want := map[string]string{
 		"all-minilm-l6-v2":         "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5",
-		"all-minilm-l6-v2-q":       "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5",
-		"bge-small-en-v1.5-q":      "adaptive alpha=0.5 code=1 foreign=0.5 latin_only",
+		"all-minilm-l6-v2-q":       "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5",
+		"bge-small-en-v1.5-q":      "adaptive alpha=0.5 code=4 foreign=0.5 latin_only",
 		"e5-small-v2-q":            "adaptive alpha=0.5 code=1 foreign=0.25 latin_only",
 		"multilingual-e5-small-q4": "adaptive alpha=0.5 code=1 foreign=1",
 	}
@@ -72,7 +73,7 @@ func TestTransformerFusionMultilingualScript(t *testing.T) {
 		dense                 float64 // what the best vector hit gains
 	}{
 		{"multilingual-e5-small-q4", "adaptive alpha=0.5 code=1 foreign=1", "(weight 0.5, min-max over the list)", 0.5},
-		{"all-minilm-l6-v2-q", "adaptive alpha=0.5 code=1 foreign=0.25 latin_only feedback=5", "(weight 0, min-max over the list; x0 for a query not in English)", 0},
+		{"all-minilm-l6-v2-q", "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5", "(weight 0, min-max over the list; x0 for a query not in English)", 0},
 	} {
 		root := t.TempDir()
 		writeFile(t, root, "moskva.md", "# Москва\nМосква — столица России и её крупнейший город.\n")

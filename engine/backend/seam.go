@@ -121,6 +121,11 @@ type ChunkScorer interface {
 	ChunksOf(ctx context.Context, paths []string) (ids []string, bm []rank.Hit, err error)
 }
 
+// DefReader is Lists that reads what the definition match needs of a
+// chunk (its stored definitions and section, rank.DefsOf) without the
+// rest of its stored fields (the local backend; others load the chunk).
+type DefReader = rank.DefReader
+
 // The backends' names, as Settings.Backend.Name and the sidecar's
 // "backend" setting give them.
 const (

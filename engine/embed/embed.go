@@ -36,6 +36,9 @@ type Traits struct {
 	// Foreign is the dense weight factor measured for a query in another
 	// language than English of an English model; 0: the default factor.
 	Foreign float64
+	// Code is the dense weight factor measured for code chunks under a
+	// question in words; 0: the default factor.
+	Code float64
 }
 
 // String is the canonical form, e.g. "local/potion-base-8M@bf8b0566-q8-v4/256".

@@ -106,6 +106,14 @@ func TestFileRole(t *testing.T) {
 	if a := AskedRoles(Words("test for the router")); !a[RoleTest] || a[RoleDocs] {
 		t.Errorf("AskedRoles %v", a)
 	}
+	for q, want := range map[string]bool{
+		"how to make a flag required": true, "How do I add a version flag?": true, "can my program read flags": true,
+		"how to_json serializes a custom type": false, "how routes are grouped and registered": false, "Engine": false,
+	} {
+		if got := AsksUsage(q); got != want {
+			t.Errorf("AsksUsage(%q) = %v, want %v", q, got, want)
+		}
+	}
 }
 
 func TestPathMatch(t *testing.T) {

@@ -2,9 +2,9 @@ package rank
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/autorag/autorag/engine/record"
@@ -90,14 +90,27 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	idents := Identifiers(q.Text, kind)
 	terms := QueryTerms(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
+	if AsksUsage(q.Text) {
+		asked[RoleDocs] = true
+	}
 	out := slices.Clone(ranking)
+	type pathSignals struct {
+		stem, dir float64
+		role      Role
+	}
+	byPath := map[string]pathSignals{} // a file's chunks share them
 	for i, x := range top {
 		p, _ := record.SplitChunkID(x.ID)
-		s := &CodeSignals{Kind: kind, Base: x.Score, Role: FileRole(p), RoleFactor: 1}
+		ps, ok := byPath[p]
+		if !ok {
+			ps.stem, ps.dir = PathMatch(terms, p, q.Stem)
+			ps.role = FileRole(p)
+			byPath[p] = ps
+		}
+		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir}
 		if len(idents) > 0 && q.isCode(x.ID) {
 			s.Def = DefinitionMatch(idents, defs(x.ID))
 		}
-		s.Stem, s.Dir = PathMatch(terms, p, q.Stem)
 		if f, ok := roleFactors[s.Role]; ok && !asked[s.Role] {
 			s.RoleFactor = f
 		}
@@ -150,14 +163,31 @@ func pow(b float64, n int) float64 {
 	return r
 }
 
-// sortFused sorts best first, ties on chunk ID (Fuse's order).
+// sortFused sorts best first, ties on chunk ID: an order without ties
+// (chunk IDs are unique), so no sort needs to be stable. It sorts the
+// positions, which hold no pointer, and moves each chunk once: swapping
+// the chunks themselves (IDs and pointers, under write barriers) cost
+// more than the fusion it sorted.
 func sortFused(xs []Fused) {
-	sort.SliceStable(xs, func(i, j int) bool {
-		if xs[i].Score != xs[j].Score {
-			return xs[i].Score > xs[j].Score
+	pos := make([]int32, len(xs))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	slices.SortFunc(pos, func(i, j int32) int {
+		a, b := &xs[i], &xs[j]
+		if c := cmp.Compare(b.Score, a.Score); c != 0 || i == j {
+			return c
 		}
-		return record.LessChunkID(xs[i].ID, xs[j].ID)
+		if record.LessChunkID(a.ID, b.ID) {
+			return -1
+		}
+		return 1
 	})
+	sorted := make([]Fused, len(xs))
+	for i, p := range pos {
+		sorted[i] = xs[p]
+	}
+	copy(xs, sorted)
 }
 
 // explain says what the code signals did to a chunk's score.
@@ -193,10 +223,58 @@ func (s *CodeSignals) explain(score float64) string {
 // Loader loads a chunk's stored fields (Page.Walk's load).
 type Loader = func(id, path string, ord int) (Result, error)
 
-// CodeRerankLoading is CodeRerank with the names a code chunk defines as
-// the index stored them (Result.Defs), else read from its section
-// (SectionDefs, for an index without them), loaded with load; it returns the
-// ranking and a loader that remembers what was loaded, for the walk.
+// DefsOf reads what the definition match needs of a chunk: the
+// definitions the index stored for it and its section.
+type DefsOf = func(id, path string, ord int) (defs []Def, section string, err error)
+
+// CodeRerankDefs is CodeRerank with the names a code chunk defines as the
+// index stored them (Result.Defs), else read from its section
+// (SectionDefs, for a chunk or an index without them), as of reads them;
+// it returns the first error of.
+func CodeRerankDefs(ranking []Fused, q Query, of DefsOf) ([]Fused, error) {
+	var firstErr error
+	defs := func(id string) []string {
+		path, ord := record.SplitChunkID(id)
+		d, section, err := of(id, path, ord)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			return nil
+		}
+		if len(d) > 0 {
+			return DefNames(d)
+		}
+		return SectionDefs(section)
+	}
+	out := CodeRerank(ranking, q, defs)
+	return out, firstErr
+}
+
+// DefReader reads what the definition match needs of a chunk without the
+// rest of its stored fields (a backend's lists: backend.DefReader).
+type DefReader interface {
+	DefsOf(ctx context.Context) (DefsOf, error)
+}
+
+// CodeRerankFrom applies the code signals to ranking, reading the chunks'
+// definitions as lists reads them alone when it is a DefReader, else
+// through load (CodeRerankLoading); it returns the loader for the walk.
+func CodeRerankFrom(ctx context.Context, lists any, ranking []Fused, q Query, load Loader) ([]Fused, Loader, error) {
+	d, ok := lists.(DefReader)
+	if !ok {
+		return CodeRerankLoading(ranking, q, load)
+	}
+	of, err := d.DefsOf(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	ranking, err = CodeRerankDefs(ranking, q, of)
+	return ranking, load, err
+}
+
+// CodeRerankLoading is CodeRerankDefs reading the definitions and section
+// from the whole stored fields, loaded with load (for a backend that reads
+// no less); it returns the ranking and a loader that remembers what was
+// loaded, for the walk.
 func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, error) {
 	type loaded struct {
 		r   Result
@@ -211,19 +289,10 @@ func CodeRerankLoading(ranking []Fused, q Query, load Loader) ([]Fused, Loader, 
 		memo[id] = loaded{r, err}
 		return r, err
 	}
-	var firstErr error
-	defs := func(id string) []string {
-		path, ord := record.SplitChunkID(id)
+	of := func(id, path string, ord int) ([]Def, string, error) {
 		r, err := cached(id, path, ord)
-		if err != nil {
-			firstErr = cmp.Or(firstErr, err)
-			return nil
-		}
-		if len(r.Defs) > 0 {
-			return DefNames(r.Defs)
-		}
-		return SectionDefs(r.Section)
+		return r.Defs, r.Section, err
 	}
-	out := CodeRerank(ranking, q, defs)
-	return out, cached, firstErr
+	out, err := CodeRerankDefs(ranking, q, of)
+	return out, cached, err
 }

@@ -1,11 +1,6 @@
 package rank
 
-import (
-	"fmt"
-	"sort"
-
-	"github.com/autorag/autorag/engine/record"
-)
+import "fmt"
 
 // Fusion methods.
 const (
@@ -96,8 +91,10 @@ func (f Fusion) Validate() error {
 		if f.Alpha < 0 || f.Alpha > 1 {
 			return fmt.Errorf("%s fusion needs 0 <= alpha <= 1 (got %g)", f.Method, f.Alpha)
 		}
-		if f.Method == FusionAdaptive && (f.Code < 0 || f.Code > 1 || f.Foreign < 0 || f.Foreign > 1) {
-			return fmt.Errorf("adaptive fusion needs code and foreign factors in [0,1] (got %g, %g)", f.Code, f.Foreign)
+		// A code factor above 1 weighs a strong model's dense list more
+		// on code (rank.ModelTraits.Code).
+		if f.Method == FusionAdaptive && (f.Code < 0 || f.Foreign < 0 || f.Foreign > 1) {
+			return fmt.Errorf("adaptive fusion needs a code factor >= 0 and a foreign factor in [0,1] (got %g, %g)", f.Code, f.Foreign)
 		}
 	default:
 		return fmt.Errorf("unknown fusion method %q (want adaptive, convex or rrf)", f.Method)
@@ -136,16 +133,17 @@ type Fused struct {
 // dense list by the query q (QueryWeight) and its code chunks. It is pure
 // and deterministic: ties break on chunk ID (path, then ordinal).
 func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
-	byID := map[string]*Fused{}
-	var order []*Fused
+	// One array for every chunk (its capacity is never outgrown, so the
+	// pointers into it stay valid), found by ID through one map sized once.
+	out := make([]Fused, 0, len(bm25)+len(dense))
+	at := make(map[string]int, len(bm25)+len(dense))
 	get := func(id string) *Fused {
-		if x, ok := byID[id]; ok {
-			return x
+		if i, ok := at[id]; ok {
+			return &out[i]
 		}
-		x := &Fused{ID: id}
-		byID[id] = x
-		order = append(order, x)
-		return x
+		at[id] = len(out)
+		out = append(out, Fused{ID: id})
+		return &out[len(out)-1]
 	}
 	for i, h := range bm25 {
 		x := get(h.ID)
@@ -155,6 +153,10 @@ func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
 		x := get(h.ID)
 		x.Dense, x.DenseRank = h.Score, i+1
 	}
+	order := make([]*Fused, len(out))
+	for i := range out {
+		order[i] = &out[i]
+	}
 	switch f.Method {
 	case FusionRRF:
 		scoreRRF(f, order)
@@ -163,16 +165,7 @@ func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
 	default:
 		scoreConvex(f, order, bm25, dense)
 	}
-	out := make([]Fused, len(order))
-	for i, x := range order {
-		out[i] = *x
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return record.LessChunkID(out[i].ID, out[j].ID)
-	})
+	sortFused(out)
 	return out
 }
 

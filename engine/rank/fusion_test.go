@@ -74,7 +74,7 @@ func TestFusionValidate(t *testing.T) {
 			t.Errorf("%+v validated", f)
 		}
 	}
-	for _, f := range []Fusion{{Method: FusionRRF, K: 60, WBM25: 1, WDense: 0.3}, {Method: FusionConvex, Alpha: 0.9}} {
+	for _, f := range []Fusion{{Method: FusionRRF, K: 60, WBM25: 1, WDense: 0.3}, {Method: FusionConvex, Alpha: 0.9}, {Method: FusionAdaptive, Alpha: 0.5, Code: 4, Foreign: 0.5}} {
 		if err := f.Validate(); err != nil {
 			t.Errorf("%+v: %v", f, err)
 		}
@@ -83,3 +83,28 @@ func TestFusionValidate(t *testing.T) {
 
 // fuse is Fuse for a query in English over prose.
 func fuse(f Fusion, bm25, dense []Hit) []Fused { return Fuse(f, Query{}, bm25, dense) }
+
+// TestCodeWeight: the dense weight of code chunks grows by Fusion.Code for
+// a question in words only; a query of identifiers, a path or an error
+// message keeps at most the full weight, and a factor below 1 holds for
+// every kind.
+func TestCodeWeight(t *testing.T) {
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 4}
+	for q, want := range map[string]float64{
+		"how are cookies parsed": 4, "TypeAdapter": 1, "internal/data/node.go": 1, "func ListenAndServe": 1,
+	} {
+		if got := CodeWeight(f, Query{Text: q}); got != want {
+			t.Errorf("CodeWeight(%q) = %g, want %g", q, got, want)
+		}
+	}
+	f.Code = 0.1
+	if got := CodeWeight(f, Query{Text: "TypeAdapter"}); got != 0.1 {
+		t.Errorf("CodeWeight with code 0.1 = %g", got)
+	}
+	xs := []*Fused{{ID: "a.go\x000", BM25: 2, BM25Rank: 1, Dense: 0.5, DenseRank: 2}, {ID: "b.go\x000", Dense: 0.9, DenseRank: 1}}
+	q := Query{Text: "how are cookies parsed", IsCode: func(string) bool { return true }}
+	scoreAdaptive(Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 4}, xs, []Hit{{ID: "a.go\x000", Score: 2}}, []Hit{{ID: "b.go\x000", Score: 0.9}, {ID: "a.go\x000", Score: 0.5}}, 1, q)
+	if xs[0].WDense != 2 || xs[1].Score <= xs[0].Score {
+		t.Errorf("dense weight %g, scores %g (BM25's best) and %g (the dense list's best): the dense list should lead", xs[0].WDense, xs[0].Score, xs[1].Score)
+	}
+}

@@ -112,6 +112,29 @@ var roleAsks = map[string]Role{
 	"generated": RoleGenerated, "vendored": RoleVendored, "vendor": RoleVendored, "stub": RoleStub, "stubs": RoleStub, "typings": RoleStub,
 }
 
+// AsksUsage reports a question about using something rather than about
+// how it is built: one that opens with "how to" or speaks in the first or
+// second person ("how do I", "my program", "can you"). The docs answer it
+// as well as the source does, so they are not demoted for it (a docs
+// check over cobra's site: docs/QUALITY.md). Words are split at white
+// space only: "how to_json serializes" asks about code.
+func AsksUsage(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	for i := range f {
+		f[i] = strings.Trim(f[i], `?!.,;:'"()`)
+	}
+	if len(f) >= 2 && f[0] == "how" && f[1] == "to" {
+		return true
+	}
+	for _, w := range f {
+		switch w {
+		case "i", "my", "you", "your":
+			return true
+		}
+	}
+	return false
+}
+
 // AskedRoles are the roles the query's words ask for.
 func AskedRoles(words []string) map[Role]bool {
 	out := map[Role]bool{}

@@ -26,6 +26,9 @@ type ModelTraits struct {
 	// Foreign is the dense weight factor measured for a query in another
 	// language than English of an English model; 0: DefaultTransformer's.
 	Foreign float64
+	// Code is the dense weight factor measured for code chunks under a
+	// question in words (Fusion.Code); 0: DefaultTransformer's.
+	Code float64
 }
 
 // TransformerFusion is the default fusion of the transformer model with
@@ -43,6 +46,9 @@ func TransformerFusion(t ModelTraits) Fusion {
 	}
 	if t.Foreign > 0 {
 		f.Foreign = t.Foreign
+	}
+	if t.Code > 0 {
+		f.Code = t.Code
 	}
 	if t.Multilingual {
 		// Trained on many languages: a German query is no weaker for

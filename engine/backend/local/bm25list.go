@@ -31,6 +31,8 @@ type searcher struct {
 	r        index.IndexReader
 	model    bm25
 	ids      map[uint64]string // external IDs resolved so far
+	nums     map[string]uint64 // and the other way (defsof.go)
+	offsets  []uint64          // each segment's first document number (defsof.go)
 	langs    *genLangs         // the generation's analysis languages (querylang.go)
 	postings []posting         // scoreTermIn's buffer
 	// exhaustive scores every posting instead of pruning (ScorerExhaustive).

@@ -2,12 +2,16 @@ package local
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/record"
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // TestDefsStoredWithTheHit: a chunk's definitions come back with its
@@ -63,5 +67,70 @@ func TestDefsFieldIndexesMatchKeys(t *testing.T) {
 	}
 	if n := len(parseDefs(string(f.Value()))); n != 4 {
 		t.Fatalf("stored value holds %d definitions, want 4", n)
+	}
+}
+
+// TestDefsOfReadsWhatLoadReads: the definitions and section DefsOf reads
+// of each chunk are those of its whole stored fields, on a generation of
+// several segments with deleted documents, for chunks the lexical list
+// resolved and for others.
+func TestDefsOfReadsWhatLoadReads(t *testing.T) {
+	ctx := context.Background()
+	s := testStorage(t)
+	s.EmbedderID, s.Dims = "", 0 // BM25 only
+	const files = 2500
+	chunk := func(i, edit int) *backend.Chunk {
+		c := &backend.Chunk{Path: fmt.Sprintf("f%d.go", i), StartLine: 1, EndLine: 3,
+			Section: fmt.Sprintf("func (s *Store) Get%d", edit), Text: fmt.Sprintf("heron %d edit %d", i, edit)}
+		if i%2 == 0 {
+			c.Defs = []backend.ChunkDef{{Name: fmt.Sprintf("Heron%d_%d", i, edit), Kind: "function", Line: 2}}
+		}
+		return c
+	}
+	var chunks []*backend.Chunk
+	for i := range files {
+		chunks = append(chunks, chunk(i, 0))
+	}
+	write(t, s, "000000001", chunks, nil)
+	gen := "000000001"
+	for e := 1; e <= 6; e++ {
+		base := gen
+		gen = fmt.Sprintf("%09d", e+1)
+		edit(t, s, base, gen, chunk(e%files, e))
+	}
+	st, err := s.Open(&fingerprint.Sidecar{Generation: gen, Settings: map[string]string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if segs, err := listedSegments(filepath.Join(s.GenDir(gen), bleveDir), gen); err != nil || len(segs) < 2 {
+		t.Fatalf("segments %v %v: the test wants several", segs, err)
+	}
+	ls, err := st.Query(ctx, backend.Query{Text: "heron 3", Mode: rank.ModeBM25, K: 2, PerFile: 1, Want: 10, K1: 0.9, B: 0.4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls.Close()
+	if _, _, err := ls.Lexical(ctx); err != nil {
+		t.Fatal(err)
+	}
+	load, _ := ls.Materialize(ctx, nil, files)
+	of, err := ls.(backend.DefReader).DefsOf(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range files {
+		id := record.ChunkID(fmt.Sprintf("f%d.go", i), 0)
+		want, err := load(id, fmt.Sprintf("f%d.go", i), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs, section, err := of(id, fmt.Sprintf("f%d.go", i), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.Defs, defs); diff != "" || section != want.Section || section == "" {
+			t.Errorf("%s: section %q, load's %q; defs (-load +DefsOf):\n%s", id, section, want.Section, diff)
+		}
 	}
 }
