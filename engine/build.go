@@ -17,6 +17,7 @@ import (
 	"github.com/autorag/autorag/internal/heapbound"
 	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
+	"github.com/autorag/autorag/mirror/parse"
 )
 
 //semguard:begin build
@@ -238,7 +239,7 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mirror object for %s missing and source unreadable: %w", en.Path, err)
 	}
-	doc, err := mirror.Parse(en.Path, raw)
+	doc, err := mirror.ParseOCR(context.Background(), en.Path, raw, parse.Limits{}, b.e.reparseOCR(context.Background(), en.Parser))
 	if err != nil {
 		return nil, fmt.Errorf("reparse %s: %w", en.Path, err)
 	}

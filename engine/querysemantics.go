@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4d1c478268a17241d952d06e0aa4b032"
+const QuerySemantics = "q-a061ce20bde239a087108631f92ce1e0"

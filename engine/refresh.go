@@ -55,6 +55,7 @@ type RefreshResult struct {
 	StatSkipped      int                `json:"stat_skipped"`
 	Hashed           int                `json:"hashed"`
 	Parsed           int                `json:"parsed"`
+	OCRPages         int                `json:"ocr_pages"` // pages of scanned PDFs OCR read
 	Added            int                `json:"added"`
 	Modified         int                `json:"modified"`
 	Deleted          int                `json:"deleted"`
@@ -156,6 +157,10 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		paths = nil // a targeted refresh needs a committed base; walk instead
 	}
 	so := e.scanOptions(paths, o.Rebuild)
+	var ocrWarning string
+	if so.OCR, ocrWarning = e.ocrReader(ctx); ocrWarning != "" {
+		res.Warnings = append(res.Warnings, ocrWarning)
+	}
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
 		so.OnRead = progress.Parsing(o.Progress)
@@ -200,6 +205,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
 	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed
+	res.OCRPages = s.OCRPages
 	res.Failures = s.Failed
 	if res.Failures == nil {
 		res.Failures = []mirror.Failure{}

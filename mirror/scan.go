@@ -40,6 +40,9 @@ type ScanOptions struct {
 	// Notice, if set, hears what a parser's slow one-time start is doing
 	// ("preparing the PDF engine"), and "" when it is done.
 	Notice func(text string)
+	// OCR reads the scanned pages of PDFs; nil leaves them unread (see
+	// ocrvariant.go for how the setting decides what is parsed again).
+	OCR parse.OCR
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -63,6 +66,7 @@ type ScanResult struct {
 	Hashed      int // read and hashed
 	Parsed      int // parsed and stored (a new text)
 	Racy        int // hashed although size and mtime matched (Manifest.Racy)
+	OCRPages    int // pages of scanned PDFs that OCR read
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
 	// Failures is the parse-failure memo after this scan; FailuresChanged
@@ -107,7 +111,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	}
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
-		full: cov.all, memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
+		full: cov.all, memo: opts.Failures, ocr: opts.OCR, ocrVariant: ocrName(opts.OCR), repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
 	walked := time.Now()
 	fresh, err := s.run(w.files, res)
@@ -138,6 +142,10 @@ type scanner struct {
 	max    int64
 	limits parse.Limits
 	full   bool // the whole tree is walked (not targeted)
+	// ocr reads scanned pages (nil: off); ocrVariant is the name it gives
+	// them ("" accepts every variant: Changed).
+	ocr        parse.OCR
+	ocrVariant string
 
 	// touched are the paths whose entry the scan may have changed: those
 	// read and, in a full scan, the previous entries not reused as they
@@ -167,6 +175,7 @@ type outcome struct {
 	entry  Entry
 	ok     bool // entry is valid
 	fail   string
+	ocr    int // pages OCR read
 	hashed bool
 	parsed bool
 }
@@ -188,7 +197,7 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 				Reason: reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"})
 			continue
 		}
-		if f, ok := s.memo.lookup(c); ok {
+		if f, ok := s.memo.lookup(c, s.accepts); ok {
 			res.Failed = append(res.Failed, Failure{Path: c.rel, Reason: f.Reason})
 			s.repeated[c.rel] = f
 			continue
@@ -217,6 +226,7 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 		o := &out[k]
 		res.Hashed += b2i(o.hashed)
 		res.Parsed += b2i(o.parsed)
+		res.OCRPages += o.ocr
 		if o.fail != "" {
 			res.Failed = append(res.Failed, Failure{Path: files[work[k]].rel, Reason: o.fail})
 		}
@@ -274,7 +284,7 @@ func pathIndex(m *Manifest) map[string]int32 {
 // statSkip reports whether the fast path applies: the previous entry e has
 // the same size, mtime and parser, so it is reused without reading the file.
 func (s *scanner) statSkip(c *candidate, e *Entry) bool {
-	return e.Size == c.size && e.MtimeNS == c.mtime && e.Parser == c.parser
+	return e.Size == c.size && e.MtimeNS == c.mtime && s.accepts(c, e.Parser)
 }
 
 // parallel processes the candidates at the indexes in work; out[k] receives
