@@ -123,3 +123,21 @@ func TestOCRPagesBounded(t *testing.T) {
 		t.Errorf("%d pages read, text %q; want page 1 only", d.OCRPages, d.Text)
 	}
 }
+
+// BenchmarkOCRPage parses the scanned fixture with OCR: two pages of two
+// lines each, rendered at 300 dpi and read by tesseract (its CPU is in
+// the child processes: time the run with /usr/bin/time for the total).
+func BenchmarkOCRPage(b *testing.B) {
+	eng, err := ocr.Find(context.Background(), ocrtest.Command(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := read(b, "scanned-ocr.pdf")
+	for b.Loop() {
+		d, err := parse.Run(context.Background(), Parser{}, &parse.Input{Data: data, OCR: eng})
+		if err != nil || d.OCRPages != 2 {
+			b.Fatalf("%v, %d pages", err, d.OCRPages)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/page")
+}
