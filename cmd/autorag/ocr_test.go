@@ -133,3 +133,25 @@ func TestCLIOCRWithoutTesseract(t *testing.T) {
 		}
 	}
 }
+
+// A tesseract whose version differs (an upgrade) re-parses the scanned
+// PDF and no other file; `watch --once` follows ocr = true in the config
+// file as refresh does.
+func TestCLIOCRUpgradeAndWatch(t *testing.T) {
+	cmd := ocrtest.Command(t)
+	root := ocrRoot(t)
+	writeFile(t, root, ".autorag/config.toml", "ocr = true\nocr_command = \""+cmd+"\"\n")
+	r := cli(t, nil, "--root", root, "watch", "--once", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"ocr_pages":2`) {
+		t.Fatalf("watch --once with ocr = true: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	upgraded := filepath.Join(t.TempDir(), "tesseract")
+	script := "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'tesseract 9.9.9'; exit 0; fi\nexec '" + cmd + "' \"$@\"\n"
+	if err := os.WriteFile(upgraded, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	j := cli(t, []string{"AUTORAG_OCR_COMMAND=" + upgraded}, "--root", root, "refresh", "--json").json(t)
+	if num(j, "hashed") != 1 || num(j, "parsed") != 1 || num(j, "ocr_pages") != 2 || num(j, "stat_skipped") != 2 {
+		t.Errorf("refresh after the upgrade: want only the scan parsed again: %v", j)
+	}
+}
