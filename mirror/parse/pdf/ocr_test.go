@@ -124,7 +124,7 @@ func TestOCRPagesBounded(t *testing.T) {
 	}
 }
 
-// BenchmarkOCRPage parses the scanned fixture with OCR: two pages of two
+// BenchmarkOCRPage parses the scanned fixture with OCR: two small pages of two
 // lines each, rendered at 300 dpi and read by tesseract (its CPU is in
 // the child processes: time the run with /usr/bin/time for the total).
 func BenchmarkOCRPage(b *testing.B) {

@@ -88,10 +88,11 @@ func renderGray(t *testing.T, data []byte, dpi int) *image.Gray {
 	return out
 }
 
-// textPDF is a letter-size page showing lines in 16-point Helvetica.
+// textPDF is a page of 6 by 1.5 inches (small, so that OCR in the tests
+// is quick) showing lines in 16-point Helvetica.
 func textPDF(lines []string) []byte {
 	var content bytes.Buffer
-	content.WriteString("BT /F1 16 Tf 20 TL 72 700 Td\n")
+	content.WriteString("BT /F1 16 Tf 20 TL 36 72 Td\n")
 	for _, l := range lines {
 		fmt.Fprintf(&content, "(%s) Tj T*\n", l)
 	}
@@ -99,7 +100,7 @@ func textPDF(lines []string) []byte {
 	return writePDF([]string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 432 108] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
 		streamObj("", content.Bytes()),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 	})
