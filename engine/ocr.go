@@ -8,22 +8,29 @@ import (
 	"github.com/autorag/autorag/mirror/parse/ocr"
 )
 
-// ocrReader is the OCR a refresh reads scanned PDF pages with: nil when
-// Settings.OCR is off, and also, with a warning that says how to install
-// it, when the program cannot be found or run (the scanned PDFs then stay
-// unread, reported "no text layer", and nothing else changes).
-func (e *Engine) ocrReader(ctx context.Context) (parse.OCR, string) {
+// ocrFinder finds the OCR a refresh reads scanned PDF pages with, for the
+// scan to call when a PDF first needs it: nil when Settings.OCR is off.
+func (e *Engine) ocrFinder(ctx context.Context) func() (parse.OCR, error) {
 	if !e.Settings.OCR {
-		return nil, ""
+		return nil
 	}
-	eng, err := ocr.Find(ctx, e.Settings.OCRCommand)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ""
+	return func() (parse.OCR, error) {
+		eng, err := ocr.Find(ctx, e.Settings.OCRCommand)
+		if err != nil {
+			return nil, err
 		}
-		return nil, "OCR is on but cannot run, scanned PDFs stay unread: " + err.Error()
+		return eng, nil
 	}
-	return eng, ""
+}
+
+// ocrWarning is the warning of a scan whose OCR could not be found or
+// run (the scanned PDFs then stay unread, reported "no text layer", and
+// nothing else changes); "" when there is none.
+func ocrWarning(ctx context.Context, err error) string {
+	if err == nil || ctx.Err() != nil {
+		return ""
+	}
+	return "OCR is on but cannot run, scanned PDFs stay unread: " + err.Error()
 }
 
 // reparseOCR is the OCR that reads an entry's scanned pages again when

@@ -157,10 +157,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		paths = nil // a targeted refresh needs a committed base; walk instead
 	}
 	so := e.scanOptions(paths, o.Rebuild)
-	var ocrWarning string
-	if so.OCR, ocrWarning = e.ocrReader(ctx); ocrWarning != "" {
-		res.Warnings = append(res.Warnings, ocrWarning)
-	}
+	so.OCR = e.ocrFinder(ctx)
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
 		so.OnRead = progress.Parsing(o.Progress)
@@ -177,6 +174,9 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error()) // parsed again next time
 	}
 	res.fromScan(scan)
+	if w := ocrWarning(ctx, scan.OCRError); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
 	clock.Mark("scan")
 	clock.Carve("scan", "parse", scan.ParseTime)

@@ -29,7 +29,7 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 	if err := w.walkAll(); err != nil {
 		return false, err
 	}
-	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize}
+	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize, ocr: &ocrState{any: true}}
 	idx := pathIndex(prev)
 	found := 0
 	for i := range w.files {

@@ -3,6 +3,7 @@ package mirror
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/autorag/autorag/mirror/parse"
 )
@@ -18,17 +19,38 @@ import (
 // ocrCapable reports whether the files of parser can have scanned pages.
 func ocrCapable(parser string) bool { return parserBase(parser) == "pdf" }
 
-// ocrName is the variant a scan with ocr gives scanned PDFs.
-func ocrName(ocr parse.OCR) string {
-	if ocr == nil {
-		return parse.OCROff
+// ocrState is a scan's OCR, found when a PDF first needs it (a scan that
+// meets no scanned or new PDF runs no program).
+type ocrState struct {
+	find    func() (parse.OCR, error) // nil: OCR is off
+	any     bool                      // accept every variant (Changed)
+	once    sync.Once
+	ocr     parse.OCR
+	err     error
+	variant string
+}
+
+// get returns the OCR (nil: off or unavailable) and the variant it gives
+// scanned PDFs; a nil state is OCR off.
+func (o *ocrState) get() (parse.OCR, string) {
+	if o == nil {
+		return nil, parse.OCROff
 	}
-	return ocr.Name()
+	o.once.Do(func() {
+		o.variant = parse.OCROff
+		if o.find == nil {
+			return
+		}
+		if o.ocr, o.err = o.find(); o.err == nil {
+			o.variant = o.ocr.Name()
+		}
+	})
+	return o.ocr, o.variant
 }
 
 // accepts reports whether an entry or failure recorded with parser is
-// current for candidate c. A scanner without an OCR variant (Changed,
-// which looks for changed sources, not settings) accepts every variant.
+// current for candidate c. Changed, which looks for changed sources, not
+// settings, accepts every variant.
 func (s *scanner) accepts(c *candidate, parser string) bool {
 	if parser == c.parser {
 		return true
@@ -36,10 +58,14 @@ func (s *scanner) accepts(c *candidate, parser string) bool {
 	if !ocrCapable(c.parser) {
 		return false
 	}
-	if s.ocrVariant == "" {
+	if s.ocr != nil && s.ocr.any {
 		return strings.HasPrefix(parser, c.parser+"+")
 	}
-	return parser == c.parser+"+"+s.ocrVariant
+	if !strings.HasPrefix(parser, c.parser+"+") {
+		return false
+	}
+	_, variant := s.ocr.get()
+	return parser == c.parser+"+"+variant
 }
 
 // failedParser is the parser a failure is remembered with: a scan that
@@ -49,8 +75,9 @@ func (s *scanner) failedParser(c *candidate, err error) string {
 	if !ocrCapable(c.parser) {
 		return c.parser
 	}
-	if errors.Is(err, parse.ErrNoText) || errors.Is(err, parse.ErrOCR) || (s.ocr != nil && errors.Is(err, parse.ErrTimeout)) {
-		return c.parser + "+" + s.ocrVariant
+	ocr, variant := s.ocr.get()
+	if errors.Is(err, parse.ErrNoText) || errors.Is(err, parse.ErrOCR) || (ocr != nil && errors.Is(err, parse.ErrTimeout)) {
+		return c.parser + "+" + variant
 	}
 	return c.parser
 }

@@ -40,9 +40,12 @@ type ScanOptions struct {
 	// Notice, if set, hears what a parser's slow one-time start is doing
 	// ("preparing the PDF engine"), and "" when it is done.
 	Notice func(text string)
-	// OCR reads the scanned pages of PDFs; nil leaves them unread (see
-	// ocrvariant.go for how the setting decides what is parsed again).
-	OCR parse.OCR
+	// OCR, when set, finds the OCR that reads the scanned pages of PDFs:
+	// called once, when a PDF first needs it, so that a scan that meets
+	// none runs no program. nil, or an error (reported in OCRError),
+	// leaves them unread. See ocrvariant.go for how the setting decides
+	// what is parsed again.
+	OCR func() (parse.OCR, error)
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -61,12 +64,13 @@ type Failure struct {
 // ScanResult is the outcome of Scan.
 type ScanResult struct {
 	Manifest    *Manifest
-	Scanned     int // files considered (not ignored, not a binary extension)
-	StatSkipped int // reused without reading: same size, mtime and parser
-	Hashed      int // read and hashed
-	Parsed      int // parsed and stored (a new text)
-	Racy        int // hashed although size and mtime matched (Manifest.Racy)
-	OCRPages    int // pages of scanned PDFs that OCR read
+	Scanned     int   // files considered (not ignored, not a binary extension)
+	StatSkipped int   // reused without reading: same size, mtime and parser
+	Hashed      int   // read and hashed
+	Parsed      int   // parsed and stored (a new text)
+	Racy        int   // hashed although size and mtime matched (Manifest.Racy)
+	OCRPages    int   // pages of scanned PDFs that OCR read
+	OCRError    error // ScanOptions.OCR's, when a PDF needed it and it failed
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
 	// Failures is the parse-failure memo after this scan; FailuresChanged
@@ -111,7 +115,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	}
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
-		full: cov.all, memo: opts.Failures, ocr: opts.OCR, ocrVariant: ocrName(opts.OCR), repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
+		full: cov.all, memo: opts.Failures, ocr: &ocrState{find: opts.OCR}, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
 	walked := time.Now()
 	fresh, err := s.run(w.files, res)
@@ -126,6 +130,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	changes := changesOf(prev.Entries, entries, s.touched)
 	res.Manifest = &Manifest{Entries: entries, origin: prev.origin,
 		delta: &delta{from: prev.Entries, to: entries, changes: changes}}
+	res.OCRError = s.ocr.err
 	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
 	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
 	res.Changed = len(changes) > 0
@@ -141,11 +146,8 @@ type scanner struct {
 	prev   *Manifest
 	max    int64
 	limits parse.Limits
-	full   bool // the whole tree is walked (not targeted)
-	// ocr reads scanned pages (nil: off); ocrVariant is the name it gives
-	// them ("" accepts every variant: Changed).
-	ocr        parse.OCR
-	ocrVariant string
+	full   bool      // the whole tree is walked (not targeted)
+	ocr    *ocrState // reads scanned pages, found on first need
 
 	// touched are the paths whose entry the scan may have changed: those
 	// read and, in a full scan, the previous entries not reused as they

@@ -37,7 +37,11 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 		o.entry.TextHash, o.entry.Parser, o.ok = th, parser, true
 		return nil
 	}
-	doc, pages, err := parseFile(s.ctx, c.rel, data, s.limits, s.ocr)
+	var ocr parse.OCR
+	if ocrCapable(c.parser) {
+		ocr, _ = s.ocr.get()
+	}
+	doc, pages, err := parseFile(s.ctx, c.rel, data, s.limits, ocr)
 	if errors.Is(err, ErrBinary) {
 		o.fail = reasonBinary
 		return nil
@@ -77,7 +81,8 @@ func (s *scanner) reusable(c *candidate, raw Hash) (Hash, string, bool) {
 	}
 	parsers := []string{c.parser}
 	if ocrCapable(c.parser) {
-		parsers = append(parsers, c.parser+"+"+s.ocrVariant)
+		_, variant := s.ocr.get()
+		parsers = append(parsers, c.parser+"+"+variant)
 	}
 	for _, p := range parsers {
 		if th, ok := s.byRaw()[rawKey{raw, p}]; ok && s.store.Has(th) {
