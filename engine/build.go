@@ -17,7 +17,6 @@ import (
 	"github.com/autorag/autorag/internal/heapbound"
 	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
-	"github.com/autorag/autorag/mirror/parse"
 )
 
 //semguard:begin build
@@ -239,7 +238,7 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mirror object for %s missing and source unreadable: %w", en.Path, err)
 	}
-	doc, err := mirror.ParseOCR(context.Background(), en.Path, raw, parse.Limits{}, b.e.reparseOCR(context.Background(), en.Parser))
+	doc, err := mirror.ParseAgain(context.Background(), en.Path, raw, en.Parser, b.e.Settings.OCRCommand)
 	if err != nil {
 		return nil, fmt.Errorf("reparse %s: %w", en.Path, err)
 	}
@@ -257,7 +256,7 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 // scanOptions are a refresh's scan options: the size cap, the default parse
 // limits and, but for a rebuild (which parses all again), remembered failures.
 func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
-	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize, OCR: mirror.OCRFinder(e.Settings.OCR, e.Settings.OCRCommand)}
 	if !rebuild {
 		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
 	}

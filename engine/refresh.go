@@ -107,9 +107,8 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 		}
 		o.Paths = rel
 	}
-	// A refresh reads the mapped segments of the generation it builds
-	// on: a fault there is that generation's damage, which the next
-	// refresh rebuilds, not the end of a process serving other roots.
+	// A refresh reads the mapped segments of the generation it builds on: a fault there is
+	// that generation's damage, which the next refresh rebuilds, not the end of a process serving other roots.
 	return underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
 		err = memfault.Guard(func() (err error) { res, err = e.refreshLocked(ctx, o); return err })
 		return res, integrity.Fault(e.Layout.Dir, e.Layout.SidecarPath(), err)
@@ -157,7 +156,6 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		paths = nil // a targeted refresh needs a committed base; walk instead
 	}
 	so := e.scanOptions(paths, o.Rebuild)
-	so.OCR = e.ocrFinder(ctx)
 	if o.Progress != nil {
 		o.Progress.Phase(PhaseScan, "files", -1)
 		so.OnRead = progress.Parsing(o.Progress)
@@ -174,10 +172,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error()) // parsed again next time
 	}
 	res.fromScan(scan)
-	if w := ocrWarning(ctx, scan.OCRError); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
+	res.Warnings = append(append(res.Warnings, scan.Warnings...), e.unknownPaths(paths, man)...)
 	clock.Mark("scan")
 	clock.Carve("scan", "parse", scan.ParseTime)
 	if err := failpoint.Hit("after-mirror"); err != nil {
@@ -204,8 +199,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 }
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
-	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed
-	res.OCRPages = s.OCRPages
+	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed, res.OCRPages = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed, s.OCRPages
 	res.Failures = s.Failed
 	if res.Failures == nil {
 		res.Failures = []mirror.Failure{}

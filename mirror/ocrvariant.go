@@ -1,11 +1,13 @@
 package mirror
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
 
 	"github.com/autorag/autorag/mirror/parse"
+	"github.com/autorag/autorag/mirror/parse/ocr"
 )
 
 // A PDF's parser name says what became of its scanned pages (pages
@@ -22,8 +24,9 @@ func ocrCapable(parser string) bool { return parserBase(parser) == "pdf" }
 // ocrState is a scan's OCR, found when a PDF first needs it (a scan that
 // meets no scanned or new PDF runs no program).
 type ocrState struct {
-	find    func() (parse.OCR, error) // nil: OCR is off
-	any     bool                      // accept every variant (Changed)
+	ctx     context.Context
+	find    func(context.Context) (parse.OCR, error) // nil: OCR is off
+	any     bool                                     // accept every variant (Changed)
 	once    sync.Once
 	ocr     parse.OCR
 	err     error
@@ -41,7 +44,7 @@ func (o *ocrState) get() (parse.OCR, string) {
 		if o.find == nil {
 			return
 		}
-		if o.ocr, o.err = o.find(); o.err == nil {
+		if o.ocr, o.err = o.find(o.ctx); o.err == nil {
 			o.variant = o.ocr.Name()
 		}
 	})
@@ -82,15 +85,39 @@ func (s *scanner) failedParser(c *candidate, err error) string {
 	return c.parser
 }
 
-// ReadByOCR reports whether a parser name says that OCR read the file's
-// scanned pages.
-func ReadByOCR(parser string) bool {
+// readBy reports whether a parser name says that the OCR named engine
+// read the file's scanned pages.
+func readBy(parser, engine string) bool {
 	_, variant, ok := strings.Cut(parser, "+")
-	return ok && ocrCapable(parser) && variant != parse.OCROff
+	return ok && ocrCapable(parser) && variant == engine
 }
 
-// ReadBy reports whether the OCR named engine read the file.
-func ReadBy(parser, engine string) bool {
-	_, variant, _ := strings.Cut(parser, "+")
-	return ReadByOCR(parser) && variant == engine
+// OCRFinder is ScanOptions.OCR for the settings: nil when on is false,
+// else the finder of the tesseract program command names (on PATH when
+// command is "").
+func OCRFinder(on bool, command string) func(context.Context) (parse.OCR, error) {
+	if !on {
+		return nil
+	}
+	return func(ctx context.Context) (parse.OCR, error) {
+		e, err := ocr.Find(ctx, command)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+}
+
+// ParseAgain parses a file whose entry parser made, as it was made: a PDF
+// that OCR read is read again by the program command finds when that is
+// the same engine and version (otherwise without OCR: the caller's check
+// of the text hash tells).
+func ParseAgain(ctx context.Context, path string, raw []byte, parser, command string) (*Doc, error) {
+	var r parse.OCR
+	if _, variant, ok := strings.Cut(parser, "+"); ok && variant != parse.OCROff {
+		if e, err := ocr.Find(ctx, command); err == nil && readBy(parser, e.Name()) {
+			r = e
+		}
+	}
+	return ParseOCR(ctx, path, raw, parse.Limits{}, r)
 }

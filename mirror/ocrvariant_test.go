@@ -19,8 +19,8 @@ func (fakeOCR) Recognize(context.Context, *image.Gray, int) (string, error) {
 }
 
 // finder counts how often a scan asks for its OCR.
-func finder(ocr parse.OCR, err error, calls *int) func() (parse.OCR, error) {
-	return func() (parse.OCR, error) { *calls++; return ocr, err }
+func finder(ocr parse.OCR, err error, calls *int) func(context.Context) (parse.OCR, error) {
+	return func(context.Context) (parse.OCR, error) { *calls++; return ocr, err }
 }
 
 // A scanned PDF's parser names what became of its pages; the PDF with a
@@ -39,7 +39,7 @@ func TestOCRVariantsReparseOnlyScans(t *testing.T) {
 	calls := 0
 	steps := []struct {
 		name          string
-		ocr           func() (parse.OCR, error)
+		ocr           func(context.Context) (parse.OCR, error)
 		hashed, calls int
 		scanParser    string
 	}{

@@ -45,7 +45,7 @@ type ScanOptions struct {
 	// none runs no program. nil, or an error (reported in OCRError),
 	// leaves them unread. See ocrvariant.go for how the setting decides
 	// what is parsed again.
-	OCR func() (parse.OCR, error)
+	OCR func(context.Context) (parse.OCR, error)
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -64,13 +64,13 @@ type Failure struct {
 // ScanResult is the outcome of Scan.
 type ScanResult struct {
 	Manifest    *Manifest
-	Scanned     int   // files considered (not ignored, not a binary extension)
-	StatSkipped int   // reused without reading: same size, mtime and parser
-	Hashed      int   // read and hashed
-	Parsed      int   // parsed and stored (a new text)
-	Racy        int   // hashed although size and mtime matched (Manifest.Racy)
-	OCRPages    int   // pages of scanned PDFs that OCR read
-	OCRError    error // ScanOptions.OCR's, when a PDF needed it and it failed
+	Scanned     int      // files considered (not ignored, not a binary extension)
+	StatSkipped int      // reused without reading: same size, mtime and parser
+	Hashed      int      // read and hashed
+	Parsed      int      // parsed and stored (a new text)
+	Racy        int      // hashed although size and mtime matched (Manifest.Racy)
+	OCRPages    int      // pages of scanned PDFs that OCR read
+	Warnings    []string // ScanOptions.OCR's failure, when a PDF needed it
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
 	// Failures is the parse-failure memo after this scan; FailuresChanged
@@ -115,7 +115,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	}
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
-		full: cov.all, memo: opts.Failures, ocr: &ocrState{find: opts.OCR}, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
+		full: cov.all, memo: opts.Failures, ocr: &ocrState{ctx: ctx, find: opts.OCR}, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
 	walked := time.Now()
 	fresh, err := s.run(w.files, res)
@@ -130,7 +130,9 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	changes := changesOf(prev.Entries, entries, s.touched)
 	res.Manifest = &Manifest{Entries: entries, origin: prev.origin,
 		delta: &delta{from: prev.Entries, to: entries, changes: changes}}
-	res.OCRError = s.ocr.err
+	if s.ocr.err != nil {
+		res.Warnings = append(res.Warnings, "OCR is on but cannot run, scanned PDFs stay unread: "+s.ocr.err.Error())
+	}
 	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
 	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
 	res.Changed = len(changes) > 0
