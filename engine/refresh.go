@@ -46,6 +46,7 @@ type RefreshResult struct {
 	StatSkipped      int                `json:"stat_skipped"`
 	Hashed           int                `json:"hashed"`
 	Parsed           int                `json:"parsed"`
+	OCRPages         int                `json:"ocr_pages"` // pages of scanned PDFs OCR read
 	Added            int                `json:"added"`
 	Modified         int                `json:"modified"`
 	Deleted          int                `json:"deleted"`
@@ -168,7 +169,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 		res.Warnings = append(res.Warnings, "parse-failure memo not saved: "+err.Error()) // parsed again next time
 	}
 	res.fromScan(scan)
-	res.Warnings = append(res.Warnings, e.unknownPaths(paths, man)...)
+	res.Warnings = append(append(res.Warnings, scan.Warnings...), e.unknownPaths(paths, man)...)
 	clock.Mark("scan")
 	clock.Carve("scan", "parse", scan.ParseTime)
 	if err := failpoint.Hit("after-mirror"); err != nil {
@@ -195,7 +196,7 @@ func (e *Engine) refreshLocked(ctx context.Context, o RefreshOptions) (*RefreshR
 }
 
 func (res *RefreshResult) fromScan(s *mirror.ScanResult) {
-	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed
+	res.Scanned, res.StatSkipped, res.Hashed, res.Parsed, res.OCRPages = s.Scanned, s.StatSkipped, s.Hashed, s.Parsed, s.OCRPages
 	res.Failures = s.Failed
 	if res.Failures == nil {
 		res.Failures = []mirror.Failure{}

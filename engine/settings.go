@@ -19,7 +19,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 23
+const IndexSemanticsVersion = 24
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -63,6 +63,11 @@ type Settings struct {
 	Reranker       Reranker
 	RerankN        int
 	RerankRequired bool
+	// OCR reads the pages of scanned PDFs with tesseract (OCRCommand, else
+	// tesseract on PATH). Not fingerprinted: the OCR engine and version
+	// are part of the parser name of each PDF it read (mirror/ocrvariant.go).
+	OCR        bool
+	OCRCommand string
 }
 
 // DefaultSettings returns the built-in defaults.
@@ -284,11 +289,7 @@ func recordedDims(recorded string, cur embed.Identity) int {
 		return 0
 	}
 	n, err := strconv.Atoi(rest)
-	if err != nil || n <= 0 {
-		return 0
-	}
-	cur.Dims = n
-	if cur.String() != recorded {
+	if cur.Dims = n; err != nil || n <= 0 || cur.String() != recorded {
 		return 0
 	}
 	return n

@@ -29,7 +29,7 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 	if err := w.walkAll(); err != nil {
 		return false, err
 	}
-	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize}
+	s := &scanner{ctx: ctx, tree: w.tree, prev: prev, max: maxFileSize, ocr: &ocrState{any: true}}
 	idx := pathIndex(prev)
 	found := 0
 	for i := range w.files {
@@ -50,7 +50,7 @@ func Changed(ctx context.Context, root string, prev *Manifest, maxFileSize int64
 		if known && s.statSkip(c, &prev.Entries[j]) {
 			continue
 		}
-		if _, failed := failures.lookup(c); failed && !known {
+		if _, failed := failures.lookup(c, s.accepts); failed && !known {
 			continue
 		}
 		if s.differs(c, prev, int(j), known) {
@@ -73,5 +73,5 @@ func (s *scanner) differs(c *candidate, prev *Manifest, j int, known bool) bool 
 		return true
 	}
 	e := &prev.Entries[j]
-	return e.RawHash != HashBytes(data) || e.Parser != c.parser
+	return e.RawHash != HashBytes(data) || !s.accepts(c, e.Parser)
 }

@@ -49,6 +49,14 @@
 // the file name now selects is read again (step 1 above does not apply),
 // so a version bump re-parses exactly the files that parser handles.
 //
+// A PDF with scanned pages (no text layer) adds what became of them to its
+// parser name: "pdf@3+ocr-off", or the OCR that read them,
+// "pdf@3+tesseract@5.3.0" (ScanOptions.OCR, package parse/ocr). A scan
+// accepts the plain name or the one its own OCR setting gives
+// (ocrvariant.go), so turning OCR on or off, or a new tesseract, re-parses
+// the scanned PDFs and no others; the OCR program is looked for only when
+// a PDF needs it.
+//
 // A Doc may carry Fields (metadata: frontmatter scalars, document
 // properties, e-mail headers) and Parts: ranges of lines with their own
 // section label, page number and chunker kind (PDF pages, slides, sheets,

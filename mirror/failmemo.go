@@ -51,12 +51,12 @@ func (m *FailMemo) Save(path string) error {
 
 // lookup returns the remembered failure of candidate c, if it still
 // applies.
-func (m *FailMemo) lookup(c *candidate) (ParseFailure, bool) {
+func (m *FailMemo) lookup(c *candidate, accepts func(*candidate, string) bool) (ParseFailure, bool) {
 	if m == nil {
 		return ParseFailure{}, false
 	}
 	f, ok := m.Files[c.rel]
-	return f, ok && f.Size == c.size && f.MtimeNS == c.mtime && f.Parser == c.parser
+	return f, ok && f.Size == c.size && f.MtimeNS == c.mtime && accepts(c, f.Parser)
 }
 
 // next is the memo after a scan: the entries of paths the scan did not

@@ -81,7 +81,7 @@ func TestPreviouslyUnsupportedPickedUp(t *testing.T) {
 		t.Fatalf("parsed %d, stat-skipped %d, entries %v; want the pdf and xlsx parsed", res.Parsed, res.StatSkipped, paths(res.Manifest))
 	}
 	e, _ := res.Manifest.Lookup("docs/report.pdf")
-	if e.Parser != "pdf@2" {
+	if e.Parser != "pdf@3" {
 		t.Errorf("pdf entry parser = %q", e.Parser)
 	}
 }

@@ -105,6 +105,21 @@ func LoadManifest(path string) (*Manifest, error) {
 	return m, nil
 }
 
+// SourceBytes is the sum of the sizes of the files the manifest at path
+// records (0 when it cannot be read): what an index holds, not what the
+// tree holds (ignored, skipped and failed files are not in it).
+func SourceBytes(path string) int64 {
+	man, err := LoadManifest(path)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, en := range man.Entries {
+		n += en.Size
+	}
+	return n
+}
+
 // readWithMtime reads a file and the mtime of the same open file.
 func readWithMtime(path string) ([]byte, int64, error) {
 	f, err := os.Open(path)

@@ -25,7 +25,7 @@ type (
 
 // Doc is the normalized, parsed form of one source file.
 type Doc struct {
-	Parser     string   // name@version: "text@3", "markdown@3", "code@3", "pdf@2", ...
+	Parser     string   // name@version: "text@3", "markdown@3", "code@3", "pdf@3", "pdf@3+tesseract@5.3.0", ...
 	Title      string   // markdown: frontmatter title, else first "# " heading; documents: their title; else ""
 	Tags       []string // markdown frontmatter tags/keywords (string or list), document keywords, else nil
 	Lang       string   // "markdown", "text", a code language ("go", ...) or a format ("pdf", "html", "email", ...)
@@ -53,20 +53,37 @@ func Parse(path string, raw []byte) (*Doc, error) {
 // yields an error wrapping ErrBinary. Document formats go through their
 // parser under parse.Run (deadline, panic recovery).
 func ParseContext(ctx context.Context, path string, raw []byte, lim parse.Limits) (*Doc, error) {
+	d, _, err := parseFile(ctx, path, raw, lim, nil)
+	return d, err
+}
+
+// ParseOCR is ParseContext with ocr reading the scanned pages of a PDF
+// (nil: left unread, as ParseContext does).
+func ParseOCR(ctx context.Context, path string, raw []byte, lim parse.Limits, ocr parse.OCR) (*Doc, error) {
+	d, _, err := parseFile(ctx, path, raw, lim, ocr)
+	return d, err
+}
+
+// parseFile is ParseOCR, also returning how many pages OCR read.
+func parseFile(ctx context.Context, path string, raw []byte, lim parse.Limits, ocr parse.OCR) (*Doc, int, error) {
 	k, ok := classify(path)
 	if !ok {
-		return nil, fmt.Errorf("parse %s: %w", path, ErrBinary)
+		return nil, 0, fmt.Errorf("parse %s: %w", path, ErrBinary)
 	}
 	if p, isFormat := byName(k.parser); isFormat {
-		pd, err := parse.Run(ctx, p, &parse.Input{Path: path, Data: raw, Limits: lim.WithDefaults(), Nested: nested(lim.WithDefaults())})
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", path, err)
+		in := &parse.Input{Path: path, Data: raw, Limits: lim.WithDefaults(), Nested: nested(lim.WithDefaults())}
+		if ocrCapable(k.parser) {
+			in.OCR = ocr
 		}
-		return fromParse(k, pd), nil
+		pd, err := parse.Run(ctx, p, in)
+		if err != nil {
+			return nil, 0, fmt.Errorf("parse %s: %w", path, err)
+		}
+		return fromParse(k, pd), pd.OCRPages, nil
 	}
 	text, enc, err := parse.Text(raw)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		return nil, 0, fmt.Errorf("parse %s: %w", path, err)
 	}
 	var d *Doc
 	if k.parser == markdownParser {
@@ -77,12 +94,17 @@ func ParseContext(ctx context.Context, path string, raw []byte, lim parse.Limits
 	if enc != "utf-8" {
 		d.Fields = parse.SortFields(append(d.Fields, Field{Key: "encoding", Value: enc}))
 	}
-	return d, nil
+	return d, 0, nil
 }
 
-// fromParse turns a parser's Doc into a mirror Doc.
+// fromParse turns a parser's Doc into a mirror Doc; a PDF with scanned
+// pages names what became of them in its parser (ocrvariant.go).
 func fromParse(k kind, pd *parse.Doc) *Doc {
-	d := &Doc{Parser: k.parser, Title: parse.OneLine(pd.Title), Tags: dedupe(pd.Tags), Lang: k.lang,
+	parser := k.parser
+	if pd.OCR != "" {
+		parser += "+" + pd.OCR
+	}
+	d := &Doc{Parser: parser, Title: parse.OneLine(pd.Title), Tags: dedupe(pd.Tags), Lang: k.lang,
 		LineOffset: pd.LineOffset, Text: pd.Text, Fields: parse.SortFields(pd.Fields), Parts: pd.Parts}
 	for _, a := range pd.Attachments {
 		d.Attachments = append(d.Attachments, Attachment{Name: a.Name, Parser: a.Parser, Title: parse.OneLine(a.Title),

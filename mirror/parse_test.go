@@ -141,7 +141,7 @@ func TestParserFor(t *testing.T) {
 		{"lib.so", "", false},
 		{"archive.tar.gz", "", false},
 		{"font.woff2", "", false},
-		{"doc.pdf", "pdf@2", true},
+		{"doc.pdf", "pdf@3", true},
 		{"old.doc", "", false},
 		{"page.html", "html@3", true},
 		{"mail.eml", "eml@4", true},
@@ -159,9 +159,9 @@ func TestDocEncodeDecode(t *testing.T) {
 		{},
 		{Parser: "markdown@3", Title: "T", Tags: []string{"a", "b"}, Lang: "markdown", LineOffset: 7, Text: "body é\n"},
 		{Parser: "code@3", Lang: "go", Text: strings.Repeat("x", 300)},
-		{Parser: "pdf@2", Lang: "pdf", Text: "a\nb\n", Fields: []Field{{Key: "author", Value: "Ada"}}, Parts: []Part{{Line: 0, Page: 1, Kind: "text"}, {Line: 1, Section: "S", Page: 2, Kind: "text", Attachment: "a.pdf"}}},
+		{Parser: "pdf@3", Lang: "pdf", Text: "a\nb\n", Fields: []Field{{Key: "author", Value: "Ada"}}, Parts: []Part{{Line: 0, Page: 1, Kind: "text"}, {Line: 1, Section: "S", Page: 2, Kind: "text", Attachment: "a.pdf"}}},
 		{Parser: "eml@4", Lang: "email", Text: "a\nb\n", Parts: []Part{{Line: 0, Kind: "text"}, {Line: 1, Page: 1, Kind: "text", Attachment: "a.pdf"}},
-			Attachments: []Attachment{{Name: "a.pdf", Parser: "pdf@2", Title: "A", Lang: "pdf", Tags: []string{"x"}, Fields: []Field{{Key: "author", Value: "Ada"}}}, {Name: "b.txt", Parser: "text@3"}}},
+			Attachments: []Attachment{{Name: "a.pdf", Parser: "pdf@3", Title: "A", Lang: "pdf", Tags: []string{"x"}, Fields: []Field{{Key: "author", Value: "Ada"}}}, {Name: "b.txt", Parser: "text@3"}}},
 	}
 	for _, d := range docs {
 		b := d.Encode()

@@ -40,6 +40,12 @@ type ScanOptions struct {
 	// Notice, if set, hears what a parser's slow one-time start is doing
 	// ("preparing the PDF engine"), and "" when it is done.
 	Notice func(text string)
+	// OCR, when set, finds the OCR that reads the scanned pages of PDFs:
+	// called once, when a PDF first needs it, so that a scan that meets
+	// none runs no program. nil, or an error (reported in OCRError),
+	// leaves them unread. See ocrvariant.go for how the setting decides
+	// what is parsed again.
+	OCR func(context.Context) (parse.OCR, error)
 	// Failures are the parse failures remembered from earlier scans: a
 	// file listed with its current size, mtime and parser is reported
 	// failed again without being read. nil remembers nothing.
@@ -61,11 +67,13 @@ type Failure struct {
 // ScanResult is the outcome of Scan.
 type ScanResult struct {
 	Manifest    *Manifest
-	Scanned     int // files considered (not ignored, not a binary extension)
-	StatSkipped int // reused without reading: same size, mtime and parser
-	Hashed      int // read and hashed
-	Parsed      int // parsed and stored (a new text)
-	Racy        int // hashed although size and mtime matched (Manifest.Racy)
+	Scanned     int      // files considered (not ignored, not a binary extension)
+	StatSkipped int      // reused without reading: same size, mtime and parser
+	Hashed      int      // read and hashed
+	Parsed      int      // parsed and stored (a new text)
+	Racy        int      // hashed although size and mtime matched (Manifest.Racy)
+	OCRPages    int      // pages of scanned PDFs that OCR read
+	Warnings    []string // ScanOptions.OCR's failure, when a PDF needed it
 	Failed      []Failure
 	Changed     bool // the manifest differs from prev (needs Save)
 	// Failures is the parse-failure memo after this scan; FailuresChanged
@@ -110,7 +118,7 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	}
 	_ = failpoint.Hit("scan-after-walk")
 	s := &scanner{ctx: ctx, tree: w.tree, store: store, prev: prev, max: opts.MaxFileSize, onRead: opts.OnRead, limits: opts.Limits,
-		full: cov.all, memo: opts.Failures, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
+		full: cov.all, memo: opts.Failures, ocr: &ocrState{ctx: ctx, find: opts.OCR}, repeated: map[string]ParseFailure{}, fresh: map[string]ParseFailure{}}
 	res := &ScanResult{Scanned: len(w.files), Failed: w.failed, WalkTime: time.Since(began)}
 	walked := time.Now()
 	fresh, err := s.run(w.files, res)
@@ -125,6 +133,9 @@ func Scan(ctx context.Context, root string, store *Store, prev *Manifest, opts S
 	changes := changesOf(prev.Entries, entries, s.touched)
 	res.Manifest = &Manifest{Entries: entries, origin: prev.origin,
 		delta: &delta{from: prev.Entries, to: entries, changes: changes}}
+	if s.ocr.err != nil {
+		res.Warnings = append(res.Warnings, "OCR is on but cannot run, scanned PDFs stay unread: "+s.ocr.err.Error())
+	}
 	res.Failures = opts.Failures.next(cov, s.repeated, s.fresh)
 	res.FailuresChanged = !res.Failures.Equal(opts.Failures)
 	res.Changed = len(changes) > 0
@@ -140,7 +151,8 @@ type scanner struct {
 	prev   *Manifest
 	max    int64
 	limits parse.Limits
-	full   bool // the whole tree is walked (not targeted)
+	full   bool      // the whole tree is walked (not targeted)
+	ocr    *ocrState // reads scanned pages, found on first need
 
 	// touched are the paths whose entry the scan may have changed: those
 	// read and, in a full scan, the previous entries not reused as they
@@ -170,6 +182,7 @@ type outcome struct {
 	entry  Entry
 	ok     bool // entry is valid
 	fail   string
+	ocr    int // pages OCR read
 	hashed bool
 	parsed bool
 }
@@ -191,7 +204,7 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 				Reason: reasonTooLarge + " (" + strconv.FormatInt(c.size, 10) + " bytes)"})
 			continue
 		}
-		if f, ok := s.memo.lookup(c); ok {
+		if f, ok := s.memo.lookup(c, s.accepts); ok {
 			res.Failed = append(res.Failed, Failure{Path: c.rel, Reason: f.Reason})
 			s.repeated[c.rel] = f
 			continue
@@ -220,6 +233,7 @@ func (s *scanner) run(files []candidate, res *ScanResult) ([]Entry, error) {
 		o := &out[k]
 		res.Hashed += b2i(o.hashed)
 		res.Parsed += b2i(o.parsed)
+		res.OCRPages += o.ocr
 		if o.fail != "" {
 			res.Failed = append(res.Failed, Failure{Path: files[work[k]].rel, Reason: o.fail})
 		}
@@ -277,7 +291,7 @@ func pathIndex(m *Manifest) map[string]int32 {
 // statSkip reports whether the fast path applies: the previous entry e has
 // the same size, mtime and parser, so it is reused without reading the file.
 func (s *scanner) statSkip(c *candidate, e *Entry) bool {
-	return e.Size == c.size && e.MtimeNS == c.mtime && e.Parser == c.parser
+	return e.Size == c.size && e.MtimeNS == c.mtime && s.accepts(c, e.Parser)
 }
 
 // parallel processes the candidates at the indexes in work; out[k] receives

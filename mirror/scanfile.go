@@ -33,11 +33,15 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 	}
 	o.hashed = true
 	o.entry = Entry{Path: c.rel, Size: c.size, MtimeNS: c.mtime, RawHash: HashBytes(data), Parser: c.parser}
-	if th, ok := s.reusable(c, o.entry.RawHash); ok {
-		o.entry.TextHash, o.ok = th, true
+	if th, parser, ok := s.reusable(c, o.entry.RawHash); ok {
+		o.entry.TextHash, o.entry.Parser, o.ok = th, parser, true
 		return nil
 	}
-	doc, err := ParseContext(s.ctx, c.rel, data, s.limits)
+	var ocr parse.OCR
+	if ocrCapable(c.parser) {
+		ocr, _ = s.ocr.get()
+	}
+	doc, pages, err := parseFile(s.ctx, c.rel, data, s.limits, ocr)
 	if errors.Is(err, ErrBinary) {
 		o.fail = reasonBinary
 		return nil
@@ -48,7 +52,7 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 		}
 		o.fail = "parse: " + strings.TrimPrefix(err.Error(), "parse "+c.rel+": ")
 		s.mu.Lock()
-		s.fresh[c.rel] = ParseFailure{Size: c.size, MtimeNS: c.mtime, Parser: c.parser, Reason: o.fail}
+		s.fresh[c.rel] = ParseFailure{Size: c.size, MtimeNS: c.mtime, Parser: s.failedParser(c, err), Reason: o.fail}
 		s.mu.Unlock()
 		return nil
 	}
@@ -56,7 +60,8 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 	if err != nil {
 		return fmt.Errorf("scan %s: %w", c.rel, err)
 	}
-	o.entry.TextHash, o.ok, o.parsed = th, true, true
+	o.entry.TextHash, o.entry.Parser, o.ok, o.parsed = th, doc.Parser, true, true
+	o.ocr = pages
 	return nil
 }
 
@@ -66,18 +71,25 @@ func (s *scanner) process(c *candidate, o *outcome) error {
 // holds that text. An edited file is not looked up by content: building
 // that index costs a pass over the whole manifest, and parsing the one file
 // again yields the same text anyway.
-func (s *scanner) reusable(c *candidate, raw Hash) (Hash, bool) {
+func (s *scanner) reusable(c *candidate, raw Hash) (Hash, string, bool) {
 	e, known := s.prev.Lookup(c.rel)
-	if known && e.RawHash == raw && e.Parser == c.parser && s.store.Has(e.TextHash) {
-		return e.TextHash, true
+	if known && e.RawHash == raw && s.accepts(c, e.Parser) && s.store.Has(e.TextHash) {
+		return e.TextHash, e.Parser, true
 	}
 	if known {
-		return Hash{}, false
+		return Hash{}, "", false
 	}
-	if th, ok := s.byRaw()[rawKey{raw, c.parser}]; ok && s.store.Has(th) {
-		return th, true
+	parsers := []string{c.parser}
+	if ocrCapable(c.parser) {
+		_, variant := s.ocr.get()
+		parsers = append(parsers, c.parser+"+"+variant)
 	}
-	return Hash{}, false
+	for _, p := range parsers {
+		if th, ok := s.byRaw()[rawKey{raw, p}]; ok && s.store.Has(th) {
+			return th, p, true
+		}
+	}
+	return Hash{}, "", false
 }
 
 func (s *scanner) indexByRaw() map[rawKey]Hash {

@@ -123,6 +123,9 @@ func printRefresh(w io.Writer, r *engine.RefreshResult, verbose bool) {
 	if verbose {
 		fmt.Fprintf(w, "  scanned %d, stat-skipped %d, hashed %d, parsed %d\n", r.Scanned, r.StatSkipped, r.Hashed, r.Parsed)
 	}
+	if r.OCRPages > 0 {
+		fmt.Fprintf(w, "  OCR read %s of scanned PDFs\n", plural.Count(r.OCRPages, "page"))
+	}
 	for _, f := range r.Failures {
 		if f.Indexed {
 			fmt.Fprintf(w, "  note %s: %s\n", f.Path, f.Reason)

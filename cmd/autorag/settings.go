@@ -13,6 +13,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/mirror/parse/ocr"
 	"github.com/autorag/autorag/models"
 )
 
@@ -47,6 +48,7 @@ const (
 	kindFloat
 	kindString
 	kindSize // a byte count, with or without a unit (parseSize)
+	kindBool // true/false, on/off, yes/no, 1/0 (parseBool)
 )
 
 // setting is one row of the table.
@@ -107,6 +109,12 @@ var settingTable = []setting{
 	{key: "replicas", flag: "replicas", env: "AUTORAG_REPLICAS", group: groupIndex, kind: kindInt,
 		def: "1", usage: "weaviate backend: replication factor of each shard",
 		set: func(d *draft, v string) error { return parseInt(v, &d.s.Backend.Replicas) }},
+	{key: "ocr", flag: "ocr", env: "AUTORAG_OCR", group: groupIndex, kind: kindBool,
+		def: "false", usage: "read the pages of scanned PDFs (no text layer) with tesseract (" + ocr.InstallHint + "); --ocr alone means true",
+		set: func(d *draft, v string) (err error) { d.s.OCR, err = parseBool(v); return err }},
+	{key: "ocr_command", flag: "ocr-command", env: "AUTORAG_OCR_COMMAND", group: groupIndex, kind: kindString,
+		def: "", usage: "the tesseract `program` OCR runs (default: tesseract on PATH)",
+		set: func(d *draft, v string) error { d.s.OCRCommand = v; return nil }},
 	{key: "bm25_k1", flag: "bm25-k1", env: "AUTORAG_BM25_K1", group: groupSearch, kind: kindFloat,
 		def: fmtFloat(engine.DefaultK1), usage: "BM25 k1",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.K1) }},
@@ -171,6 +179,17 @@ func parseSize(v string) (int64, error) {
 	return n * mult, nil
 }
 
+// parseBool reads a switch: true/false, on/off, yes/no or 1/0.
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "on", "yes", "1":
+		return true, nil
+	case "false", "off", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not true or false", v)
+}
+
 func parseFloat(v string, dst *float64) error {
 	f, err := strconv.ParseFloat(v, 64)
 	*dst = f
@@ -211,8 +230,11 @@ func (s *settingFlags) add(fs *pflag.FlagSet, g flagGroup) {
 		default:
 			fs.String(st.flag, st.def, usage)
 		}
-		if st.key == "rerank" {
+		switch st.key {
+		case "rerank":
 			fs.Lookup(st.flag).NoOptDefVal = "on"
+		case "ocr":
+			fs.Lookup(st.flag).NoOptDefVal = "true"
 		}
 	}
 }
@@ -351,6 +373,8 @@ func kindName(k kind) string {
 		return "a number"
 	case kindSize:
 		return "a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)"
+	case kindBool:
+		return "true or false"
 	}
 	return "a string"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"runtime/debug"
 	"time"
 )
@@ -18,7 +19,22 @@ var (
 	// ErrNoText reports a paged document whose pages hold no text (a scan
 	// without OCR): nothing of it could be found.
 	ErrNoText = errors.New("no text layer")
+	// ErrOCR reports a page that the OCR program failed to read (it
+	// crashed or passed its deadline).
+	ErrOCR = errors.New("ocr failed")
 )
+
+// OCR reads the text of a page image (package ocr's Engine runs tesseract).
+type OCR interface {
+	// Name is the engine and its version, "tesseract@5.3.0".
+	Name() string
+	// Recognize returns the text of img, rendered at dpi dots per inch.
+	Recognize(ctx context.Context, img *image.Gray, dpi int) (string, error)
+}
+
+// OCROff is Doc.OCR for pages without a text layer left unread because
+// the parse had no OCR.
+const OCROff = "ocr-off"
 
 // Field is one metadata field: a lowercase key and its value.
 type Field struct {
@@ -52,6 +68,12 @@ type Doc struct {
 	// the Parts hold, one per Part.Attachment name, in order of first
 	// appearance; nil for other formats.
 	Attachments []Attachment
+	// OCR says what became of pages without a text layer that show
+	// something (scans): "" when there were none, OCROff when they were
+	// left unread, else the Name of the OCR that read them; OCRPages is
+	// how many it read.
+	OCR      string
+	OCRPages int
 }
 
 // Attachment is what a query filters an e-mail attachment's entry by: the
@@ -71,10 +93,16 @@ type Limits struct {
 	Timeout     time.Duration // wall time of one parse
 	MaxText     int           // bytes of text a parse may produce
 	MaxUnpacked int64         // bytes an archive format may decompress
+	// OCRPages is the most pages of one file that OCR reads (later scanned
+	// pages stay unread); OCRPageTimeout the deadline of one page. With
+	// OCR a parse's deadline is Timeout plus OCRPages times OCRPageTimeout.
+	OCRPages       int
+	OCRPageTimeout time.Duration
 }
 
 // DefaultLimits are the limits used when a field of Limits is zero.
-var DefaultLimits = Limits{Timeout: 20 * time.Second, MaxText: 32 << 20, MaxUnpacked: 128 << 20}
+var DefaultLimits = Limits{Timeout: 20 * time.Second, MaxText: 32 << 20, MaxUnpacked: 128 << 20,
+	OCRPages: 100, OCRPageTimeout: 60 * time.Second}
 
 // WithDefaults fills zero fields from DefaultLimits.
 func (l Limits) WithDefaults() Limits { return l.withDefaults() }
@@ -90,6 +118,12 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxUnpacked <= 0 {
 		l.MaxUnpacked = DefaultLimits.MaxUnpacked
 	}
+	if l.OCRPages <= 0 {
+		l.OCRPages = DefaultLimits.OCRPages
+	}
+	if l.OCRPageTimeout <= 0 {
+		l.OCRPageTimeout = DefaultLimits.OCRPageTimeout
+	}
 	return l
 }
 
@@ -102,6 +136,17 @@ type Input struct {
 	// nil when nesting is not allowed. It returns ok=false for a name no
 	// parser handles.
 	Nested func(ctx context.Context, name string, data []byte) (doc *Doc, parser string, ok bool, err error)
+	// OCR reads the pages without a text layer (PDF); nil leaves them
+	// unread.
+	OCR OCR
+}
+
+// deadline is the wall time the parse of in may take.
+func (in *Input) deadline() time.Duration {
+	if in.OCR == nil {
+		return in.Limits.Timeout
+	}
+	return in.Limits.Timeout + time.Duration(in.Limits.OCRPages)*in.Limits.OCRPageTimeout
 }
 
 // Parser turns the bytes of one format into a Doc.
@@ -131,7 +176,8 @@ func Run(ctx context.Context, p Parser, in *Input) (*Doc, error) {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, in.Limits.Timeout)
+	timeout := in.deadline()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type result struct {
 		doc *Doc
@@ -153,12 +199,12 @@ func Run(ctx context.Context, p Parser, in *Input) (*Doc, error) {
 			return nil, fmt.Errorf("%w: text of %d bytes", ErrTooLarge, len(r.doc.Text))
 		}
 		if r.err != nil && ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("%w after %s", ErrTimeout, in.Limits.Timeout)
+			return nil, fmt.Errorf("%w after %s", ErrTimeout, timeout)
 		}
 		return r.doc, r.err
 	case <-ctx.Done():
 		if ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("%w after %s", ErrTimeout, in.Limits.Timeout)
+			return nil, fmt.Errorf("%w after %s", ErrTimeout, timeout)
 		}
 		return nil, ctx.Err()
 	}

@@ -13,6 +13,13 @@
 // processes start it in about 0.15 s, and it is only started when a PDF is
 // parsed.
 //
+// A page without a text layer that shows something (an image, paths) is a
+// scanned page: with an OCR in the Input (package ocr, `refresh --ocr`) it
+// is rendered in grey at 300 dpi and the OCR's text becomes the page's,
+// each page under Limits.OCRPageTimeout and at most Limits.OCRPages of them
+// (pages.go); Doc.OCR names what became of such pages, and the mirror
+// makes that part of the file's parser name.
+//
 // Every page becomes one part with its 1-based page number; the document
 // information dictionary (Title, Author, Subject, Keywords, Creator,
 // Producer, CreationDate) becomes the Doc's title, tags and fields. A file

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	pdferrors "github.com/klippa-app/go-pdfium/errors"
-	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
 
 	"github.com/autorag/autorag/mirror/parse"
@@ -19,7 +18,7 @@ import (
 type Parser struct{}
 
 // Name is the parser's name@version.
-func (Parser) Name() string { return "pdf@2" }
+func (Parser) Name() string { return "pdf@3" }
 
 // metaTags are the information dictionary entries kept as fields, with
 // their field keys.
@@ -80,43 +79,22 @@ func (Parser) Parse(ctx context.Context, in *parse.Input) (*parse.Doc, error) {
 		}
 	}
 	b := parse.NewBuilder(in.Limits.MaxText)
-	if err := pages(ctx, inst, doc.Document, b); err != nil {
+	r := &reader{ctx: ctx, inst: inst, doc: doc.Document, in: in}
+	if err := r.pages(b); err != nil {
 		return nil, err
 	}
 	if b.Over() {
 		return nil, fmt.Errorf("%w: text over %d bytes", parse.ErrTooLarge, in.Limits.MaxText)
 	}
 	d.Text, d.Parts = b.Text()
+	d.OCR, d.OCRPages = r.ocrState(), r.read
 	if strings.TrimSpace(d.Text) == "" {
-		return nil, fmt.Errorf("%w: the pages are images only (a scan?)", parse.ErrNoText)
+		return nil, r.noText()
 	}
 	return d, nil
 }
 
 //semguard:end pdf-parser
-
-// pages writes each page's text as a part.
-func pages(ctx context.Context, inst instanceAPI, doc references.FPDF_DOCUMENT, b *parse.Builder) error {
-	n, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc})
-	if err != nil {
-		return fail(ctx, err)
-	}
-	for i := 0; i < n.PageCount && !b.Over(); i++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		t, err := inst.GetPageText(&requests.GetPageText{Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: i}}})
-		if err != nil {
-			return fail(ctx, err)
-		}
-		b.Part("", i+1, "text")
-		for _, l := range strings.Split(parse.JoinHyphens(strings.TrimSpace(t.Text)), "\n") {
-			b.Line(strings.TrimRight(l, " \t\r"))
-		}
-		b.Blank()
-	}
-	return nil
-}
 
 // openError maps PDFium's open failures to the package's errors.
 func openError(ctx context.Context, err error) error {
