@@ -111,7 +111,7 @@ func mirrorSample(t *testing.T, path string) ([]byte, *mirror.Doc) {
 func splitSample(t *testing.T, path string, doc *mirror.Doc, size int) []*backend.Chunk {
 	t.Helper()
 	s := DefaultSettings()
-	s.Chunk = chunk.Options{Size: size, Overlap: size / 10}
+	s.Chunk = chunk.Options{Size: size, Overlap: size / 10, Syntax: true}
 	docs, fallback := split.Doc(t.Context(), filepath.Base(path), doc, s.split())
 	if fallback != nil {
 		t.Fatalf("%s: syntax parser failed: %v", path, fallback)

@@ -31,6 +31,15 @@ func newTestEngine(t *testing.T, files map[string]string) *Engine {
 	return e
 }
 
+// newSyntaxEngine is newTestEngine with code cut along tree-sitter's
+// definitions (the syntax_trees setting).
+func newSyntaxEngine(t *testing.T, files map[string]string) *Engine {
+	t.Helper()
+	e := newTestEngine(t, files)
+	e.Settings.Chunk.Syntax = true
+	return e
+}
+
 func paths(res *QueryResult) []string {
 	var out []string
 	for _, r := range res.Results {

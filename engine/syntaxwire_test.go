@@ -43,7 +43,7 @@ def include_router(router, prefix=""):
 // defines, its section naming the definition.
 func TestRefreshNamesTreeSitterDefinitions(t *testing.T) {
 	ctx := context.Background()
-	e := newTestEngine(t, map[string]string{
+	e := newSyntaxEngine(t, map[string]string{
 		"adapter.py": pyAdapter,
 		"ui/App.tsx": "export function App() {\n  return <div className=\"app\">hello</div>;\n}\n\nexport class Panel extends Base {\n  render() { return <App />; }\n}\n",
 	})
@@ -88,7 +88,7 @@ func TestSyntaxFallbackNoted(t *testing.T) {
 	for i := 0; big.Len() <= syntax.MaxBytes; i++ {
 		big.WriteString("def f" + strings.Repeat("x", 40) + "(a, b):\n    return a + b\n\n\n")
 	}
-	e := newTestEngine(t, map[string]string{"big.py": big.String(), "small.py": pyAdapter})
+	e := newSyntaxEngine(t, map[string]string{"big.py": big.String(), "small.py": pyAdapter})
 	r, err := e.Refresh(ctx, RefreshOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestChunkingParsesConcurrently(t *testing.T) {
 	for i := range 3 * want {
 		files[string(rune('a'+i))+".py"] = pyAdapter + "\n# " + string(rune('a'+i)) + "\n"
 	}
-	e := newTestEngine(t, files)
+	e := newSyntaxEngine(t, files)
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	reached := make(chan struct{})
@@ -161,7 +161,9 @@ func TestChunkingParsesConcurrently(t *testing.T) {
 // process (the refresh here started it in this one).
 func TestColdQueryNeverStartsSyntax(t *testing.T) {
 	if root := os.Getenv("AUTORAG_COLD_QUERY_ROOT"); root != "" {
-		e, err := New(root, DefaultSettings())
+		s := DefaultSettings()
+		s.Chunk.Syntax = true
+		e, err := New(root, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +179,7 @@ func TestColdQueryNeverStartsSyntax(t *testing.T) {
 		}
 		return
 	}
-	e := newTestEngine(t, map[string]string{"adapter.py": pyAdapter, "ui/App.tsx": "export function App() { return <div/>; }\n"})
+	e := newSyntaxEngine(t, map[string]string{"adapter.py": pyAdapter, "ui/App.tsx": "export function App() { return <div/>; }\n"})
 	if _, err := e.Refresh(context.Background(), RefreshOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -188,5 +190,34 @@ func TestColdQueryNeverStartsSyntax(t *testing.T) {
 	cmd.Env = append(os.Environ(), "AUTORAG_COLD_QUERY_ROOT="+e.Layout.Root)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("query process: %v\n%s", err, out)
+	}
+}
+
+// TestDefaultChunkingNeverParses: without the syntax_trees setting a
+// refresh of code never asks the syntax parser (its first refresh would
+// cost several times the CPU), and its chunker fingerprint says which
+// chunking an index holds, so turning the setting on rebuilds.
+func TestDefaultChunkingNeverParses(t *testing.T) {
+	e := newTestEngine(t, map[string]string{"adapter.py": pyAdapter, "ui/App.tsx": "export function App() { return 1; }\n"})
+	calls := 0
+	saved := findDefs
+	t.Cleanup(func() { findDefs = saved })
+	findDefs = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
+		calls++
+		return saved.Defs(ctx, lang, src)
+	})
+	if _, err := e.Refresh(context.Background(), RefreshOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 {
+		t.Fatalf("the default refresh asked the syntax parser %d times", calls)
+	}
+	e.Settings.Chunk.Syntax = true
+	r, err := e.Refresh(context.Background(), RefreshOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != OutcomeRebuilt || calls != 2 {
+		t.Fatalf("with syntax_trees on: outcome %s, %d parses; want rebuilt, 2", r.Outcome, calls)
 	}
 }

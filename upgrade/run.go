@@ -57,7 +57,8 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 		return nil, err
 	}
 	err = w.run(ctx)
-	w.close() // the commit's refresh writes this cache
+	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
+	w.close()                     // the commit's refresh writes this cache
 	if err != nil {
 		return nil, fmt.Errorf("upgrade to %s: %w", ModelName(target.EmbedderID()), err)
 	}
@@ -72,6 +73,7 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 			res.Stages["upgrade_embed"] = embedMS
 		}
 		res.ChunksEmbedded += w.embedded
+		res.EmbedInputsSplit += splits
 		res.EmbedCacheHits -= min(w.embedded, res.EmbedCacheHits)
 		res.EmbedCacheMisses += w.embedded
 	}

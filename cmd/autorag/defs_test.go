@@ -24,7 +24,7 @@ func TestQueryJSONReturnsDefs(t *testing.T) {
 	writeFile(t, root, "ui/Panel.tsx", "import { Base } from \"./base\";\n\n"+
 		"export function PanelTitle(props: { text: string }) {\n  return <h1 className=\"title\">{props.text}</h1>;\n}\n\n"+
 		"export class Panel extends Base {\n  render() {\n    return <PanelTitle text=\"hello\" />;\n  }\n}\n")
-	refreshJSON(t, root)
+	refreshJSON(t, root, "--syntax-trees")
 	tests := []struct {
 		query, path string
 		want        []any

@@ -196,8 +196,8 @@ func TestTokenBudgetSplitsLongChunks(t *testing.T) {
 	if num(m, "embed_inputs_split") != 1 {
 		t.Errorf("embed_inputs_split = %v, want 1 (default budget 512 tokens)", m["embed_inputs_split"])
 	}
-	if f.inputs != 1+3 { // the probe, the short text, the long one in two
-		t.Errorf("provider got %d inputs, want 4", f.inputs)
+	if f.inputs != 2+3 { // the probe, the staged upgrade's check of its target, the short text, the long one in two
+		t.Errorf("provider got %d inputs, want 5", f.inputs)
 	}
 	root2 := t.TempDir()
 	writeFile(t, root2, "long.txt", strings.Repeat("lorem ipsum dolor sit amet ", 80)+"\n")

@@ -82,6 +82,9 @@ var settingTable = []setting{
 	{key: "chunk_overlap", flag: "chunk-overlap", env: "AUTORAG_CHUNK_OVERLAP", group: groupIndex, kind: kindInt,
 		def: strconv.Itoa(chunk.DefaultOverlap), usage: "overlap when a long block is cut, in characters",
 		set: func(d *draft, v string) error { return parseInt(v, &d.s.Chunk.Overlap) }},
+	{key: "syntax_trees", flag: "syntax-trees", env: "AUTORAG_SYNTAX_TREES", group: groupIndex, kind: kindBool,
+		def: "false", usage: "cut code along tree-sitter's definitions (16 languages; Go is cut along go/parser's either way); several times the CPU of a first refresh; --syntax-trees alone means true",
+		set: func(d *draft, v string) (err error) { d.s.Chunk.Syntax, err = parseBool(v); return err }},
 	{key: "max_file_size", flag: "max-file-size", env: "AUTORAG_MAX_FILE_SIZE", group: groupIndex, kind: kindSize,
 		def: "16MiB", usage: "skip files larger than this `size` (bytes, or with a unit: KiB, MiB, GiB, KB, MB, GB)",
 		set: func(d *draft, v string) (err error) { d.s.MaxFileSize, err = parseSize(v); return err }},
@@ -233,7 +236,7 @@ func (s *settingFlags) add(fs *pflag.FlagSet, g flagGroup) {
 		switch st.key {
 		case "rerank":
 			fs.Lookup(st.flag).NoOptDefVal = "on"
-		case "ocr":
+		case "ocr", "syntax_trees":
 			fs.Lookup(st.flag).NoOptDefVal = "true"
 		}
 	}

@@ -133,7 +133,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	if strings.Contains(progress, "\n") {
 		t.Errorf("the progress line did not redraw in place (a new line before the summary): %q", progress)
 	}
-	for _, want := range []string{"probe", "HTTP 429", "retrying in 1s", "embed ", "/93 chunks", "chunks/s", "left", "requests in flight", "/30 files indexed"} {
+	for _, want := range []string{"probe", "HTTP 429", "retrying in 1s", "embed ", "/92 chunks", "chunks/s", "left", "requests in flight", "/30 files indexed"} {
 		if !strings.Contains(progress, want) {
 			t.Errorf("progress output lacks %q: %q", want, progress)
 		}

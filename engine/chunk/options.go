@@ -17,6 +17,10 @@ const (
 type Options struct {
 	Size    int // target maximum chunk size in characters (runes); default DefaultSize
 	Overlap int // characters repeated from the end of the previous piece when a block larger than Size is cut; default DefaultOverlap
+	// Syntax cuts code along the definitions a syntax parser finds (tree-sitter, through
+	// split.Options.Defs) rather than by the per-language line rules; Go is cut along
+	// go/parser's either way. Off by default: parsing costs several times a first refresh.
+	Syntax bool
 }
 
 //semguard:begin chunk-options
@@ -58,7 +62,11 @@ func (o Options) Normalize() Options {
 // string goes into the index fingerprint.
 func (o Options) String() string {
 	n := o.Normalize()
-	return fmt.Sprintf("chunk@%d size=%d overlap=%d", Version, n.Size, n.Overlap)
+	s := fmt.Sprintf("chunk@%d size=%d overlap=%d", Version, n.Size, n.Overlap)
+	if o.Syntax {
+		s += " syntax=tree-sitter"
+	}
+	return s
 }
 
 //semguard:end chunk-options

@@ -96,8 +96,8 @@ func splitDoc(ctx context.Context, path string, doc *mirror.Doc, o Options) ([]*
 }
 
 // splitPart chunks one part of kind kind: code in language lang along
-// the definitions o.Defs finds in language syntaxLang, when it finds
-// them; else (and then with its error) along the chunker's own, which
+// the definitions o.Defs finds in language syntaxLang, when the chunker
+// options ask for it (Chunk.Syntax) and it finds them; else (and then with its error) along the chunker's own, which
 // for Go are go/parser's.
 func splitPart(ctx context.Context, kind, lang, syntaxLang, text string, o Options) ([]chunk.Chunk, error) {
 	if kind != chunk.KindCode {
@@ -105,7 +105,7 @@ func splitPart(ctx context.Context, kind, lang, syntaxLang, text string, o Optio
 	}
 	var defs []codedef.Def
 	var err error
-	if o.Defs != nil && syntaxLang != "" && syntaxLang != codedef.Go {
+	if o.Defs != nil && o.Chunk.Syntax && syntaxLang != "" && syntaxLang != codedef.Go {
 		defs, err = o.Defs.Defs(ctx, syntaxLang, []byte(text))
 		if err != nil {
 			defs = nil

@@ -48,7 +48,7 @@ func (f *finder) Defs(_ context.Context, lang string, src []byte) ([]codedef.Def
 func TestDocCutsCodeAlongFoundDefs(t *testing.T) {
 	doc := &mirror.Doc{Parser: "code@3", Lang: "python", Text: pySrc, LineOffset: 2}
 	f := &finder{defs: pyDefs}
-	got, fallback := Doc(t.Context(), "store.py", doc, Options{Chunk: chunk.Options{Size: 60}, Defs: f})
+	got, fallback := Doc(t.Context(), "store.py", doc, Options{Chunk: chunk.Options{Size: 60, Syntax: true}, Defs: f})
 	if fallback != nil {
 		t.Fatalf("fallback %v from a finder that found the definitions", fallback)
 	}
@@ -78,7 +78,7 @@ func TestDocCutsCodeAlongFoundDefs(t *testing.T) {
 // chunker's own rules, as no finder does; prose is never given to it.
 func TestDocFallsBackWithoutDefs(t *testing.T) {
 	doc := &mirror.Doc{Parser: "code@3", Lang: "python", Text: pySrc}
-	o := Options{Chunk: chunk.Options{Size: 60}}
+	o := Options{Chunk: chunk.Options{Size: 60, Syntax: true}}
 	want, _ := Doc(t.Context(), "store.py", doc, o)
 	tooDeep := errors.New("too deep")
 	f := &finder{defs: pyDefs, err: tooDeep}
@@ -113,7 +113,7 @@ func (f *langFinder) Defs(_ context.Context, lang string, _ []byte) ([]codedef.D
 // as C++; a language no parser reads is never asked for.
 func TestDocAsksByExtension(t *testing.T) {
 	f := &langFinder{}
-	o := Options{Defs: f}
+	o := Options{Chunk: chunk.Options{Syntax: true}, Defs: f}
 	for _, c := range []struct{ path, lang string }{
 		{"ui/App.tsx", "typescript"}, {"src/uv.h", "c"}, {"build.kts", "kotlin"}, {"x.mjs", "javascript"},
 		{"stubs/os.pyi", "python"}, {"run.sh", "shell"}, {"Rakefile", "ruby"}, {"q.sql", "sql"},
@@ -125,5 +125,19 @@ func TestDocAsksByExtension(t *testing.T) {
 	want := []string{"tsx", "cpp", "kotlin", "javascript", "python", "bash", "ruby"}
 	if diff := cmp.Diff(want, f.langs); diff != "" {
 		t.Fatalf("languages asked (-want +got):\n%s", diff)
+	}
+}
+
+// TestDocSyntaxOff: without Chunk.Syntax the finder is never asked, and
+// code is cut by the chunker's own rules.
+func TestDocSyntaxOff(t *testing.T) {
+	called := 0
+	f := DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
+		called++
+		return nil, nil
+	})
+	doc := &mirror.Doc{Parser: "code@3", Lang: "python", Text: pySrc}
+	if _, fallback := Doc(t.Context(), "store.py", doc, Options{Chunk: chunk.Options{Size: 60}, Defs: f}); fallback != nil || called != 0 {
+		t.Fatalf("finder called %d times (fallback %v), want never", called, fallback)
 	}
 }
