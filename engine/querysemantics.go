@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-7b895dc2ce8828ff361921dcedfdc3cf"
+const QuerySemantics = "q-42b05943d0050871def5bd9ecc078a5a"
