@@ -161,7 +161,7 @@ func (h *harness) trust(cfg config) []outcome {
 		name string
 		f    func() outcome
 	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
-		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
+		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone}, {"compact", h.idleCompaction},
 		{"mapped", func() outcome { return h.mappedFault(cfg.mappedTrials) }}, {"cardinality", func() outcome { return h.cardinality(cfg.cardinalMiB) }},
 		{"inputs", func() outcome { return h.serverInputs(cfg.mappedTrials) }},
 		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped},
