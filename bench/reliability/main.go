@@ -49,7 +49,7 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
-	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, mapped, cardinality, inputs, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, compact, mapped, cardinality, inputs, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
 	flag.Parse()
 	cfg := fullRun
 	cfg.row = *row
