@@ -91,7 +91,8 @@ func rankings(t *testing.T, st Storage, sc *fingerprint.Sidecar, queries []strin
 }
 
 // sameRankings fails unless got holds the chunks of want in the same order
-// with scores equal within float tolerance, and every score is positive.
+// with scores equal within float tolerance, and every score of both is
+// positive (a language counted too few chunks gave negative idfs).
 func sameRankings(t *testing.T, where string, queries []string, want, got [][]rank.Hit) {
 	t.Helper()
 	for i, q := range queries {
@@ -103,7 +104,10 @@ func sameRankings(t *testing.T, where string, queries []string, want, got [][]ra
 		}
 		for j, h := range got[i] {
 			w := want[i][j]
-			if h.ID != w.ID || math.Abs(h.Score-w.Score) > 1e-9*math.Abs(w.Score) || h.Score <= 0 {
+			if w.Score <= 0 {
+				t.Fatalf("%s: %q rank %d: %s scored %.9f before", where, q, j+1, w.ID, w.Score)
+			}
+			if h.ID != w.ID || math.Abs(h.Score-w.Score) > 1e-9*w.Score || h.Score <= 0 {
 				t.Fatalf("%s: %q rank %d: %s %.9f, want %s %.9f", where, q, j+1, h.ID, h.Score, w.ID, w.Score)
 			}
 		}
@@ -204,8 +208,11 @@ func oneGerman(r *rand.Rand, chunks []*backend.Chunk) {
 // TestFreshMergeKeepsScores merges a fresh build's segments into one at
 // its last batch, in the open writer, as 944063f did, in a corpus of one
 // German chunk among English ones: its rankings must be those of the same
-// build unmerged. The merged segment's dictionary counted one English
-// chunk (langCodes), and every English term's idf went negative.
+// build unmerged, and every score positive. The merged segment's
+// dictionary counted one English chunk (langCodes), and every English
+// term's idf went negative; so did the unmerged build's, whose 13 batches
+// the writers' merges (scorch's merger, mergePersisted) left in 4
+// segments.
 func TestFreshMergeKeepsScores(t *testing.T) {
 	ctx := context.Background()
 	build := func(merge bool) (Storage, pruneCorpus) {
