@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-2dc7b079b4ece38e3fa5334710ce1586"
+const QuerySemantics = "q-8dc0edd805f0211122715dbf79791370"

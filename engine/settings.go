@@ -19,7 +19,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 24
+const IndexSemanticsVersion = 25
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)

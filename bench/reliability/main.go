@@ -49,7 +49,7 @@ func main() {
 	dur := flag.Duration("contention", fullRun.contention, "length of the contention run")
 	seed := flag.Uint64("seed", 1, "seed of the generated corpora and random choices")
 	only := flag.String("only", "", `run only these scenarios: "trust" (paths, parsers, servers, watch)`)
-	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, mapped, cardinality, inputs, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
+	row := flag.String("row", "", "with -only trust: run only this row (paths, casefold, amplify, servers, mcpread, overflow, rootgone, compact, mapped, cardinality, inputs, weaviate, scoped, userfiles, models, secrets, rerank) and print the report")
 	flag.Parse()
 	cfg := fullRun
 	cfg.row = *row
@@ -161,7 +161,7 @@ func (h *harness) trust(cfg config) []outcome {
 		name string
 		f    func() outcome
 	}{{"paths", h.pathEntries}, {"casefold", h.caseInsensitive}, {"amplify", h.amplification}, {"servers", h.serverAbuse}, {"mcpread", h.mcpRead},
-		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone},
+		{"overflow", func() outcome { return h.watchOverflow(cfg.overflows) }}, {"rootgone", h.watchRootGone}, {"compact", h.idleCompaction},
 		{"mapped", func() outcome { return h.mappedFault(cfg.mappedTrials) }}, {"cardinality", func() outcome { return h.cardinality(cfg.cardinalMiB) }},
 		{"inputs", func() outcome { return h.serverInputs(cfg.mappedTrials) }},
 		{"weaviate", func() outcome { return h.weaviateOwn(url) }}, {"scoped", h.weaviateScoped},

@@ -123,6 +123,10 @@ func TestRerankFailures(t *testing.T) { check(t, newTestHarness(t).rerankFailure
 // TestWatchOverflow overflows a stopped watch's event queue once.
 func TestWatchOverflow(t *testing.T) { check(t, newTestHarness(t).watchOverflow(1)) }
 
+// TestIdleCompaction: watch's idle compaction of a churned per-language
+// index changes no answer.
+func TestIdleCompaction(t *testing.T) { check(t, newTestHarness(t).idleCompaction()) }
+
 // TestWeaviateOwn needs the cluster of make weaviate-up (skipped without
 // AUTORAG_WEAVIATE_URL, like the Weaviate tests of the engine).
 func TestWeaviateOwn(t *testing.T) {

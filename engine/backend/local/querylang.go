@@ -106,31 +106,27 @@ func (ls *State) languages(ctx context.Context, r index.IndexReader) (*genLangs,
 }
 
 func readLanguages(ctx context.Context, r index.IndexReader) (*genLangs, error) {
-	d, err := r.FieldDict(fieldLang)
+	codes, err := langCodes(r)
 	if err != nil {
-		return nil, fmt.Errorf("languages: %w", err)
+		return nil, err
 	}
-	defer d.Close()
 	gl := &genLangs{}
-	for {
-		e, err := d.Next()
+	for _, code := range codes {
+		n, err := langChunks(ctx, r, code)
 		if err != nil {
-			return nil, fmt.Errorf("languages: %w", err)
+			return nil, err
 		}
-		if e == nil {
-			break
-		}
-		if e.Count == 0 {
+		if n == 0 { // every chunk of it deleted, still in a segment
 			continue
 		}
 		if len(gl.codes) == maxLangs {
 			return nil, fmt.Errorf("languages: more than %d", maxLangs)
 		}
-		if len(gl.counts) == 0 || e.Count > gl.counts[gl.majority] {
+		if len(gl.counts) == 0 || n > gl.counts[gl.majority] {
 			gl.majority = len(gl.codes)
 		}
-		gl.codes = append(gl.codes, e.Term)
-		gl.counts = append(gl.counts, e.Count)
+		gl.codes = append(gl.codes, code)
+		gl.counts = append(gl.counts, n)
 	}
 	for i, code := range gl.codes {
 		if i == gl.majority || len(gl.codes) == 1 {
@@ -141,6 +137,44 @@ func readLanguages(ctx context.Context, r index.IndexReader) (*genLangs, error) 
 		}
 	}
 	return gl, nil
+}
+
+// langCodes is the terms of the language field's dictionary. Only the
+// terms: a dictionary entry's count is no chunk count. It counts deleted
+// chunks still in a segment, and zap (v16.3.4) reuses one postings list
+// across a dictionary walk without clearing its one-hit fields, so in a
+// segment where a language of one chunk comes first the next language
+// counts 1: the merged SciFact index counted 1 English chunk of 5,690,
+// every English term's idf went negative and bm25 nDCG@10 fell from
+// 0.7057 to 0.0324.
+func langCodes(r index.IndexReader) ([]string, error) {
+	d, err := r.FieldDict(fieldLang)
+	if err != nil {
+		return nil, fmt.Errorf("languages: %w", err)
+	}
+	defer d.Close()
+	var codes []string
+	for {
+		e, err := d.Next()
+		if err != nil {
+			return nil, fmt.Errorf("languages: %w", err)
+		}
+		if e == nil {
+			return codes, nil
+		}
+		codes = append(codes, e.Term)
+	}
+}
+
+// langChunks is the number of live chunks in language code: its postings'
+// count, which leaves out deleted chunks, as the idf's document counts do.
+func langChunks(ctx context.Context, r index.IndexReader, code string) (uint64, error) {
+	p, err := openPostings(ctx, r, fieldLang, code, false, "chunks in language")
+	if err != nil {
+		return 0, err
+	}
+	defer p.close()
+	return p.count(), nil
 }
 
 func (gl *genLangs) readPostings(ctx context.Context, r index.IndexReader, code string, mark uint8) error {
