@@ -42,11 +42,9 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 		return nil, err
 	}
 	rec := Read(e.Layout)
-	if rec == nil || rec.Target != target.EmbedderID() {
+	fresh := rec == nil || rec.Target != target.EmbedderID()
+	if fresh {
 		rec = &Record{Target: target.EmbedderID(), Started: time.Now().UTC()}
-		if err := write(e.Layout, rec); err != nil {
-			return nil, err
-		}
 	}
 	report := func(done, total int) error {
 		if err := ours(e.Layout, rec); err != nil {
@@ -62,6 +60,12 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	w, err := open(ctx, e.Layout, target, report)
 	if err != nil {
 		return nil, err
+	}
+	if fresh { // written before the first group, so that ours can tell it from another
+		if err := write(e.Layout, rec); err != nil {
+			w.close()
+			return nil, err
+		}
 	}
 	w.alive = func() error { return ours(e.Layout, rec) }
 	err = w.run(ctx)
