@@ -75,10 +75,11 @@
 // once. Query processes never write here: a query's own vector goes to
 // a Queries cache keyed by the embedder identity (the engine's qvec/).
 //
-// Bounds. Collect(live, cap) does nothing while the embeddings directory
-// holds at most cap bytes; past it, it removes other identities'
-// directories and rewrites this log with only the live entries (temporary
-// files, fsync, rename of the log, then of the index; a crash in between
+// Bounds. Collect(live, cap, keep...) does nothing while the embeddings
+// directory holds at most cap bytes; past it, it removes the directories of
+// other identities but those in keep (an upgrade's target, which another
+// process may be writing) and rewrites this log with only the live entries
+// (temporary files, fsync, rename of the log, then of the index; a crash in between
 // leaves a new log with an index of the wrong nonce, which is ignored).
 //
 // # Query result cache

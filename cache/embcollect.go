@@ -13,15 +13,17 @@ import (
 
 // Collect bounds the cache. When the bytes stored under the embeddings
 // directory (every identity) exceed capBytes, it removes the directories of
-// all other identities and rewrites this identity's log keeping only the
-// entries for which live returns true. Live entries are never dropped, even
+// all other identities but those named in keep (the target of an upgrade in
+// progress, whose vectors another process may be writing: package upgrade)
+// and rewrites this identity's log keeping only the entries for which live
+// returns true. Live entries are never dropped, even
 // when they alone exceed capBytes (a record found corrupt is dropped: it was
 // lost already). evicted counts this identity's entries not carried over.
 //
 // The rewrite is atomic: a new log and index are written under temporary
 // names, fsynced, and renamed over the old ones. Readers that opened the old
 // log keep reading it. Collect is a write: it needs the writer lock.
-func (c *Embeddings) Collect(live func(h [32]byte) bool, capBytes int64) (evicted int, err error) {
+func (c *Embeddings) Collect(live func(h [32]byte) bool, capBytes int64, keep ...string) (evicted int, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -37,7 +39,7 @@ func (c *Embeddings) Collect(live func(h [32]byte) bool, capBytes int64) (evicte
 	if total <= capBytes {
 		return 0, nil
 	}
-	if err := c.dropOtherIdentities(); err != nil {
+	if err := c.dropOtherIdentities(keep); err != nil {
 		return 0, err
 	}
 	if c.f == nil && c.index.len() == 0 {
@@ -70,15 +72,18 @@ func dirBytes(dir string) (int64, error) {
 }
 
 // dropOtherIdentities removes every directory under the embeddings
-// directory except this identity's.
-func (c *Embeddings) dropOtherIdentities() error {
+// directory except this identity's and those of the identities in keep.
+func (c *Embeddings) dropOtherIdentities(keep []string) error {
 	ents, err := os.ReadDir(c.root)
 	if err != nil {
 		return fmt.Errorf("embedding cache: %w", err)
 	}
-	own := filepath.Base(c.dir)
+	stay := map[string]bool{filepath.Base(c.dir): true}
+	for _, id := range keep {
+		stay[dirName(id, 16)] = true
+	}
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != own {
+		if e.IsDir() && !stay[e.Name()] {
 			if err := os.RemoveAll(filepath.Join(c.root, e.Name())); err != nil {
 				return fmt.Errorf("embedding cache: drop other identity: %w", err)
 			}

@@ -184,3 +184,36 @@ func TestEmbeddingsIndexCompaction(t *testing.T) {
 		t.Fatalf("Len = %d after re-adding, want %d", c.Len(), n+10)
 	}
 }
+
+// TestEmbeddingsCollectKeeps: over the cap, Collect keeps the directories
+// of the identities it is told to keep (an upgrade's target, written by
+// another process meanwhile) and drops the others.
+func TestEmbeddingsCollectKeeps(t *testing.T) {
+	dir := t.TempDir()
+	own, target, old := openEmb(t, dir, "own"), openEmb(t, dir, "target"), openEmb(t, dir, "old")
+	for _, c := range []*Embeddings{own, target, old} {
+		putRange(t, c, 0, 10, 4)
+		if err := c.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := own.Collect(func([32]byte) bool { return true }, 1, "target"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(identityDir(dir, "old")); !os.IsNotExist(err) {
+		t.Fatalf("the identity not kept survived the collection: %v", err)
+	}
+	putRange(t, target, 10, 12, 4) // its writer goes on in the directory kept
+	if err := target.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reopened := openEmb(t, dir, "target")
+	defer reopened.Close()
+	checkRange(t, reopened, 0, 12, 4)
+	if err := own.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

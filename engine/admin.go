@@ -164,8 +164,10 @@ func underLock[T any](ctx context.Context, e *Engine, wait time.Duration, comman
 	return fn()
 }
 
-// Reset removes the sidecar, the generations, the mirror and the caches
-// under the refresh lock. It never removes the lock file, the config, the
+// Reset removes the sidecar, the generations, the mirror, the caches and
+// the record of a staged embedding (Layout.UpgradePath: an upgrader still
+// running stops, and the next refresh follows the settings) under the
+// refresh lock. It never removes the lock file, the config, the
 // generation counter or a cache's lock file, and never follows a symlink (a
 // link is removed, not its target).
 func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) ([]string, error) {
@@ -185,6 +187,7 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 	}
 	steps := []struct{ path, failpoint string }{
 		{e.Layout.SidecarPath(), "reset-after-sidecar"},
+		{e.Layout.UpgradePath(), ""},
 		{e.Layout.IndexDir(), "reset-after-index"},
 		{e.Layout.MirrorDir(), "reset-after-mirror"},
 	}
@@ -195,8 +198,10 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 			}
 			removed = append(removed, e.relPath(st.path))
 		}
-		if err := failpoint.Hit(st.failpoint); err != nil {
-			return removed, fmt.Errorf("reset: %w", err)
+		if st.failpoint != "" {
+			if err := failpoint.Hit(st.failpoint); err != nil {
+				return removed, fmt.Errorf("reset: %w", err)
+			}
 		}
 	}
 	if did, err := cache.RemoveAll(e.Layout.CacheDir()); err != nil {

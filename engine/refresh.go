@@ -33,6 +33,10 @@ type RefreshOptions struct {
 	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
 	Command  string        // recorded as the lock holder's command
 	Progress Progress      // nil: nobody watches
+	// Check, when set, runs under the refresh lock before anything else;
+	// its error ends the refresh with nothing done (package upgrade's
+	// commit: the upgrade must still be due, not reset away meanwhile).
+	Check func() error
 }
 
 // Progress hears how a refresh advances, for a progress line (package
@@ -103,6 +107,11 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 	// on: a fault there is that generation's damage, which the next
 	// refresh rebuilds, not the end of a process serving other roots.
 	res, err := underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
+		if o.Check != nil {
+			if err := o.Check(); err != nil {
+				return nil, err
+			}
+		}
 		err = memfault.Guard(func() (err error) { res, err = e.refreshLocked(ctx, o); return err })
 		return res, integrity.Fault(e.Layout.Dir, e.Layout.SidecarPath(), err)
 	})

@@ -18,7 +18,12 @@
 //     cleanly at the sidecar's rename. The record is then removed.
 //
 // One upgrader runs per root: Run holds .autorag/upgrade.lock (flock;
-// never removed). The target is the embedder chosen (flag, environment,
+// never removed). Before each group, each record write and (under the
+// refresh lock) its commit, it checks that the upgrade is still its own:
+// after `index reset` (which removes the record) it stops with ErrReset
+// and commits nothing; after another embedder was chosen it stops quietly.
+// A refresh's eviction from the embedding cache keeps the target's
+// vectors while the record names it (engine reads the target). The target is the embedder chosen (flag, environment,
 // config file), else the record's: a plain refresh resumes an upgrade a
 // crash or `refresh --no-wait` left, and choosing a fast embedder gives
 // it up. Readers need nothing from here to answer: a query follows the

@@ -44,7 +44,10 @@ type Progress struct {
 	Total  int    `json:"total"`
 }
 
-// Path is where the record of l's root lives.
+// Path is where the record of l's root lives: l.UpgradePath(), which
+// index reset removes and the embedding cache's eviction reads (the name
+// is spelled here too so that every answer's Pending reaches no new code;
+// TestRecordPath holds the two together).
 func Path(l engine.Layout) string { return filepath.Join(l.Dir, "upgrade.json") }
 
 // LockPath is the file the one upgrader of l's root flocks (never removed,

@@ -79,3 +79,36 @@ func TestStageFastChosenGivesUpUpgrade(t *testing.T) {
 		t.Fatal("the upgrade record survived a chosen fast embedder")
 	}
 }
+
+// TestStageNothingIndexedDropsRecord: a record left where nothing is
+// indexed (a reset crossed by an upgrader's last write, a first stage that
+// failed) is dropped by the next refresh that does not choose its target:
+// that refresh follows the settings, and no upgrade follows it.
+func TestStageNothingIndexedDropsRecord(t *testing.T) {
+	e, err := engine.New(t.TempDir(), engine.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(e.Layout, &Record{Target: "transformer/m/384"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Stage(t.Context(), e)
+	if err != nil || p.Staged() || p.Writer != e {
+		t.Fatalf("Stage: %+v, %v; want the engine itself, unstaged", p, err)
+	}
+	if Read(e.Layout) != nil {
+		t.Fatal("the upgrade record survived a refresh of a root with nothing indexed")
+	}
+}
+
+// TestRecordPath: the record is where engine looks for it (index reset,
+// the embedding cache's eviction).
+func TestRecordPath(t *testing.T) {
+	l, err := engine.NewLayout(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Path(l) != l.UpgradePath() {
+		t.Fatalf("upgrade.Path %s, engine's %s", Path(l), l.UpgradePath())
+	}
+}

@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,10 +42,14 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 		return nil, err
 	}
 	rec := Read(e.Layout)
-	if rec == nil || rec.Target != target.EmbedderID() {
+	fresh := rec == nil || rec.Target != target.EmbedderID()
+	if fresh {
 		rec = &Record{Target: target.EmbedderID(), Started: time.Now().UTC()}
 	}
 	report := func(done, total int) error {
+		if err := ours(e.Layout, rec); err != nil {
+			return err
+		}
 		rec.Done, rec.Total = done, total
 		if o.OnProgress != nil {
 			o.OnProgress(*rec.Of())
@@ -56,28 +61,54 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	if err != nil {
 		return nil, err
 	}
+	if fresh { // written before the first group, so that ours can tell it from another
+		if err := write(e.Layout, rec); err != nil {
+			w.close()
+			return nil, err
+		}
+	}
+	w.alive = func() error { return ours(e.Layout, rec) }
 	err = w.run(ctx)
 	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
 	w.close()                     // the commit's refresh writes this cache
+	if err == nil {
+		err = ours(e.Layout, rec)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("upgrade to %s: %w", ModelName(target.EmbedderID()), err)
+		return nil, ended(e.Layout, rec, err)
 	}
-	if r := Read(e.Layout); r == nil || r.Target != rec.Target {
-		return nil, nil // given up meanwhile: another embedder was chosen
+	res, err := commit(ctx, e.Layout, target, rec, o)
+	if errors.Is(err, ErrReset) || errors.Is(err, errGivenUp) {
+		return nil, ended(e.Layout, rec, err)
 	}
-	res, err := commit(ctx, e.Layout, target, o)
 	if res != nil { // the chunks embedded before the commit, and the time, are this upgrade's too
-		embedMS := float64(time.Since(start).Microseconds())/1000 - res.TookMS
-		res.TookMS += embedMS
-		if res.Stages != nil {
-			res.Stages["upgrade_embed"] = embedMS
-		}
-		res.ChunksEmbedded += w.embedded
-		res.EmbedInputsSplit += splits
-		res.EmbedCacheHits -= min(w.embedded, res.EmbedCacheHits)
-		res.EmbedCacheMisses += w.embedded
+		addEmbedding(res, w.embedded, splits, time.Since(start))
 	}
 	return res, err
+}
+
+// ended is what Run returns when err ended the upgrade rec describes
+// before its commit (stopped), saying which upgrade.
+func ended(l engine.Layout, rec *Record, err error) error {
+	if err = stopped(l, rec, err); err != nil {
+		return fmt.Errorf("upgrade to %s: %w", ModelName(rec.Target), err)
+	}
+	return nil
+}
+
+// addEmbedding counts in the commit's result res the embedding done
+// before it: embedded distinct texts (splits of them over a provider's
+// budget) in took, commit included.
+func addEmbedding(res *engine.RefreshResult, embedded, splits int, took time.Duration) {
+	embedMS := float64(took.Microseconds())/1000 - res.TookMS
+	res.TookMS += embedMS
+	if res.Stages != nil {
+		res.Stages["upgrade_embed"] = embedMS
+	}
+	res.ChunksEmbedded += embedded
+	res.EmbedInputsSplit += splits
+	res.EmbedCacheHits -= min(embedded, res.EmbedCacheHits)
+	res.EmbedCacheMisses += embedded
 }
 
 // due is the engine the root of e is to be upgraded with; nil when no
@@ -108,9 +139,12 @@ func pending(e *engine.Engine) (target *engine.Engine, committed bool) {
 }
 
 // commit refreshes with the target embedder and drops the record once
-// the sidecar records the target.
-func commit(ctx context.Context, l engine.Layout, target *engine.Engine, o Options) (*engine.RefreshResult, error) {
-	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command})
+// the sidecar records the target. Under the refresh lock, before anything,
+// the upgrade must still be rec's (ours): a reset, or another upgrade,
+// since the embedding ended commits nothing.
+func commit(ctx context.Context, l engine.Layout, target *engine.Engine, rec *Record, o Options) (*engine.RefreshResult, error) {
+	check := func() error { return ours(l, rec) }
+	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command, Check: check})
 	if err != nil {
 		return nil, err
 	}

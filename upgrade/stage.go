@@ -55,8 +55,11 @@ func Stage(ctx context.Context, e *engine.Engine) (Plan, error) {
 	}
 	target := targetOf(e)
 	if target == nil || !Slow(target.Settings.Embedder) {
-		if e.Settings.EmbedderChosen && Read(e.Layout) != nil {
-			return Plan{Writer: e}, remove(e.Layout) // another embedder was chosen: the upgrade is given up
+		if Read(e.Layout) != nil && (e.Settings.EmbedderChosen || !indexed(e.Layout)) {
+			// Another embedder was chosen, or nothing is indexed (a reset,
+			// a first stage that failed): the refresh follows the
+			// settings, and the upgrade is given up.
+			return Plan{Writer: e}, remove(e.Layout)
 		}
 		return Plan{Writer: e}, nil
 	}

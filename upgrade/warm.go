@@ -30,6 +30,9 @@ type warmer struct {
 	embedded int
 	// report hears the count after every flushed group.
 	report func(done, total int) error
+	// alive, when set, says before each group whether the upgrade is
+	// still due (not reset away, not given up): its error ends the run.
+	alive func() error
 }
 
 // open readies a warmer over the committed manifest; it only reads the
@@ -96,6 +99,11 @@ func (w *warmer) run(ctx context.Context) error {
 	seen := map[[32]byte]bool{}
 	var group []*backend.Chunk
 	embed := func(n int) error {
+		if w.alive != nil {
+			if err := w.alive(); err != nil {
+				return err
+			}
+		}
 		if _, err := w.vb.Vectors(ctx, group[:n]); err != nil {
 			return err
 		}

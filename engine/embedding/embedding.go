@@ -162,11 +162,12 @@ func (v *Builder) Flush() error {
 type Files = func(yield func(path string, docs []*backend.Chunk, err error) bool)
 
 // CollectLive evicts cached embeddings no chunk of files uses once the
-// cache is over capBytes. The live set is computed only when the cache
+// cache is over capBytes; the vectors of the identities in keep (an
+// upgrade's target) stay whole. The live set is computed only when the cache
 // asks (files then re-chunks the mirror), which is rare. It returns
 // warnings: a collection that failed, or one skipped because some file
 // could not be chunked again.
-func (v *Builder) CollectLive(files Files, capBytes int64) []string {
+func (v *Builder) CollectLive(files Files, capBytes int64, keep ...string) []string {
 	if v == nil {
 		return nil
 	}
@@ -181,7 +182,7 @@ func (v *Builder) CollectLive(files Files, capBytes int64) []string {
 		return liveErr != nil || live[h]
 	}
 	var warnings []string
-	if _, err := v.cache.Collect(isLive, capBytes); err != nil {
+	if _, err := v.cache.Collect(isLive, capBytes, keep...); err != nil {
 		warnings = append(warnings, fmt.Sprintf("embedding cache gc: %v", err))
 	}
 	if liveErr != nil {

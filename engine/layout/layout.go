@@ -57,6 +57,11 @@ func (l Layout) LockPath() string { return filepath.Join(l.Dir, "refresh.lock") 
 // SidecarPath is the commit point, fingerprint.json.
 func (l Layout) SidecarPath() string { return filepath.Join(l.Dir, "fingerprint.json") }
 
+// UpgradePath is the record of a staged embedding in progress (package
+// upgrade writes it; index reset removes it, and eviction from the
+// embedding cache keeps the vectors of the embedder it names).
+func (l Layout) UpgradePath() string { return filepath.Join(l.Dir, "upgrade.json") }
+
 // ConfigPath is the optional user configuration.
 func (l Layout) ConfigPath() string { return filepath.Join(l.Dir, "config.toml") }
 
