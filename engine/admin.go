@@ -164,12 +164,9 @@ func underLock[T any](ctx context.Context, e *Engine, wait time.Duration, comman
 	return fn()
 }
 
-// Reset removes the sidecar, the generations, the mirror, the caches and
-// the record of a staged embedding (Layout.UpgradePath: an upgrader still
-// running stops, and the next refresh follows the settings) under the
-// refresh lock. It never removes the lock file, the config, the
-// generation counter or a cache's lock file, and never follows a symlink (a
-// link is removed, not its target).
+// Reset removes the sidecar, the upgrade record (a running upgrader stops), the generations, the
+// mirror and the caches under the refresh lock. It never removes the lock file, the config, the
+// generation counter or a cache's lock file, and never follows a symlink (removes the link).
 func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) ([]string, error) {
 	if _, err := os.Lstat(e.Layout.Dir); os.IsNotExist(err) {
 		return nil, nil
@@ -187,7 +184,7 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 	}
 	steps := []struct{ path, failpoint string }{
 		{e.Layout.SidecarPath(), "reset-after-sidecar"},
-		{e.Layout.UpgradePath(), ""},
+		{e.Layout.UpgradePath(), "reset-after-upgrade"},
 		{e.Layout.IndexDir(), "reset-after-index"},
 		{e.Layout.MirrorDir(), "reset-after-mirror"},
 	}
@@ -198,10 +195,8 @@ func (e *Engine) Reset(ctx context.Context, wait time.Duration, command string) 
 			}
 			removed = append(removed, e.relPath(st.path))
 		}
-		if st.failpoint != "" {
-			if err := failpoint.Hit(st.failpoint); err != nil {
-				return removed, fmt.Errorf("reset: %w", err)
-			}
+		if err := failpoint.Hit(st.failpoint); err != nil {
+			return removed, fmt.Errorf("reset: %w", err)
 		}
 	}
 	if did, err := cache.RemoveAll(e.Layout.CacheDir()); err != nil {

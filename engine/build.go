@@ -291,11 +291,10 @@ func (e *Engine) inProcess(vb *embedding.Builder, err error) (*embedding.Builder
 	return vb, err
 }
 
-// collectEmbeddings evicts cached embeddings no chunk of the committed
-// generation uses once the cache is over its cap (embedding.Builder's
-// Collect, which re-chunks the mirror only when the cache asks); the
-// vectors of an upgrade's target stay (keptEmbedders).
+// collectEmbeddings evicts cached embeddings no chunk of the committed generation uses once the
+// cache is over its cap (embedding.Builder's Collect, which re-chunks the mirror only when the
+// cache asks); an upgrade's target's stay (Layout.UpgradeTargets).
 func (e *Engine) collectEmbeddings(ctx context.Context, v *embedding.Builder, man *mirror.Manifest, store *mirror.Store, res *RefreshResult) {
 	b := &builder{e: e, store: store}
-	res.Warnings = append(res.Warnings, v.CollectLive(b.chunked(ctx, man.Entries), e.Settings.EmbedCacheCap, e.keptEmbedders()...)...)
+	res.Warnings = append(res.Warnings, v.CollectLive(b.chunked(ctx, man.Entries), e.Settings.EmbedCacheCap, e.Layout.UpgradeTargets()...)...)
 }

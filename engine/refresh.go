@@ -33,14 +33,10 @@ type RefreshOptions struct {
 	Wait     time.Duration // how long to wait for the lock; 0 = fail at once
 	Command  string        // recorded as the lock holder's command
 	Progress Progress      // nil: nobody watches
-	// Check, when set, runs under the refresh lock before anything else;
-	// its error ends the refresh with nothing done (package upgrade's
-	// commit: the upgrade must still be due, not reset away meanwhile).
-	Check func() error
+	Check    func() error  // nil, or run first under the lock: its error ends the refresh (package upgrade)
 }
 
-// Progress hears how a refresh advances, for a progress line (package
-// progress names the phases it goes through).
+// Progress hears how a refresh advances, for a progress line (package progress names its phases).
 type Progress = progress.Progress
 
 // RefreshResult is what a refresh did; the CLI prints it as the envelope.
@@ -103,9 +99,7 @@ func (e *Engine) Refresh(ctx context.Context, o RefreshOptions) (*RefreshResult,
 		}
 		o.Paths = rel
 	}
-	// A refresh reads the mapped segments of the generation it builds
-	// on: a fault there is that generation's damage, which the next
-	// refresh rebuilds, not the end of a process serving other roots.
+	// A fault reading the mapped generation built on is its damage (rebuilt next), not the process's end.
 	res, err := underLock(ctx, e, o.Wait, o.Command, func() (res *RefreshResult, err error) {
 		if o.Check != nil {
 			if err := o.Check(); err != nil {

@@ -62,6 +62,7 @@ var Points = []string{
 	"after-gc",                        // generations collected, mirror not yet
 	"after-mirror-gc",                 // mirror collected, caches not yet
 	"reset-after-sidecar",             // index reset: sidecar removed
+	"reset-after-upgrade",             // index reset: staged embedding's record removed
 	"reset-after-index",               // index reset: generations removed
 	"reset-after-mirror",              // index reset: mirror removed
 	"verify-after-sidecar",            // index verify: sidecar read, artifacts not yet
