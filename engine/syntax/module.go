@@ -75,10 +75,11 @@ func theEngine(ctx context.Context) (*engine, error) {
 		return eng, nil
 	}
 	ctx = context.WithoutCancel(ctx)
-	wasm, err := moduleBytes()
+	wasm, release, err := moduleBytes()
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(memoryPages)
 	if cc := compilationCache(); cc != nil {

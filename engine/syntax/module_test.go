@@ -120,11 +120,13 @@ func TestModuleCopy(t *testing.T) {
 	want := mustUnzip(t)
 	check := func(stage string) {
 		t.Helper()
-		got, err := moduleBytesAt(path)
+		got, release, err := moduleBytesAt(path)
 		if err != nil {
 			t.Fatal(stage, err)
 		}
-		if !bytes.Equal(got, want) {
+		same := bytes.Equal(got, want)
+		release()
+		if !same {
 			t.Fatalf("%s: moduleBytesAt returned other bytes than the embedded module", stage)
 		}
 		onDisk, err := os.ReadFile(path)

@@ -16,31 +16,38 @@ import (
 // moduleBytes returns the module unzipped: the copy a previous process
 // left in the cache directory when it is whole (the length and CRC-32
 // that the gzip trailer records), else the embedded module unzipped, and
-// the copy written for the next process. Reading the copy costs a few ms
-// where unzipping costs about 50 (BenchmarkModuleBytes, BenchmarkUnzip).
-// Nothing keeps the bytes: wazero's decoded module holds what it needs, so
-// the 28 MB are garbage once compiled.
-func moduleBytes() ([]byte, error) { return moduleBytesAt(moduleCopyPath()) }
+// the copy written for the next process. The copy is mapped where the
+// system can (readCopy): its pages come from the page cache, neither
+// zeroed nor copied. Reading it costs a few ms where unzipping costs about
+// 50 (BenchmarkModuleBytes, BenchmarkUnzip). The caller calls release
+// once done with the bytes: wazero's decoded module copies what it needs,
+// so nothing keeps the 28 MB once compiled.
+func moduleBytes() (b []byte, release func(), err error) {
+	return moduleBytesAt(moduleCopyPath())
+}
 
 // moduleBytesAt is moduleBytes with the copy at path ("" for none).
-func moduleBytesAt(path string) ([]byte, error) {
+func moduleBytesAt(path string) ([]byte, func(), error) {
 	size, sum, err := gzTrailer(moduleGz)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if path != "" {
-		if b, err := os.ReadFile(path); err == nil && uint32(len(b)) == size && crc32.ChecksumIEEE(b) == sum {
-			return b, nil
+		if b, release, err := readCopy(path); err == nil {
+			if uint32(len(b)) == size && crc32.ChecksumIEEE(b) == sum {
+				return b, release, nil
+			}
+			release()
 		}
 	}
 	b, err := unzipModule(size)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if path != "" {
 		writeCopy(path, b)
 	}
-	return b, nil
+	return b, func() {}, nil
 }
 
 // gzTrailer is the CRC-32 and length mod 2³² of the data of a gzip
