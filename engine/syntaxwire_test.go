@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,25 +200,25 @@ func TestColdQueryNeverStartsSyntax(t *testing.T) {
 // chunking an index holds, so turning the setting on rebuilds.
 func TestDefaultChunkingNeverParses(t *testing.T) {
 	e := newTestEngine(t, map[string]string{"adapter.py": pyAdapter, "ui/App.tsx": "export function App() { return 1; }\n"})
-	calls := 0
+	var calls atomic.Int32 // the chunker parses files on several goroutines
 	saved := findDefs
 	t.Cleanup(func() { findDefs = saved })
 	findDefs = split.DefFunc(func(ctx context.Context, lang string, src []byte) ([]codedef.Def, error) {
-		calls++
+		calls.Add(1)
 		return saved.Defs(ctx, lang, src)
 	})
 	if _, err := e.Refresh(context.Background(), RefreshOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if calls != 0 {
-		t.Fatalf("the default refresh asked the syntax parser %d times", calls)
+	if calls.Load() != 0 {
+		t.Fatalf("the default refresh asked the syntax parser %d times", calls.Load())
 	}
 	e.Settings.Chunk.Syntax = true
 	r, err := e.Refresh(context.Background(), RefreshOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Outcome != OutcomeRebuilt || calls != 2 {
-		t.Fatalf("with syntax_trees on: outcome %s, %d parses; want rebuilt, 2", r.Outcome, calls)
+	if r.Outcome != OutcomeRebuilt || calls.Load() != 2 {
+		t.Fatalf("with syntax_trees on: outcome %s, %d parses; want rebuilt, 2", r.Outcome, calls.Load())
 	}
 }

@@ -21,9 +21,11 @@
 // and the comments and attributes on the lines just before it.
 //
 // Nothing starts until the first Parse (or Warm): the module is compiled
-// once per machine into the user cache directory (UseCacheDir) and
+// once per machine into the user cache directory (UseCacheDir), where the
+// first process also leaves it unzipped for the next ones to map, and
 // instantiated once per concurrent parse, at most one instance per core,
-// each reused for parse after parse. Each parse is bounded: MaxBytes of
+// each reused for parse after parse; on Linux an instance's memory is a
+// mapping outside the Go heap, unmapped when the instance closes. Each parse is bounded: MaxBytes of
 // input, a budget of steps inside the module (tree-sitter's progress
 // callbacks and the walk's nodes, a function of the input's length only:
 // the module reads no clock, so a file parses or falls back the same way

@@ -75,7 +75,7 @@ func moduleConfig() wazero.ModuleConfig {
 }
 
 func instantiate(ctx context.Context, e *engine, cfg wazero.ModuleConfig) (*instance, error) {
-	mod, err := e.rt.InstantiateModule(ctx, e.cm, cfg)
+	mod, err := e.rt.InstantiateModule(withMemory(ctx), e.cm, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tree-sitter module: %w", err)
 	}
@@ -124,9 +124,10 @@ func (in *instance) arm() {
 
 // cancelCall cancels parse n if it is still the instance's last: the
 // module stops it at its next step. The cancel word is a store into memory
-// the module reads, safe from another goroutine; it is lost if the memory
-// grows during the call (a fresh instance's first large file), and then
-// the parse runs out its budget.
+// the module reads, safe from another goroutine. On Linux the memory is a
+// mapping that never moves (withMemory); elsewhere the word is lost if the
+// memory grows during the call (a fresh instance's first large file), and
+// then the parse runs out its budget.
 func (in *instance) cancelCall(n uint64) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -289,4 +290,11 @@ func decodeRecords(words []byte, n int) []record {
 // memoryBytes is the size of the instance's linear memory now.
 func (in *instance) memoryBytes() uint32 { return in.mod.Memory().Size() }
 
-func (in *instance) close(ctx context.Context) { _ = in.mod.Close(context.WithoutCancel(ctx)) }
+// close closes the module, which frees (on Linux unmaps) its memory: the
+// cancel word is forgotten first, so a late cancelCall writes nowhere.
+func (in *instance) close(ctx context.Context) {
+	in.mu.Lock()
+	in.cancel = nil
+	in.mu.Unlock()
+	_ = in.mod.Close(context.WithoutCancel(ctx))
+}

@@ -9,6 +9,13 @@ import (
 	"time"
 )
 
+// bigPython is Python source of nearly MaxBytes: the largest Parse reads,
+// a parse of a good part of a second.
+func bigPython() []byte {
+	const line = "def f(a, b):\n    return [a + b for a in range(10)]\n"
+	return []byte(strings.Repeat(line, MaxBytes/len(line)))
+}
+
 func TestTooLarge(t *testing.T) {
 	_, err := Parse(context.Background(), "python", bytes.Repeat([]byte("x = 1\n"), MaxBytes/6+1))
 	if err == nil || errors.Is(err, ErrUnsupported) {
@@ -21,7 +28,7 @@ func TestTooLarge(t *testing.T) {
 func TestBudgetExceeded(t *testing.T) {
 	defer func(f func(int) uint32) { budgetFor = f }(budgetFor)
 	budgetFor = func(int) uint32 { return 1 }
-	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 20000))
+	src := bigPython()
 	if _, err := Parse(context.Background(), "python", src); !errors.Is(err, errTimeout) {
 		t.Fatalf("Parse with a budget of 1 step = %v, want errTimeout", err)
 	}
@@ -35,7 +42,7 @@ func TestBudgetExceeded(t *testing.T) {
 // A caller whose context ends gets its error at once; the call, cancelled,
 // returns and the pool serves again.
 func TestContextEnds(t *testing.T) {
-	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 40000))
+	src := bigPython()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	if _, err := Parse(ctx, "python", src); !errors.Is(err, context.DeadlineExceeded) {
@@ -54,7 +61,7 @@ func TestContextEnds(t *testing.T) {
 func TestBackstop(t *testing.T) {
 	defer func(d time.Duration) { backstop = d }(backstop)
 	backstop = 0
-	src := []byte(strings.Repeat("def f(a, b):\n    return [a + b for a in range(10)]\n", 40000))
+	src := bigPython()
 	if _, err := Parse(context.Background(), "python", src); !errors.Is(err, errStuck) {
 		t.Fatalf("Parse past a backstop of 0 = %v, want errStuck", err)
 	}

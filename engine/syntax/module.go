@@ -1,14 +1,11 @@
 package syntax
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -22,21 +19,6 @@ import (
 //
 //go:embed treesitter.wasm.gz
 var moduleGz []byte
-
-// moduleBytes is the module, unzipped on first use (wazero keys its
-// compilation cache by the module's bytes, so every process that parses
-// unzips it once).
-var moduleBytes = sync.OnceValues(func() ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(moduleGz))
-	if err != nil {
-		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("unzip tree-sitter module: %w", err)
-	}
-	return b, nil
-})
 
 // moduleSHA256 is the line build.sh wrote beside the module; a test checks
 // that the embedded bytes match it.
@@ -55,19 +37,22 @@ type engine struct {
 }
 
 var (
-	engMu    sync.Mutex
-	eng      *engine
+	engMu sync.Mutex
+	eng   *engine
+
+	dirMu    sync.Mutex
 	cacheDir string
 )
 
-// UseCacheDir sets where the compiled module is cached. The first call wins
+// UseCacheDir sets where the compiled module, and the module unzipped,
+// are cached. The first call wins
 // (a process uses one cache). Without a call the cache is autorag/treesitter
 // in the user's cache directory (os.UserCacheDir), shared by every root on
 // the machine since the compiled module depends only on the binary; when
 // there is none the module is compiled in memory in every process.
 func UseCacheDir(dir string) {
-	engMu.Lock()
-	defer engMu.Unlock()
+	dirMu.Lock()
+	defer dirMu.Unlock()
 	if cacheDir == "" {
 		cacheDir = dir
 	}
@@ -90,10 +75,11 @@ func theEngine(ctx context.Context) (*engine, error) {
 		return eng, nil
 	}
 	ctx = context.WithoutCancel(ctx)
-	wasm, err := moduleBytes()
+	wasm, release, err := moduleBytes()
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(memoryPages)
 	if cc := compilationCache(); cc != nil {
@@ -114,19 +100,31 @@ func theEngine(ctx context.Context) (*engine, error) {
 }
 
 func compilationCache() wazero.CompilationCache {
-	dir := cacheDir
+	dir := cacheDirectory()
 	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil
-		}
-		dir = filepath.Join(base, "autorag", "treesitter")
+		return nil
 	}
 	cc, err := wazero.NewCompilationCacheWithDir(dir)
 	if err != nil {
 		return nil
 	}
 	return cc
+}
+
+// cacheDirectory is the directory UseCacheDir set, else autorag/treesitter
+// in the user's cache directory, else "" (none).
+func cacheDirectory() string {
+	dirMu.Lock()
+	dir := cacheDir
+	dirMu.Unlock()
+	if dir != "" {
+		return dir
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "autorag", "treesitter")
 }
 
 // started reports whether the engine runs already (tests of laziness).
@@ -138,7 +136,11 @@ func started() bool {
 
 // moduleDigest is the hex sha256 of the embedded module, unzipped.
 func moduleDigest() (string, error) {
-	b, err := moduleBytes()
+	size, _, err := gzTrailer(moduleGz)
+	if err != nil {
+		return "", err
+	}
+	b, err := unzipModule(size)
 	if err != nil {
 		return "", err
 	}

@@ -1,10 +1,14 @@
 package syntax
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +110,63 @@ func TestLazy(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
+}
+
+// The unzipped module is kept in the cache directory and read from there
+// when whole; a copy of the wrong length or content is replaced by the
+// embedded module unzipped.
+func TestModuleCopy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.wasm")
+	want := mustUnzip(t)
+	check := func(stage string) {
+		t.Helper()
+		got, release, err := moduleBytesAt(path)
+		if err != nil {
+			t.Fatal(stage, err)
+		}
+		same := bytes.Equal(got, want)
+		release()
+		if !same {
+			t.Fatalf("%s: moduleBytesAt returned other bytes than the embedded module", stage)
+		}
+		onDisk, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(onDisk, want) {
+			t.Fatalf("%s: the copy on disk is not the module (%v)", stage, err)
+		}
+	}
+	check("no copy")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("whole copy")
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Fatal("a whole copy was written again, not read")
+	}
+	flipped := slices.Clone(want)
+	flipped[len(flipped)/2] ^= 1
+	if err := os.WriteFile(path, flipped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("a byte flipped")
+	if err := os.WriteFile(path, want[:len(want)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("truncated")
+}
+
+func mustUnzip(t *testing.T) []byte {
+	zr, err := gzip.NewReader(bytes.NewReader(moduleGz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -69,3 +69,24 @@ func TestInstanceReused(t *testing.T) {
 		t.Fatalf("%d instances made for parses one after another, want the idle one reused", n)
 	}
 }
+
+// A cancel that comes after its instance closed writes nowhere: the
+// memory it armed may be unmapped (withMemory).
+func TestCancelAfterClose(t *testing.T) {
+	ctx := context.Background()
+	e, err := theEngine(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := newInstance(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := in.begin()
+	in.arm()
+	in.close(ctx)
+	in.cancelCall(n)
+	if in.cancel != nil {
+		t.Fatal("a closed instance keeps its cancel word")
+	}
+}
