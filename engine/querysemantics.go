@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-8dc0edd805f0211122715dbf79791370"
+const QuerySemantics = "q-cfd3e215da0d88a412cf3e44c2338ccb"

@@ -288,13 +288,13 @@ func resultSize(r *QueryResult) int64 {
 	return n
 }
 
-// EmbedderInUse is the identity of the embedder that answers queries on
-// the committed index sc, and whether a chosen one differs (a refresh
-// would switch to it). EmbedderID is the chosen or default one's.
+// EmbedderInUse is the identity of the embedder that answers queries on the committed index sc, and
+// whether a chosen one differs (a refresh would switch to it); a provider's size not yet learned is
+// the recorded one (the same model is no switch). EmbedderID is the chosen or default one's.
 func (e *Engine) EmbedderInUse(sc *fingerprint.Sidecar) (inUse string, differs bool) {
+	e.assumeRecordedDims(sc)
 	differs = e.Settings.EmbedderChosen && sc != nil && !recorded.SameEmbedder(recorded.Embedder(sc), e.Settings.embedderID())
 	return e.reading(sc).Settings.embedderID(), differs
 }
 
-// EmbedderID is the recorded form of the configured embedder's identity.
-func (e *Engine) EmbedderID() string { return e.Settings.embedderID() }
+func (e *Engine) EmbedderID() string { return e.Settings.embedderID() } // the configured one's, recorded form

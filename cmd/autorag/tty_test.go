@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,9 +122,26 @@ func TestProgressOnTerminal(t *testing.T) {
 	f.set(func(f *fakeOllama) { f.delay, f.limit429 = 40*time.Millisecond, 2 })
 	root := copyCorpus(t)
 	env := providerEnv(f, "OPENAI_EMBEDDING_BATCH_SIZE=2", "OPENAI_EMBEDDING_CONCURRENCY=2")
+	// The first refresh is staged (a remote embedder): the built-in
+	// embedder's generation first, said on a line of its own, then the
+	// upgrade's progress, gone when the summary is printed.
 	raw, _, code := ttyRun(t, env, false, "--root", root, "refresh")
 	if code != 0 {
-		t.Fatalf("refresh on a terminal: exit %d\n%q", code, raw)
+		t.Fatalf("staged refresh on a terminal: exit %d\n%q", code, raw)
+	}
+	if screen := render(raw); len(screen) != 5 || !strings.HasPrefix(screen[0], "autorag: searchable now: generation") ||
+		!strings.HasPrefix(screen[1], "rebuilt: generation") {
+		t.Errorf("screen after the staged refresh should hold the first commit's line and the summary:\n%s", strings.Join(screen, "\n"))
+	}
+	// A rebuild is never staged: its progress is the remote embedder's own
+	// (the cache gone, every chunk goes to the provider again).
+	if err := os.RemoveAll(filepath.Join(root, ".autorag", "cache")); err != nil {
+		t.Fatal(err)
+	}
+	f.set(func(f *fakeOllama) { f.limit429 = 2 })
+	raw, _, code = ttyRun(t, env, false, "--root", root, "index", "rebuild")
+	if code != 0 {
+		t.Fatalf("index rebuild on a terminal: exit %d\n%q", code, raw)
 	}
 	summaryAt := strings.Index(raw, "rebuilt: generation")
 	if summaryAt < 0 {
@@ -142,8 +160,8 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Errorf("progress drawn %d times, want several redraws: %q", n, progress)
 	}
 	screen := render(raw)
-	if len(screen) != 4 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "30 added") ||
-		!strings.HasPrefix(screen[2], "  index ") || !strings.HasPrefix(screen[3], "  new index at ") {
+	if len(screen) != 3 || !strings.HasPrefix(screen[0], "rebuilt: generation") || !strings.Contains(screen[1], "30 added") ||
+		!strings.HasPrefix(screen[2], "  index ") {
 		t.Errorf("screen after the refresh should hold the summary alone, from column 0:\n%s", strings.Join(screen, "\n"))
 	}
 
