@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"context"
 	"testing"
 	"unsafe"
 )
@@ -10,15 +9,7 @@ import (
 // leaves it where it was (so the cancel word armed before the call stays
 // the module's), and closing the instance unmaps it.
 func TestMemoryMappedDoesNotMove(t *testing.T) {
-	ctx := context.Background()
-	e, err := theEngine(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := newInstance(ctx, e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, in := testInstance(t)
 	defer in.close(ctx)
 	base := func() uintptr {
 		b, ok := in.mod.Memory().Read(0, 1)

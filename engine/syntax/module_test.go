@@ -29,15 +29,7 @@ func TestModuleDigest(t *testing.T) {
 // The module links exactly the grammars Languages names, and each
 // language's rules name only node types and fields its grammar has.
 func TestLanguagesMatchModule(t *testing.T) {
-	ctx := context.Background()
-	e, err := theEngine(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := newInstance(ctx, e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, in := testInstance(t)
 	defer in.close(ctx)
 	var linked []string
 	for name := range in.langs {
@@ -169,4 +161,20 @@ func mustUnzip(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// testInstance starts the module and a new instance of it, for tests that
+// need an instance of their own (the caller closes it).
+func testInstance(t *testing.T) (context.Context, *instance) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := theEngine(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := newInstance(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, in
 }

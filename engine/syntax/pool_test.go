@@ -73,15 +73,7 @@ func TestInstanceReused(t *testing.T) {
 // A cancel that comes after its instance closed writes nowhere: the
 // memory it armed may be unmapped (withMemory).
 func TestCancelAfterClose(t *testing.T) {
-	ctx := context.Background()
-	e, err := theEngine(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := newInstance(ctx, e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, in := testInstance(t)
 	n := in.begin()
 	in.arm()
 	in.close(ctx)
