@@ -59,45 +59,31 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
-// TestStageFastChosenGivesUpUpgrade: choosing the built-in embedder drops
-// a recorded upgrade and plans an unstaged refresh.
-func TestStageFastChosenGivesUpUpgrade(t *testing.T) {
-	s := engine.DefaultSettings()
-	s.Embedder, s.EmbedderChosen = static.New(), true
-	e, err := engine.New(t.TempDir(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := write(e.Layout, &Record{Target: "transformer/m/384"}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Stage(t.Context(), e)
-	if err != nil || p.Staged() || p.Writer != e {
-		t.Fatalf("Stage: %+v, %v; want the engine itself, unstaged", p, err)
-	}
-	if Read(e.Layout) != nil {
-		t.Fatal("the upgrade record survived a chosen fast embedder")
-	}
-}
-
-// TestStageNothingIndexedDropsRecord: a record left where nothing is
-// indexed (a reset crossed by an upgrader's last write, a first stage that
-// failed) is dropped by the next refresh that does not choose its target:
-// that refresh follows the settings, and no upgrade follows it.
-func TestStageNothingIndexedDropsRecord(t *testing.T) {
-	e, err := engine.New(t.TempDir(), engine.DefaultSettings())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := write(e.Layout, &Record{Target: "transformer/m/384"}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Stage(t.Context(), e)
-	if err != nil || p.Staged() || p.Writer != e {
-		t.Fatalf("Stage: %+v, %v; want the engine itself, unstaged", p, err)
-	}
-	if Read(e.Layout) != nil {
-		t.Fatal("the upgrade record survived a refresh of a root with nothing indexed")
+// TestStageDropsRecord: a recorded upgrade is dropped, and the refresh
+// planned unstaged, when the built-in embedder is chosen, and when nothing
+// is indexed and the settings do not choose its target (a reset crossed by
+// an upgrader's last write, a first stage that failed): that refresh
+// follows the settings, and no upgrade follows it.
+func TestStageDropsRecord(t *testing.T) {
+	chosen := engine.DefaultSettings()
+	chosen.Embedder, chosen.EmbedderChosen = static.New(), true
+	for name, s := range map[string]engine.Settings{"fast embedder chosen": chosen, "nothing indexed": engine.DefaultSettings()} {
+		t.Run(name, func(t *testing.T) {
+			e, err := engine.New(t.TempDir(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := write(e.Layout, &Record{Target: "transformer/m/384"}); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Stage(t.Context(), e)
+			if err != nil || p.Staged() || p.Writer != e {
+				t.Fatalf("Stage: %+v, %v; want the engine itself, unstaged", p, err)
+			}
+			if Read(e.Layout) != nil {
+				t.Fatal("the upgrade record survived")
+			}
+		})
 	}
 }
 
