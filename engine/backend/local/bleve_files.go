@@ -211,8 +211,5 @@ func forceMerge(ctx context.Context, idx *bleveIndex) error {
 		return nil
 	}
 	opts := mergeOptions()
-	if err := s.ForceMerge(ctx, &opts); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	return nil
+	return forceMergeOnce(ctx, idx, s, &opts)
 }

@@ -106,8 +106,8 @@ func mergeToOne(ctx context.Context, idx *bleveIndex) error {
 		if err != nil || st.Segments <= 1 {
 			return err
 		}
-		if err := s.ForceMerge(ctx, &opts); err != nil {
-			return fmt.Errorf("merge: %w", err)
+		if err := forceMergeOnce(ctx, idx, s, &opts); err != nil {
+			return err
 		}
 	}
 	return nil

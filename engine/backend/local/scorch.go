@@ -32,9 +32,10 @@ var analysisQueue = sync.OnceValue(func() *index.AnalysisQueue { return index.Ne
 
 // bleveIndex is an open scorch index.
 type bleveIndex struct {
-	mu   sync.RWMutex
-	s    index.Index
-	open bool
+	mu    sync.RWMutex
+	s     index.Index
+	open  bool
+	store string // the store's path, which scorch's asynchronous errors name (forceMergeOnce)
 }
 
 // indexMeta is index_meta.json: the index type, its storage and the
@@ -73,6 +74,7 @@ func openScorch(dir string, runtime map[string]interface{}) (*bleveIndex, error)
 }
 
 func startScorch(storage string, cfg map[string]interface{}) (*bleveIndex, error) {
+	cfg["asyncErrorCallbackName"] = asyncErrorsName // at run time: index_meta.json is written already
 	s, err := scorch.NewScorch(storage, cfg, analysisQueue())
 	if err != nil {
 		return nil, err
@@ -80,7 +82,8 @@ func startScorch(storage string, cfg map[string]interface{}) (*bleveIndex, error
 	if err := s.Open(); err != nil {
 		return nil, err
 	}
-	return &bleveIndex{s: s, open: true}, nil
+	store, _ := cfg["path"].(string)
+	return &bleveIndex{s: s, open: true, store: store}, nil
 }
 
 // Advanced is the scorch index.
