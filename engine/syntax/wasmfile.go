@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/autorag/autorag/fingerprint"
 )
 
 // moduleBytes returns the module unzipped: the copy a previous process
@@ -95,15 +97,5 @@ func writeCopy(path string, b []byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".treesitter-*.wasm")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil || os.Rename(f.Name(), path) != nil {
-		_ = os.Remove(f.Name())
-	}
+	_ = fingerprint.ReplaceFile(path, b, 0o644) // a copy is checked when read: no fsync
 }
