@@ -76,15 +76,7 @@ func buildGen(t *testing.T, st Storage, base, gen string, c pruneCorpus, deletes
 	if err := w.Finish(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sc := &fingerprint.Sidecar{Generation: gen, Settings: map[string]string{}}
-	if multilingual {
-		sc.Settings["analyzer"] = analyze.MultiVersion
-	}
-	for _, ch := range c {
-		sc.Counts.Chunks++
-		sc.Counts.Tokens += int64(ch.Tokens)
-	}
-	return sc
+	return sidecarOf(gen, c, multilingual)
 }
 
 // TestPrunedListMatchesExhaustive builds random generations through the
