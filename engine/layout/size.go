@@ -44,7 +44,7 @@ func (l Layout) SizeOf(sc *fingerprint.Sidecar, source int64) *Size {
 		s.IndexBytes += a.Size
 		s.IndexParts[artifactPart(a.Path)] += a.Size
 	}
-	s.MirrorBytes, s.CacheBytes, s.TotalBytes = dirBytes(l.MirrorDir()), dirBytes(l.CacheDir()), dirBytes(l.Dir)
+	s.MirrorBytes, s.CacheBytes, s.TotalBytes = l.dirBytes()
 	if source > 0 {
 		s.IndexPerSource = float64(s.IndexBytes) / float64(source)
 		s.TotalPerSource = float64(s.TotalBytes) / float64(source)
@@ -66,20 +66,26 @@ func artifactPart(path string) string {
 	return "files"
 }
 
-// dirBytes is the size of the regular files under dir (0 when it is
-// missing or unreadable).
-func dirBytes(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+// dirBytes is the size of the regular files under .autorag, in all and
+// under its mirror and cache folders, in one walk (a refresh reports it).
+func (l Layout) dirBytes() (mirror, cache, total int64) {
+	mdir, cdir := l.MirrorDir()+string(filepath.Separator), l.CacheDir()+string(filepath.Separator)
+	_ = filepath.WalkDir(l.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
 		if err != nil {
 			return nil
 		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
+		total += info.Size()
+		switch {
+		case strings.HasPrefix(p, mdir):
+			mirror += info.Size()
+		case strings.HasPrefix(p, cdir):
+			cache += info.Size()
 		}
 		return nil
 	})
-	return n
+	return mirror, cache, total
 }
