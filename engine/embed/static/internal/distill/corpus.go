@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,9 +18,11 @@ import (
 const passageChars = 600
 
 // readPassages gathers passages from the comma-separated paths: each line
-// of a .jsonl file (BEIR's corpus.jsonl: title and text) is one, other
-// files are cut at blank lines into runs of about passageChars. At most
-// max passages are kept, a fixed pseudo-random choice.
+// of a .jsonl file (BEIR's corpus.jsonl: title and text) is one, prose
+// files are cut at blank lines into runs of about passageChars, and
+// source files (codeExts) likewise but code kept (codePassages). Repeated
+// passages (licence headers) count once. At most max passages are kept,
+// a fixed pseudo-random choice.
 func readPassages(paths string, max int) ([]string, error) {
 	var out []string
 	for _, root := range strings.Split(paths, ",") {
@@ -39,6 +42,7 @@ func readPassages(paths string, max int) ([]string, error) {
 		return nil, fmt.Errorf("corpus %s: no passages", paths)
 	}
 	sort.Strings(out) // the walk's order must not matter
+	out = slices.Compact(out)
 	r := rand.New(rand.NewPCG(22, 22))
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:min(max, len(out))], nil
@@ -54,6 +58,13 @@ func filePassages(path string) ([]string, error) {
 			return nil, err
 		}
 		return paragraphs(string(b)), nil
+	}
+	if codeExts[filepath.Ext(path)] {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return codePassages(string(b)), nil
 	}
 	return nil, nil
 }

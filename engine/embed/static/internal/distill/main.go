@@ -91,25 +91,6 @@ func run(args []string, log io.Writer) error {
 		return err
 	}
 	keep := keptTokens(t.vocab)
-	start := time.Now()
-	raw, err := cached(o.cache, fmt.Sprintf("%s-%s-tokens.f32", o.teacher, o.pool), func() ([][]float32, error) {
-		return t.tokenVectors(keep, log)
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "distill: %d token vectors of %d dims (%s)\n", len(raw), len(raw[0]), time.Since(start).Round(time.Second))
-	p, err := fitPCA(raw, o.dims)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "distill: PCA to %d dims keeps %.1f%% of the variance\n", o.dims, 100*p.explained)
-	rows := p.project(raw)
-	w, err := rankWeights(len(rows), o.weight, o.sifA)
-	if err != nil {
-		return err
-	}
-	scaleRows(rows, w)
 	tokens := make([]string, len(keep))
 	for i, id := range keep {
 		tokens[i] = t.vocab.Token(id)
@@ -118,10 +99,17 @@ func run(args []string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var rows [][]float32
+	var p *pca
 	if o.init != "" {
+		// The teacher's token vectors and their PCA serve only a
+		// distilled start: -init's targets are mapped (mapped).
 		if rows, err = readTable(o.init, vocab); err != nil {
 			return err
 		}
+		o.dims = len(rows[0])
+	} else if rows, p, err = distilled(t, o, keep, log); err != nil {
+		return err
 	}
 	if o.corpus != "" {
 		if rows, err = refine(t, o, p, vocab, rows, log); err != nil {
@@ -135,6 +123,31 @@ func run(args []string, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "distill: %d tokens × %d dims, %d bytes -> %s\n", len(rows), o.dims, len(b), o.out)
 	return os.WriteFile(o.out, b, 0o644)
+}
+
+// distilled runs steps 1–3: the teacher's token vectors, their PCA and
+// the rank weights.
+func distilled(t *teacher, o options, keep []int, log io.Writer) ([][]float32, *pca, error) {
+	start := time.Now()
+	raw, err := cached(o.cache, fmt.Sprintf("%s-%s-tokens.f32", o.teacher, o.pool), func() ([][]float32, error) {
+		return t.tokenVectors(keep, log)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(log, "distill: %d token vectors of %d dims (%s)\n", len(raw), len(raw[0]), time.Since(start).Round(time.Second))
+	p, err := fitPCA(raw, o.dims)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(log, "distill: PCA to %d dims keeps %.1f%% of the variance\n", o.dims, 100*p.explained)
+	rows := p.project(raw)
+	w, err := rankWeights(len(rows), o.weight, o.sifA)
+	if err != nil {
+		return nil, nil, err
+	}
+	scaleRows(rows, w)
+	return rows, p, nil
 }
 
 // keptTokens is every token id but the [unusedN] placeholders, which no
