@@ -19,8 +19,12 @@ type Options struct {
 	// (0: fail at once with lock.ErrBusy); CommitWait how long the commit
 	// waits for the refresh lock.
 	Wait, CommitWait time.Duration
-	// OnProgress, when set, hears the count after every flushed group.
-	OnProgress func(Progress)
+	// Progress, when set, watches the upgrade as a refresh's line: the
+	// phase embed in chunks, advancing as the embedder's requests finish,
+	// with what the embedder does (a provider's requests in flight and
+	// retry waits, the cores of a model run in process), then the
+	// commit's refresh.
+	Progress engine.Progress
 }
 
 // Run finishes the upgrade of e's root, if one is due: it embeds, without
@@ -51,13 +55,10 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 			return err
 		}
 		rec.Done, rec.Total = done, total
-		if o.OnProgress != nil {
-			o.OnProgress(*rec.Of())
-		}
 		return write(e.Layout, rec)
 	}
 	start := time.Now()
-	w, err := open(ctx, e.Layout, target, report)
+	w, err := open(ctx, e.Layout, target, o.Progress, report)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func pending(e *engine.Engine) (target *engine.Engine, committed bool) {
 // since the embedding ended commits nothing.
 func commit(ctx context.Context, l engine.Layout, target *engine.Engine, rec *Record, o Options) (*engine.RefreshResult, error) {
 	check := func() error { return ours(l, rec) }
-	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command, Check: check})
+	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command, Check: check, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -26,6 +27,7 @@ type warmer struct {
 	man    *mirror.Manifest
 	store  *mirror.Store
 	vb     *embedding.Builder
+	p      engine.Progress
 	// embedded counts the distinct texts sent to the embedder.
 	embedded int
 	// report hears the count after every flushed group.
@@ -35,21 +37,23 @@ type warmer struct {
 	alive func() error
 }
 
-// open readies a warmer over the committed manifest; it only reads the
-// mirror (a refresh running meanwhile may replace both).
-func open(ctx context.Context, l engine.Layout, target *engine.Engine, report func(done, total int) error) (*warmer, error) {
-	if err := learnDims(ctx, target); err != nil {
+// open readies a warmer over the committed manifest, p watching (nil:
+// nobody); it only reads the mirror (a refresh running meanwhile may
+// replace both).
+func open(ctx context.Context, l engine.Layout, target *engine.Engine, p engine.Progress, report func(done, total int) error) (*warmer, error) {
+	p = progress.Of(p)
+	if err := learnDims(ctx, target, p); err != nil {
 		return nil, err
 	}
 	man, err := mirror.LoadManifest(l.ManifestPath())
 	if err != nil {
 		return nil, fmt.Errorf("upgrade: read manifest: %w", err)
 	}
-	vb, err := target.OpenEmbeddings(nil)
+	vb, err := target.OpenEmbeddings(p)
 	if err != nil {
 		return nil, err
 	}
-	return &warmer{l: l, target: target, man: man, store: mirror.OpenStoreReadOnly(l.ObjectsDir()), vb: vb, report: report}, nil
+	return &warmer{l: l, target: target, man: man, store: mirror.OpenStoreReadOnly(l.ObjectsDir()), vb: vb, p: p, report: report}, nil
 }
 
 func (w *warmer) close() {
@@ -87,12 +91,16 @@ func (w *warmer) count(ctx context.Context) (done, total int, err error) {
 }
 
 // run embeds every missing chunk in groups, flushing the cache and
-// reporting after each.
+// reporting after each. The progress line counts chunks, advanced by the
+// embedder's requests (the vb's Watch) as in a refresh's embed phase.
 func (w *warmer) run(ctx context.Context) error {
 	done, total, err := w.count(ctx)
 	if err != nil {
 		return err
 	}
+	w.p.Phase(progress.Embed, "chunks", total)
+	w.p.Add(done)
+	w.vb.Watch.CountChunks(0)
 	if err := w.report(done, total); err != nil {
 		return err
 	}
@@ -141,12 +149,17 @@ type dimsLearner interface {
 	ProbeDims(ctx context.Context) error
 }
 
-func learnDims(ctx context.Context, e *engine.Engine) error {
+// learnDims learns e's vector size when its provider must tell it, in
+// the phase probe of p's line (which shows a 429's wait, as a refresh's
+// probe does).
+func learnDims(ctx context.Context, e *engine.Engine, p engine.Progress) error {
 	l, ok := e.Settings.Embedder.(dimsLearner)
 	if !ok || l.KnowsDims() {
 		return nil
 	}
-	if err := l.ProbeDims(ctx); err != nil {
+	p.Phase(progress.Probe, "", -1)
+	p.Detail("learning the vector size of the embedding model")
+	if err := l.ProbeDims(progress.NewWatch(p).Context(ctx)); err != nil {
 		return fmt.Errorf("learn the vector size of the embedding model: %w", err)
 	}
 	return nil
