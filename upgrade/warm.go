@@ -3,6 +3,7 @@ package upgrade
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/backend"
@@ -61,84 +62,88 @@ func (w *warmer) close() {
 	w.store.Close()
 }
 
-// chunks cuts a mirrored file as a refresh with the target would (a
-// parse the syntax module refuses falls back to the line heuristic, as
-// in the refresh); nil when its object is gone (edited since: the
-// upgrade's commit embeds what replaced it).
-func (w *warmer) chunks(ctx context.Context, en mirror.Entry) []*backend.Chunk {
-	doc, err := w.store.Get(en.TextHash)
-	if err != nil {
-		return nil
+// todo cuts the committed mirror's files once, on every core, as a
+// refresh with the target would (split.Files; a parse the syntax module
+// refuses falls back to the line heuristic, as in the refresh), and
+// returns the distinct chunk texts the target's cache lacks, in the
+// mirror's order, with how many distinct texts the mirror holds. A file
+// whose object is gone (edited since) is skipped: the upgrade's commit
+// embeds what replaced it. What it returns holds copies of the texts
+// only (slim), not the documents they were cut from.
+func (w *warmer) todo(ctx context.Context) (todo []*backend.Chunk, total int, err error) {
+	read := func(en mirror.Entry) (*mirror.Doc, error) { return w.store.Get(en.TextHash) }
+	next, stop := split.Files(ctx, w.man.Entries, read, w.target.Settings.SplitOptions())
+	defer stop()
+	seen := map[[32]byte]bool{}
+	for range w.man.Entries {
+		f := next()
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		n := len(todo)
+		var met int
+		todo, met = w.vb.Missing(f.Chunks, seen, todo) // none when f.Err: gone
+		total += met
+		for i := n; i < len(todo); i++ {
+			todo[i] = slim(todo[i])
+		}
 	}
-	docs, _ := split.Doc(ctx, en.Path, doc, w.target.Settings.SplitOptions())
-	return docs
+	return todo, total, nil
+}
+
+// slim is the part of d its vector is computed from (Body), copied out of
+// the document it was cut from.
+func slim(d *backend.Chunk) *backend.Chunk {
+	return &backend.Chunk{Title: strings.Clone(d.Title), Section: strings.Clone(d.Section), Text: strings.Clone(d.Text)}
 }
 
 // count returns how many distinct chunk texts the mirror holds and how
 // many of them the cache has vectors for.
 func (w *warmer) count(ctx context.Context) (done, total int, err error) {
-	seen := map[[32]byte]bool{}
-	missing := 0
-	for _, en := range w.man.Entries {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		out, met := w.vb.Missing(w.chunks(ctx, en), seen, nil)
-		total += met
-		missing += len(out)
-	}
-	return total - missing, total, nil
+	todo, total, err := w.todo(ctx)
+	return total - len(todo), total, err
 }
 
 // run embeds every missing chunk in groups, flushing the cache and
 // reporting after each. The progress line counts chunks, advanced by the
 // embedder's requests (the vb's Watch) as in a refresh's embed phase.
 func (w *warmer) run(ctx context.Context) error {
-	done, total, err := w.count(ctx)
+	todo, total, err := w.todo(ctx)
 	if err != nil {
+		return err
+	}
+	done := total - len(todo)
+	if err := w.report(done, total); err != nil {
 		return err
 	}
 	w.p.Phase(progress.Embed, "chunks", total)
 	w.p.Add(done)
 	w.vb.Watch.CountChunks(0)
-	if err := w.report(done, total); err != nil {
-		return err
-	}
-	seen := map[[32]byte]bool{}
-	var group []*backend.Chunk
-	embed := func(n int) error {
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if w.alive != nil {
 			if err := w.alive(); err != nil {
 				return err
 			}
 		}
-		if _, err := w.vb.Vectors(ctx, group[:n]); err != nil {
+		group := todo[:min(Group, len(todo))]
+		if _, err := w.vb.Vectors(ctx, group); err != nil {
 			return err
 		}
 		if err := w.vb.Flush(); err != nil {
 			return err
 		}
-		group, done, w.embedded = group[n:], done+n, w.embedded+n
-		if err := w.report(min(done, total), total); err != nil {
+		todo, done, w.embedded = todo[len(group):], done+len(group), w.embedded+len(group)
+		if err := w.report(done, total); err != nil {
 			return err
 		}
-		return failpoint.Hit("upgrade-group")
-	}
-	for _, en := range w.man.Entries {
-		if err := ctx.Err(); err != nil {
+		if err := failpoint.Hit("upgrade-group"); err != nil {
 			return err
 		}
-		group, _ = w.vb.Missing(w.chunks(ctx, en), seen, group)
-		for len(group) >= Group {
-			if err := embed(Group); err != nil {
-				return err
-			}
-		}
 	}
-	if len(group) == 0 {
-		return nil
-	}
-	return embed(len(group))
+	return nil
 }
 
 // dimsLearner is an embedder whose vector size is learned from its
