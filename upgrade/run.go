@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/lock"
@@ -44,6 +45,9 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	target, err := due(e)
 	if target == nil || err != nil {
 		return nil, err
+	}
+	if err := learnDims(ctx, target, progress.Of(o.Progress)); err != nil {
+		return nil, err // the size is part of the target's identity
 	}
 	rec := Read(e.Layout)
 	fresh := rec == nil || rec.Target != target.EmbedderID()

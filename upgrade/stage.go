@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -87,10 +88,10 @@ func Stage(ctx context.Context, e *engine.Engine, p engine.Progress) (Plan, erro
 // targetOf is the engine an upgrade of e's root would commit with; nil
 // when there is none to make.
 func targetOf(e *engine.Engine) *engine.Engine {
-	if e.Settings.EmbedderChosen {
-		return e
-	}
 	r := Read(e.Layout)
+	if e.Settings.EmbedderChosen {
+		return assumeRecordedDims(e, r)
+	}
 	if r == nil || e.Settings.Recorded == nil {
 		return nil
 	}
@@ -101,7 +102,27 @@ func targetOf(e *engine.Engine) *engine.Engine {
 	if err != nil {
 		return nil // the refresh keeps what is committed; status shows the record
 	}
-	return with(e, emb, true)
+	return assumeRecordedDims(with(e, emb, true), r)
+}
+
+// assumeRecordedDims gives target's embedder, when its provider must tell
+// its vector size and has not yet, the size the upgrade record r holds for
+// the same provider and model (as engine does with the committed index's):
+// the size is part of the identity that names the target's cache, which
+// the record, the eviction's keep and the counts must all name alike.
+func assumeRecordedDims(target *engine.Engine, r *Record) *engine.Engine {
+	l, ok := target.Settings.Embedder.(dimsLearner)
+	if !ok || l.KnowsDims() || r == nil {
+		return target
+	}
+	id := target.EmbedderID()
+	if withoutDims(r.Target) != withoutDims(id) {
+		return target
+	}
+	if n, err := strconv.Atoi(r.Target[len(withoutDims(r.Target))+1:]); err == nil && n > 0 {
+		l.AssumeDims(n)
+	}
+	return target
 }
 
 // committedWith reports whether the committed index sc records target's

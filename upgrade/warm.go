@@ -151,6 +151,7 @@ func (w *warmer) run(ctx context.Context) error {
 // names the cache, so it is learned before the cache is opened.
 type dimsLearner interface {
 	KnowsDims() bool
+	AssumeDims(n int)
 	ProbeDims(ctx context.Context) error
 }
 

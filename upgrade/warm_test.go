@@ -2,9 +2,11 @@ package upgrade
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -88,4 +90,25 @@ func TestUpgradeEmbedsWhatRefreshWould(t *testing.T) {
 	if res.ChunksEmbedded != len(got) {
 		t.Fatalf("upgrade result counts %d chunks embedded, the embedder saw %d", res.ChunksEmbedded, len(got))
 	}
+}
+
+// proseRoot writes files of distinct paragraphs: more than two groups of
+// chunks to embed.
+func proseRoot(t *testing.T, files int) string {
+	t.Helper()
+	root := t.TempDir()
+	for f := range files {
+		var b strings.Builder
+		for p := range 6 {
+			fmt.Fprintf(&b, "# Part %d of note %d\n\n", p, f)
+			for w := range 60 {
+				fmt.Fprintf(&b, "word%d_%d_%d ", f, p, w)
+			}
+			b.WriteString("\n\n")
+		}
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("n%02d.md", f)), []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
