@@ -69,3 +69,36 @@ func TestCollectKeepsOtherWritersLock(t *testing.T) {
 		t.Fatalf("a second writer of the identity another process writes: Put = %v, want ErrWriterBusy", err)
 	}
 }
+
+// TestDiscard: a writer's Discard removes its identity's files but the
+// writer lock, and writes nothing buffered; a reader's removes nothing.
+func TestDiscard(t *testing.T) {
+	dir := t.TempDir()
+	w := openEmb(t, dir, "kept")
+	putRange(t, w, 0, 10, 4)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reader := openEmb(t, dir, "kept")
+	if err := reader.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if left := dataLeft(identityDir(dir, "kept")); len(left) == 0 {
+		t.Fatal("a reader's Discard removed the files")
+	}
+	w = openEmb(t, dir, "dropped")
+	putRange(t, w, 0, 10, 4)
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	putRange(t, w, 10, 20, 4) // buffered, never written
+	if err := w.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if left := dataLeft(identityDir(dir, "dropped")); len(left) > 0 {
+		t.Fatalf("a writer's Discard left %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(identityDir(dir, "dropped"), writerLockName)); err != nil {
+		t.Fatalf("Discard removed the writer lock: %v", err)
+	}
+}

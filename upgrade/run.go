@@ -74,10 +74,14 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	}
 	w.alive = func() error { return ours(e.Layout, rec) }
 	err = w.run(ctx)
-	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
-	w.close()                     // the commit's refresh writes this cache
 	if err == nil {
 		err = ours(e.Layout, rec)
+	}
+	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
+	if errors.Is(err, ErrReset) {
+		w.discard() // a group in flight at the reset was written into the cache the reset cleared
+	} else {
+		w.close() // the commit's refresh writes this cache
 	}
 	if err != nil {
 		return nil, ended(e.Layout, rec, err)

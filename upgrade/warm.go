@@ -62,6 +62,14 @@ func (w *warmer) close() {
 	w.store.Close()
 }
 
+// discard closes the warmer, removing what it wrote into the target's
+// cache (embedding.Builder.Discard): after a reset, which cleared the
+// cache, that is a group finished since, nobody's.
+func (w *warmer) discard() {
+	_ = w.vb.Discard()
+	w.store.Close()
+}
+
 // todo cuts the committed mirror's files once, on every core, as a
 // refresh with the target would (split.Files; a parse the syntax module
 // refuses falls back to the line heuristic, as in the refresh), and
