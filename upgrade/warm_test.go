@@ -94,7 +94,7 @@ func TestUpgradeEmbedsWhatRefreshWould(t *testing.T) {
 
 // proseRoot writes files of distinct paragraphs: more than two groups of
 // chunks to embed.
-func proseRoot(t *testing.T, files int) string {
+func proseRoot(t testing.TB, files int) string {
 	t.Helper()
 	root := t.TempDir()
 	for f := range files {
