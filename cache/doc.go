@@ -76,9 +76,10 @@
 // a Queries cache keyed by the embedder identity (the engine's qvec/).
 //
 // Bounds. Collect(live, cap, keep...) does nothing while the embeddings
-// directory holds at most cap bytes; past it, it removes the directories of
+// directory holds at most cap bytes; past it, it empties the directories of
 // other identities but those in keep (an upgrade's target, which another
-// process may be writing) and rewrites this log with only the live entries
+// process may be writing), keeping their writer.lock (a process may hold
+// one: an upgrader given up and finishing its group) and rewrites this log with only the live entries
 // (temporary files, fsync, rename of the log, then of the index; a crash in between
 // leaves a new log with an index of the wrong nonce, which is ignored).
 //

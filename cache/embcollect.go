@@ -12,9 +12,10 @@ import (
 )
 
 // Collect bounds the cache. When the bytes stored under the embeddings
-// directory (every identity) exceed capBytes, it removes the directories of
+// directory (every identity) exceed capBytes, it empties the directories of
 // all other identities but those named in keep (the target of an upgrade in
-// progress, whose vectors another process may be writing: package upgrade)
+// progress, whose vectors another process may be writing: package upgrade),
+// keeping their writer locks (RemoveAll)
 // and rewrites this identity's log keeping only the entries for which live
 // returns true. Live entries are never dropped, even
 // when they alone exceed capBytes (a record found corrupt is dropped: it was
@@ -71,8 +72,9 @@ func dirBytes(dir string) (int64, error) {
 	return total, err
 }
 
-// dropOtherIdentities removes every directory under the embeddings
-// directory except this identity's and those of the identities in keep.
+// dropOtherIdentities empties every directory under the embeddings
+// directory except this identity's and those of the identities in keep,
+// removing the ones that hold no lock file.
 func (c *Embeddings) dropOtherIdentities(keep []string) error {
 	ents, err := os.ReadDir(c.root)
 	if err != nil {
@@ -83,11 +85,16 @@ func (c *Embeddings) dropOtherIdentities(keep []string) error {
 		stay[dirName(id, 16)] = true
 	}
 	for _, e := range ents {
-		if e.IsDir() && !stay[e.Name()] {
-			if err := os.RemoveAll(filepath.Join(c.root, e.Name())); err != nil {
-				return fmt.Errorf("embedding cache: drop other identity: %w", err)
-			}
+		if !e.IsDir() || stay[e.Name()] {
+			continue
 		}
+		// Its writer.lock stays (RemoveAll), and the directory holding it:
+		// another process may hold it and write that identity still.
+		p := filepath.Join(c.root, e.Name())
+		if _, err := RemoveAll(p); err != nil {
+			return fmt.Errorf("embedding cache: drop other identity: %w", err)
+		}
+		_ = os.Remove(p) // fails while a lock file is in it
 	}
 	return nil
 }

@@ -256,7 +256,34 @@ func (c *Embeddings) Close() error {
 	if c.closed {
 		return nil
 	}
-	err := c.flush()
+	return c.release(c.flush())
+}
+
+// Discard closes c without writing what is buffered and, when c is the
+// writer, first removes the files of its identity's directory but the
+// writer lock (RemoveAll), which it holds meanwhile: what a writer wrote
+// into a cache that was cleared under it (index reset during an upgrade)
+// is nobody's, and must not outlive the reset. Readers that opened the
+// files keep reading them.
+func (c *Embeddings) Discard() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.buf, c.pendIdx, c.dirty = c.buf[:0], c.pendIdx[:0], false
+	var err error
+	if c.writing {
+		if _, rerr := RemoveAll(c.dir); rerr != nil {
+			err = fmt.Errorf("embedding cache: discard: %w", rerr)
+		}
+	}
+	return c.release(err)
+}
+
+// release closes c's files and lets its writer lock go, returning err or
+// the first error closing. c.mu must be held.
+func (c *Embeddings) release(err error) error {
 	c.closed = true
 	for _, f := range []*os.File{c.f, c.idx} {
 		if f != nil {

@@ -44,6 +44,8 @@ func TestHelperProcess(t *testing.T) {
 		err = embWriter(dir)
 	case "emb-reader":
 		err = embReader(dir)
+	case "emb-holder":
+		err = embHolder(dir, arg)
 	default:
 		err = fmt.Errorf("unknown helper mode %q", mode)
 	}

@@ -76,7 +76,7 @@ func TestStageDropsRecord(t *testing.T) {
 			if err := write(e.Layout, &Record{Target: "transformer/m/384"}); err != nil {
 				t.Fatal(err)
 			}
-			p, err := Stage(t.Context(), e)
+			p, err := Stage(t.Context(), e, nil)
 			if err != nil || p.Staged() || p.Writer != e {
 				t.Fatalf("Stage: %+v, %v; want the engine itself, unstaged", p, err)
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/lock"
@@ -19,8 +20,12 @@ type Options struct {
 	// (0: fail at once with lock.ErrBusy); CommitWait how long the commit
 	// waits for the refresh lock.
 	Wait, CommitWait time.Duration
-	// OnProgress, when set, hears the count after every flushed group.
-	OnProgress func(Progress)
+	// Progress, when set, watches the upgrade as a refresh's line: the
+	// phase embed in chunks, advancing as the embedder's requests finish,
+	// with what the embedder does (a provider's requests in flight and
+	// retry waits, the cores of a model run in process), then the
+	// commit's refresh.
+	Progress engine.Progress
 }
 
 // Run finishes the upgrade of e's root, if one is due: it embeds, without
@@ -41,6 +46,9 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	if target == nil || err != nil {
 		return nil, err
 	}
+	if err := learnDims(ctx, target, progress.Of(o.Progress)); err != nil {
+		return nil, err // the size is part of the target's identity
+	}
 	rec := Read(e.Layout)
 	fresh := rec == nil || rec.Target != target.EmbedderID()
 	if fresh {
@@ -51,13 +59,10 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 			return err
 		}
 		rec.Done, rec.Total = done, total
-		if o.OnProgress != nil {
-			o.OnProgress(*rec.Of())
-		}
 		return write(e.Layout, rec)
 	}
 	start := time.Now()
-	w, err := open(ctx, e.Layout, target, report)
+	w, err := open(ctx, e.Layout, target, o.Progress, report)
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +74,14 @@ func Run(ctx context.Context, e *engine.Engine, o Options) (*engine.RefreshResul
 	}
 	w.alive = func() error { return ours(e.Layout, rec) }
 	err = w.run(ctx)
-	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
-	w.close()                     // the commit's refresh writes this cache
 	if err == nil {
 		err = ours(e.Layout, rec)
+	}
+	splits := w.vb.Watch.Splits() // inputs over the provider's budget, sent in pieces
+	if errors.Is(err, ErrReset) {
+		w.discard() // a group in flight at the reset was written into the cache the reset cleared
+	} else {
+		w.close() // the commit's refresh writes this cache
 	}
 	if err != nil {
 		return nil, ended(e.Layout, rec, err)
@@ -144,7 +153,7 @@ func pending(e *engine.Engine) (target *engine.Engine, committed bool) {
 // since the embedding ended commits nothing.
 func commit(ctx context.Context, l engine.Layout, target *engine.Engine, rec *Record, o Options) (*engine.RefreshResult, error) {
 	check := func() error { return ours(l, rec) }
-	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command, Check: check})
+	res, err := target.Refresh(ctx, engine.RefreshOptions{Wait: o.CommitWait, Command: o.Command, Check: check, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/embed/static"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/fingerprint"
 )
@@ -47,8 +49,9 @@ func Slow(emb embed.Embedder) bool {
 // lock the engine then follows what the committed index records, so a
 // refresh that loses the race to the upgrade's commit keeps the upgraded
 // embedder rather than going back, and a switch between two slow
-// embedders keeps serving the old one until the new one commits.
-func Stage(ctx context.Context, e *engine.Engine) (Plan, error) {
+// embedders keeps serving the old one until the new one commits. p (nil:
+// nobody) watches the trial of a new target.
+func Stage(ctx context.Context, e *engine.Engine, p engine.Progress) (Plan, error) {
 	sc, err := fingerprint.ReadSidecar(e.Layout.SidecarPath())
 	if err != nil {
 		sc = nil // the refresh itself reports an unreadable sidecar
@@ -72,7 +75,7 @@ func Stage(ctx context.Context, e *engine.Engine) (Plan, error) {
 	if r := Read(e.Layout); r == nil || r.Target != target.EmbedderID() {
 		// A new upgrade: the target must work before anything is committed
 		// (a model not installed, a provider that refuses: exit 3 as before).
-		if err := ready(ctx, target); err != nil {
+		if err := ready(ctx, target, progress.Of(p)); err != nil {
 			return Plan{}, err
 		}
 		if err := write(e.Layout, &Record{Target: target.EmbedderID(), Started: time.Now().UTC()}); err != nil {
@@ -85,10 +88,10 @@ func Stage(ctx context.Context, e *engine.Engine) (Plan, error) {
 // targetOf is the engine an upgrade of e's root would commit with; nil
 // when there is none to make.
 func targetOf(e *engine.Engine) *engine.Engine {
-	if e.Settings.EmbedderChosen {
-		return e
-	}
 	r := Read(e.Layout)
+	if e.Settings.EmbedderChosen {
+		return assumeRecordedDims(e, r)
+	}
 	if r == nil || e.Settings.Recorded == nil {
 		return nil
 	}
@@ -99,7 +102,27 @@ func targetOf(e *engine.Engine) *engine.Engine {
 	if err != nil {
 		return nil // the refresh keeps what is committed; status shows the record
 	}
-	return with(e, emb, true)
+	return assumeRecordedDims(with(e, emb, true), r)
+}
+
+// assumeRecordedDims gives target's embedder, when its provider must tell
+// its vector size and has not yet, the size the upgrade record r holds for
+// the same provider and model (as engine does with the committed index's):
+// the size is part of the identity that names the target's cache, which
+// the record, the eviction's keep and the counts must all name alike.
+func assumeRecordedDims(target *engine.Engine, r *Record) *engine.Engine {
+	l, ok := target.Settings.Embedder.(dimsLearner)
+	if !ok || l.KnowsDims() || r == nil {
+		return target
+	}
+	id := target.EmbedderID()
+	if withoutDims(r.Target) != withoutDims(id) {
+		return target
+	}
+	if n, err := strconv.Atoi(r.Target[len(withoutDims(r.Target))+1:]); err == nil && n > 0 {
+		l.AssumeDims(n)
+	}
+	return target
 }
 
 // committedWith reports whether the committed index sc records target's
@@ -126,12 +149,15 @@ func withoutDims(id string) string {
 
 // ready embeds one text with the target: it fails as the upgrade would
 // when the model is missing or the provider refuses. A provider's vector
-// size is learned on the way.
-func ready(ctx context.Context, target *engine.Engine) error {
-	if err := learnDims(ctx, target); err != nil {
+// size is learned on the way. Both are the phase probe of p's line, so
+// that a provider's 429 waits show.
+func ready(ctx context.Context, target *engine.Engine, p engine.Progress) error {
+	if err := learnDims(ctx, target, p); err != nil {
 		return err
 	}
-	if _, err := target.Settings.Embedder.Embed(ctx, []string{"autorag"}); err != nil {
+	p.Phase(progress.Probe, "", -1)
+	p.Detail("trying " + ModelName(target.EmbedderID()))
+	if _, err := target.Settings.Embedder.Embed(progress.NewWatch(p).Context(ctx), []string{"autorag"}); err != nil {
 		return fmt.Errorf("embedder %s: %w", ModelName(target.EmbedderID()), err)
 	}
 	return nil
@@ -154,10 +180,10 @@ func with(e *engine.Engine, emb embed.Embedder, chosen bool) *engine.Engine {
 // caller that does not wait for the upgrade makes (watch ticks, the
 // servers' refresh). It returns the plan it followed.
 func Refresh(ctx context.Context, e *engine.Engine, o engine.RefreshOptions) (*engine.RefreshResult, Plan, error) {
-	p, err := Stage(ctx, e)
+	plan, err := Stage(ctx, e, o.Progress)
 	if err != nil {
-		return nil, p, err
+		return nil, plan, err
 	}
-	res, err := p.Writer.Refresh(ctx, o)
-	return res, p, err
+	res, err := plan.Writer.Refresh(ctx, o)
+	return res, plan, err
 }

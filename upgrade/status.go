@@ -25,7 +25,7 @@ func Status(ctx context.Context, e *engine.Engine) *Progress {
 	if l, ok := target.Settings.Embedder.(dimsLearner); ok && !l.KnowsDims() {
 		return rec.Of()
 	}
-	w, err := open(ctx, e.Layout, target, nil)
+	w, err := open(ctx, e.Layout, target, nil, nil)
 	if err != nil {
 		return rec.Of()
 	}

@@ -3,10 +3,12 @@ package upgrade
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/backend"
 	"github.com/autorag/autorag/engine/embedding"
+	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/internal/failpoint"
 	"github.com/autorag/autorag/mirror"
@@ -26,6 +28,7 @@ type warmer struct {
 	man    *mirror.Manifest
 	store  *mirror.Store
 	vb     *embedding.Builder
+	p      engine.Progress
 	// embedded counts the distinct texts sent to the embedder.
 	embedded int
 	// report hears the count after every flushed group.
@@ -35,21 +38,23 @@ type warmer struct {
 	alive func() error
 }
 
-// open readies a warmer over the committed manifest; it only reads the
-// mirror (a refresh running meanwhile may replace both).
-func open(ctx context.Context, l engine.Layout, target *engine.Engine, report func(done, total int) error) (*warmer, error) {
-	if err := learnDims(ctx, target); err != nil {
+// open readies a warmer over the committed manifest, p watching (nil:
+// nobody); it only reads the mirror (a refresh running meanwhile may
+// replace both).
+func open(ctx context.Context, l engine.Layout, target *engine.Engine, p engine.Progress, report func(done, total int) error) (*warmer, error) {
+	p = progress.Of(p)
+	if err := learnDims(ctx, target, p); err != nil {
 		return nil, err
 	}
 	man, err := mirror.LoadManifest(l.ManifestPath())
 	if err != nil {
 		return nil, fmt.Errorf("upgrade: read manifest: %w", err)
 	}
-	vb, err := target.OpenEmbeddings(nil)
+	vb, err := target.OpenEmbeddings(p)
 	if err != nil {
 		return nil, err
 	}
-	return &warmer{l: l, target: target, man: man, store: mirror.OpenStoreReadOnly(l.ObjectsDir()), vb: vb, report: report}, nil
+	return &warmer{l: l, target: target, man: man, store: mirror.OpenStoreReadOnly(l.ObjectsDir()), vb: vb, p: p, report: report}, nil
 }
 
 func (w *warmer) close() {
@@ -57,80 +62,96 @@ func (w *warmer) close() {
 	w.store.Close()
 }
 
-// chunks cuts a mirrored file as a refresh with the target would (a
-// parse the syntax module refuses falls back to the line heuristic, as
-// in the refresh); nil when its object is gone (edited since: the
-// upgrade's commit embeds what replaced it).
-func (w *warmer) chunks(ctx context.Context, en mirror.Entry) []*backend.Chunk {
-	doc, err := w.store.Get(en.TextHash)
-	if err != nil {
-		return nil
+// discard closes the warmer, removing what it wrote into the target's
+// cache (embedding.Builder.Discard): after a reset, which cleared the
+// cache, that is a group finished since, nobody's.
+func (w *warmer) discard() {
+	_ = w.vb.Discard()
+	w.store.Close()
+}
+
+// todo cuts the committed mirror's files once, on every core, as a
+// refresh with the target would (split.Files; a parse the syntax module
+// refuses falls back to the line heuristic, as in the refresh), and
+// returns the distinct chunk texts the target's cache lacks, in the
+// mirror's order, with how many distinct texts the mirror holds. A file
+// whose object is gone (edited since) is skipped: the upgrade's commit
+// embeds what replaced it. What it returns holds copies of the texts
+// only (slim), not the documents they were cut from.
+func (w *warmer) todo(ctx context.Context) (todo []*backend.Chunk, total int, err error) {
+	read := func(en mirror.Entry) (*mirror.Doc, error) { return w.store.Get(en.TextHash) }
+	next, stop := split.Files(ctx, w.man.Entries, read, w.target.Settings.SplitOptions())
+	defer stop()
+	seen := map[[32]byte]bool{}
+	for range w.man.Entries {
+		f := next()
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		n := len(todo)
+		var met int
+		todo, met = w.vb.Missing(f.Chunks, seen, todo) // none when f.Err: gone
+		total += met
+		for i := n; i < len(todo); i++ {
+			todo[i] = slim(todo[i])
+		}
 	}
-	docs, _ := split.Doc(ctx, en.Path, doc, w.target.Settings.SplitOptions())
-	return docs
+	return todo, total, nil
+}
+
+// slim is the part of d its vector is computed from (Body), copied out of
+// the document it was cut from.
+func slim(d *backend.Chunk) *backend.Chunk {
+	return &backend.Chunk{Title: strings.Clone(d.Title), Section: strings.Clone(d.Section), Text: strings.Clone(d.Text)}
 }
 
 // count returns how many distinct chunk texts the mirror holds and how
 // many of them the cache has vectors for.
 func (w *warmer) count(ctx context.Context) (done, total int, err error) {
-	seen := map[[32]byte]bool{}
-	missing := 0
-	for _, en := range w.man.Entries {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		out, met := w.vb.Missing(w.chunks(ctx, en), seen, nil)
-		total += met
-		missing += len(out)
-	}
-	return total - missing, total, nil
+	todo, total, err := w.todo(ctx)
+	return total - len(todo), total, err
 }
 
 // run embeds every missing chunk in groups, flushing the cache and
-// reporting after each.
+// reporting after each. The progress line counts chunks, advanced by the
+// embedder's requests (the vb's Watch) as in a refresh's embed phase.
 func (w *warmer) run(ctx context.Context) error {
-	done, total, err := w.count(ctx)
+	todo, total, err := w.todo(ctx)
 	if err != nil {
 		return err
 	}
+	done := total - len(todo)
 	if err := w.report(done, total); err != nil {
 		return err
 	}
-	seen := map[[32]byte]bool{}
-	var group []*backend.Chunk
-	embed := func(n int) error {
+	w.p.Phase(progress.Embed, "chunks", total)
+	w.p.Add(done)
+	w.vb.Watch.CountChunks(0)
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if w.alive != nil {
 			if err := w.alive(); err != nil {
 				return err
 			}
 		}
-		if _, err := w.vb.Vectors(ctx, group[:n]); err != nil {
+		group := todo[:min(Group, len(todo))]
+		if _, err := w.vb.Vectors(ctx, group); err != nil {
 			return err
 		}
 		if err := w.vb.Flush(); err != nil {
 			return err
 		}
-		group, done, w.embedded = group[n:], done+n, w.embedded+n
-		if err := w.report(min(done, total), total); err != nil {
+		todo, done, w.embedded = todo[len(group):], done+len(group), w.embedded+len(group)
+		if err := w.report(done, total); err != nil {
 			return err
 		}
-		return failpoint.Hit("upgrade-group")
-	}
-	for _, en := range w.man.Entries {
-		if err := ctx.Err(); err != nil {
+		if err := failpoint.Hit("upgrade-group"); err != nil {
 			return err
 		}
-		group, _ = w.vb.Missing(w.chunks(ctx, en), seen, group)
-		for len(group) >= Group {
-			if err := embed(Group); err != nil {
-				return err
-			}
-		}
 	}
-	if len(group) == 0 {
-		return nil
-	}
-	return embed(len(group))
+	return nil
 }
 
 // dimsLearner is an embedder whose vector size is learned from its
@@ -138,15 +159,21 @@ func (w *warmer) run(ctx context.Context) error {
 // names the cache, so it is learned before the cache is opened.
 type dimsLearner interface {
 	KnowsDims() bool
+	AssumeDims(n int)
 	ProbeDims(ctx context.Context) error
 }
 
-func learnDims(ctx context.Context, e *engine.Engine) error {
+// learnDims learns e's vector size when its provider must tell it, in
+// the phase probe of p's line (which shows a 429's wait, as a refresh's
+// probe does).
+func learnDims(ctx context.Context, e *engine.Engine, p engine.Progress) error {
 	l, ok := e.Settings.Embedder.(dimsLearner)
 	if !ok || l.KnowsDims() {
 		return nil
 	}
-	if err := l.ProbeDims(ctx); err != nil {
+	p.Phase(progress.Probe, "", -1)
+	p.Detail("learning the vector size of the embedding model")
+	if err := l.ProbeDims(progress.NewWatch(p).Context(ctx)); err != nil {
 		return fmt.Errorf("learn the vector size of the embedding model: %w", err)
 	}
 	return nil

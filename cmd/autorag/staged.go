@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autorag/autorag/engine"
-	"github.com/autorag/autorag/engine/progress"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/envelope"
 	"github.com/autorag/autorag/fingerprint"
@@ -89,25 +88,13 @@ func noWaitText(noWait bool) string {
 }
 
 // upgradeOptions are the options of an upgrade run from the command line;
-// show draws a progress line of the chunks embedded.
+// show draws a progress line of the embedding and the commit.
 func upgradeOptions(g *globals, wait time.Duration, show bool) (o upgrade.Options, done func()) {
 	o = upgrade.Options{Command: commandLine(), Wait: upgradeWait, CommitWait: max(wait, commitWait)}
 	done = func() {}
 	if show {
 		line := newProgressLine(g.stderr)
-		started := false
-		last := 0
-		o.OnProgress = func(p upgrade.Progress) {
-			if !started {
-				line.Phase(progress.Embed, "chunks", p.Total)
-				line.Add(p.Done)
-				started, last = true, p.Done
-				return
-			}
-			line.Add(p.Done - last)
-			last = p.Done
-		}
-		done = line.Close
+		o.Progress, done = line, line.Close
 	}
 	return o, done
 }

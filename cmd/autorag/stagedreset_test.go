@@ -49,3 +49,61 @@ func TestResetStopsUpgrade(t *testing.T) {
 		t.Fatalf("status after the reset and a refresh shows an upgrade: %v", up)
 	}
 }
+
+// cacheFilesLeft lists the files under root's .autorag/cache but the lock
+// files, which a reset keeps (cache.RemoveAll).
+func cacheFilesLeft(t *testing.T, root string) []string {
+	t.Helper()
+	var left []string
+	dir := filepath.Join(root, ".autorag", "cache")
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() != "writer.lock" && d.Name() != ".lock" {
+			rel, _ := filepath.Rel(dir, p)
+			left = append(left, rel)
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return left
+}
+
+// TestResetDuringGroupLeavesNoCache: `index reset` while the upgrader
+// waits for its first group's vectors (a slow provider) leaves no
+// embedding cache behind: the upgrader, stopping at the reset, does not
+// write the group it finishes into the reset index's cache.
+func TestResetDuringGroupLeavesNoCache(t *testing.T) {
+	f := newFakeOllama(t, 8)
+	env := providerEnv(f, "OPENAI_EMBEDDING_BATCH_SIZE=64", "OPENAI_EMBEDDING_CONCURRENCY=1")
+	root := stagedTree(t, 30)
+	if r := cli(t, env, "--root", root, "refresh", "--no-wait"); r.code != 0 {
+		t.Fatalf("refresh --no-wait: exit %d\n%s", r.code, r.stderr)
+	}
+	requests := func() (n int) { f.set(func(f *fakeOllama) { n = f.requests }); return n }
+	before := requests()
+	f.set(func(f *fakeOllama) { f.delay = 1500 * time.Millisecond })
+	wait := startCLI(t, env, "--root", root, "upgrade")
+	deadline := time.Now().Add(waitLimit)
+	for requests() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the upgrader sent no group")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r := cli(t, nil, "--root", root, "index", "reset", "--yes"); r.code != 0 {
+		t.Fatalf("index reset: exit %d\n%s", r.code, r.stderr)
+	}
+	if left := cacheFilesLeft(t, root); len(left) > 0 {
+		t.Fatalf("index reset left %v in the cache", left)
+	}
+	if up := wait(); up.code != exitUsage || !strings.Contains(up.stderr, "the index was reset during the upgrade") {
+		t.Fatalf("the upgrader after the reset: exit %d, stderr %q; want exit 2, the index was reset", up.code, up.stderr)
+	}
+	if left := cacheFilesLeft(t, root); len(left) > 0 {
+		t.Fatalf("the upgrader stopped by the reset left %v in the reset index's cache", left)
+	}
+}

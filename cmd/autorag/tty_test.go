@@ -115,7 +115,8 @@ func render(raw string) []string {
 // returns, no new lines), shows the phase, done/total in chunks to embed, a
 // rate and the time left, the requests in flight, the files indexed and a
 // 429's wait, and is gone from the screen when the summary is printed on
-// its own line. With stdout on a pipe the
+// its own line; a staged refresh's shows the same of its upgrade (and
+// upgradeprogress_test.go of `autorag upgrade`). With stdout on a pipe the
 // pipe gets the summary alone.
 func TestProgressOnTerminal(t *testing.T) {
 	f := newFakeOllama(t, 8)
@@ -132,6 +133,13 @@ func TestProgressOnTerminal(t *testing.T) {
 	if screen := render(raw); len(screen) != 5 || !strings.HasPrefix(screen[0], "autorag: searchable now: generation") ||
 		!strings.HasPrefix(screen[1], "rebuilt: generation") {
 		t.Errorf("screen after the staged refresh should hold the first commit's line and the summary:\n%s", strings.Join(screen, "\n"))
+	}
+	// Its lines tell what the provider does: the trial of the target
+	// waiting out the 429s, then the upgrade's requests in flight.
+	for _, want := range []string{"probe", "HTTP 429", "retrying in 1s", "/92 chunks", "chunks/s", "requests in flight"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("staged refresh's progress lacks %q: %q", want, raw)
+		}
 	}
 	// A rebuild is never staged: its progress is the remote embedder's own
 	// (the cache gone, every chunk goes to the provider again).

@@ -146,6 +146,15 @@ func (v *Builder) Close() {
 	}
 }
 
+// Discard closes the cache, removing what this process wrote into it
+// (cache.Embeddings.Discard): for an upgrader whose index was reset.
+func (v *Builder) Discard() error {
+	if v == nil {
+		return nil
+	}
+	return v.cache.Discard()
+}
+
 // Flush makes the new embeddings durable before the commit.
 func (v *Builder) Flush() error {
 	if v == nil {
