@@ -39,7 +39,8 @@ func imagePath() string {
 }
 
 // writeSplit writes the split module to path through a temporary file and
-// a rename; it is a cache, checked when read (openSplit).
+// a rename, never in place: instances map the file, and a mapping keeps
+// the file it was made of. It is a cache, checked when read (openSplit).
 func writeSplit(path string, code, img []byte) error {
 	b := make([]byte, pageSize, pageSize+len(img)+len(code))
 	copy(b, imageMagic)
