@@ -41,13 +41,14 @@ test: test-setup models
 # wait). wazero keys that cache by the version the binary's build info
 # gives it, which differs between a package's test binary and a built CLI
 # (whose build the CLI tests re-execute): both are warmed. The tree-sitter
-# module (engine/syntax) is compiled into the same cache the same way.
+# module (engine/syntax) is compiled into the same cache the same way, both
+# as a refresh loads it on Linux (split from its data) and whole.
 # And tesseract for the OCR tests (make ocr), which never skip.
 MCPCLIENT := testdata/mcpclient
 PDF_WARM := mirror/testdata/formats/report-libreoffice.pdf
 test-setup: $(MCPCLIENT)/node_modules/.package-lock.json ocr
 	$(GO) test -count=1 -run 'TestPagesAndProperties' ./mirror/parse/pdf
-	$(GO) test -count=1 -run 'TestLanguagesMatchModule' ./engine/syntax
+	$(GO) test -count=1 -run 'TestLanguagesMatchModule|TestSplitParsesAsWhole' ./engine/syntax
 	d=$$(mktemp -d) && mkdir $$d/root && cp $(PDF_WARM) $$d/root/ && \
 	$(GO) build -o $$d/autorag ./cmd/autorag && $$d/autorag --root $$d/root refresh -q; s=$$?; rm -rf $$d; exit $$s
 

@@ -21,11 +21,18 @@
 // and the comments and attributes on the lines just before it.
 //
 // Nothing starts until the first Parse (or Warm): the module is compiled
-// once per machine into the user cache directory (UseCacheDir), where the
-// first process also leaves it unzipped for the next ones to map, and
+// once per machine into the user cache directory (UseCacheDir), and
 // instantiated once per concurrent parse, at most one instance per core,
-// each reused for parse after parse; on Linux an instance's memory is a
-// mapping outside the Go heap, unmapped when the instance closes. Each parse is bounded: MaxBytes of
+// each reused for parse after parse. On Linux the first process also
+// leaves there the module split in two (modsplit.go, imagefile.go): its
+// code, which later processes compile (from the compilation cache), and
+// the image of its data (27 MB, nearly all the grammars' parse tables),
+// which each instance maps copy-on-write at the start of its memory, a
+// mapping outside the Go heap unmapped when the instance closes: the
+// tables' pages come from the page cache, shared by every instance and
+// process, and only those a parse reads are made. Elsewhere the module is
+// loaded whole (left unzipped in the cache for the next process to map)
+// and wazero copies its data into every instance. Each parse is bounded: MaxBytes of
 // input, a budget of steps inside the module (tree-sitter's progress
 // callbacks and the walk's nodes, a function of the input's length only:
 // the module reads no clock, so a file parses or falls back the same way

@@ -75,9 +75,14 @@ func moduleConfig() wazero.ModuleConfig {
 }
 
 func instantiate(ctx context.Context, e *engine, cfg wazero.ModuleConfig) (*instance, error) {
-	mod, err := e.rt.InstantiateModule(withMemory(ctx), e.cm, cfg)
+	var noImage bool
+	mod, err := e.rt.InstantiateModule(withMemory(ctx, e.img, &noImage), e.cm, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tree-sitter module: %w", err)
+	}
+	if noImage {
+		_ = mod.Close(ctx)
+		return nil, errors.New("instantiate tree-sitter module: the image of its data could not be read")
 	}
 	in := &instance{mod: mod, fns: map[string]api.Function{}, langs: map[string]int32{}, kinds: map[int32][]string{}}
 	for _, name := range []string{"lang_count", "lang_name", "malloc", "free", "rules_set", "parse", "cancel_word"} {

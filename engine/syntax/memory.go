@@ -14,9 +14,13 @@ import (
 // buffer stays in the heap until a collection; a mapping reserves the
 // largest memory (memoryPages) once, the kernel gives zeroed pages as they
 // are touched, and the memory never moves and is unmapped when the
-// instance closes.
-func withMemory(ctx context.Context) context.Context {
-	if a := memoryAllocator(); a != nil {
+// instance closes. img, when the module's data were split off it
+// (loadModule), is the memory's first bytes: mapped from its file,
+// copy-on-write, so that its pages are shared with every other instance
+// and process and made only as read. failed is set when a memory could
+// not be given the image: the instance must not serve.
+func withMemory(ctx context.Context, img *image, failed *bool) context.Context {
+	if a := memoryAllocator(img, failed); a != nil {
 		return experimental.WithMemoryAllocator(ctx, a)
 	}
 	return ctx

@@ -30,10 +30,13 @@ var moduleSHA256 string
 // (256 MiB). A parse that needs more traps, and the instance is dropped.
 const memoryPages = 4096
 
-// engine is the process's one wazero runtime with the module compiled in it.
+// engine is the process's one wazero runtime with the module compiled in
+// it, and the image of the module's data when they were split off
+// (loadModule; nil when the module was compiled whole).
 type engine struct {
-	rt wazero.Runtime
-	cm wazero.CompiledModule
+	rt  wazero.Runtime
+	cm  wazero.CompiledModule
+	img *image
 }
 
 var (
@@ -75,7 +78,7 @@ func theEngine(ctx context.Context) (*engine, error) {
 		return eng, nil
 	}
 	ctx = context.WithoutCancel(ctx)
-	wasm, release, err := moduleBytes()
+	wasm, release, img, err := loadModule()
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +98,38 @@ func theEngine(ctx context.Context) (*engine, error) {
 		_ = rt.Close(ctx)
 		return nil, fmt.Errorf("compile tree-sitter module: %w", err)
 	}
-	eng = &engine{rt: rt, cm: cm}
+	eng = &engine{rt: rt, cm: cm, img: img}
 	return eng, nil
+}
+
+// loadModule returns the module to compile. Where instances map their
+// memory (mapsImage) and there is a cache directory, that is the module
+// without its data, from the split module the first process on the
+// machine leaves there (imagefile.go), with the image of the data that
+// each instance maps; else the whole module (moduleBytes), whose data
+// wazero decodes, keeps and copies into every instance's memory. The
+// caller calls release once the bytes are compiled.
+func loadModule() (wasm []byte, release func(), img *image, err error) {
+	path := imagePath()
+	if !mapsImage || path == "" {
+		wasm, release, err = moduleBytes()
+		return wasm, release, nil, err
+	}
+	if code, img, err := openSplit(path); err == nil {
+		return code, func() {}, img, nil
+	}
+	full, release, err := moduleBytesAt("")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	code, data, err := splitModule(full)
+	if err != nil || writeSplit(path, code, data) != nil {
+		return full, release, nil, nil
+	}
+	if code, img, err := openSplit(path); err == nil {
+		return code, func() {}, img, nil
+	}
+	return full, release, nil, nil
 }
 
 func compilationCache() wazero.CompilationCache {

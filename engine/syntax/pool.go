@@ -11,14 +11,15 @@ import (
 )
 
 // keepMemory is how far an instance's linear memory may grow past its
-// size at start (about 28 MiB: the grammars' parse tables, copied into
-// every instance) and still be pooled: one that grew further (a huge file)
-// is dropped, since a WebAssembly memory never shrinks.
+// size at start (about 28 MiB: the grammars' parse tables, mapped or
+// copied into every instance) and still be pooled: one that grew further
+// (a huge file) is dropped, since a WebAssembly memory never shrinks.
 const keepMemory = 64 << 20
 
-// maxInstances bounds the instances alive at once: each holds its own copy
-// of the parse tables, so one per core on a large machine would cost
-// hundreds of MiB for little gain.
+// maxInstances bounds the instances alive at once: each holds its own
+// memory (where the module is loaded whole, its own copy of the parse
+// tables), so one per core on a large machine would cost hundreds of MiB
+// for little gain.
 const maxInstances = 4
 
 // backstop is how long Parse waits for one call into the module before it

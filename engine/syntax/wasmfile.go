@@ -15,7 +15,8 @@ import (
 	"github.com/autorag/autorag/fingerprint"
 )
 
-// moduleBytes returns the module unzipped: the copy a previous process
+// moduleBytes returns the module unzipped, for loading it whole
+// (loadModule): the copy a previous process
 // left in the cache directory when it is whole (the length and CRC-32
 // that the gzip trailer records), else the embedded module unzipped, and
 // the copy written for the next process. The copy is mapped where the

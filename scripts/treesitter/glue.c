@@ -97,16 +97,23 @@ static bool has_suffix(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-// leading reports whether a node of this type, just above a definition,
-// belongs to it: doc comments, decorators, attributes, annotations.
-bool leading(TSNode n, const char *src) {
-  const char *t = ts_node_type(n);
-  if (strstr(t, "comment")) return true;
+// leading_type says whether a node of type t, just above a definition,
+// belongs to it: doc comments, decorators, attributes, annotations
+// (LEAD_YES), or does when its text starts with '@' (LEAD_AT: Elixir's
+// @doc, @spec and @impl are unary operators on a call).
+int leading_type(const char *t) {
+  if (strstr(t, "comment")) return LEAD_YES;
   if (!strcmp(t, "decorator") || !strcmp(t, "attribute_item") || !strcmp(t, "attribute_list") ||
       !strcmp(t, "annotation") || !strcmp(t, "marker_annotation") || has_suffix(t, "_annotation"))
-    return true;
-  // Elixir's @doc, @spec and @impl are unary operators on a call.
-  return !strcmp(t, "unary_operator") && src[ts_node_start_byte(n)] == '@';
+    return LEAD_YES;
+  return !strcmp(t, "unary_operator") ? LEAD_AT : LEAD_NO;
+}
+
+// leading reports whether the node n belongs to a definition just below
+// it (leading_type).
+bool leading(TSNode n, const char *src) {
+  int l = leading_type(ts_node_type(n));
+  return l == LEAD_YES || (l == LEAD_AT && src[ts_node_start_byte(n)] == '@');
 }
 
 // wrapper reports whether parent only wraps the definition n: Python's

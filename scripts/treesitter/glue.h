@@ -33,6 +33,8 @@ extern const int32_t nlangs;
 extern uint32_t *out;  // the result buffer: HEAD_WORDS, then the records
 bool reserve(uint32_t words);
 bool spend(void);
+enum { LEAD_NO, LEAD_YES, LEAD_AT };
+int leading_type(const char *t);
 bool leading(TSNode n, const char *src);
 bool wrapper(TSNode parent, TSNode n);
 uint32_t end_row(TSNode n);

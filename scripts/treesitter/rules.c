@@ -39,11 +39,18 @@ typedef struct {
   int nconds;
 } Rule;
 
+// Bits of a RuleSet's per-symbol table: what the walk asks of every named
+// node, answered by the node's symbol instead of string compares of its
+// type's name (a symbol past the table is asked by name).
+enum { SYM_RULED = 1, SYM_LEAD = 2, SYM_LEAD_AT = 4 };
+
 typedef struct {
   char *text; // the rules' text, cut in place into the words below
   Rule *rules;
   int n;
   TSFieldId declarator;
+  uint8_t *sym; // SYM_* bits of each symbol of the language, by the name of its type
+  uint32_t nsym;
 } RuleSet;
 
 static RuleSet rulesets[MAX_LANGS];
@@ -128,6 +135,25 @@ static bool parse_rule(const TSLanguage *l, char *line, Rule *r) {
   return true;
 }
 
+// symbol_table fills rs->sym: for every symbol, by its type's name,
+// whether a rule names that type and whether it leads a definition
+// (leading_type). ts_node_symbol gives the public symbol, whose name is
+// that of every symbol it stands for, the name ts_node_type gives.
+static bool symbol_table(const TSLanguage *l, RuleSet *rs) {
+  rs->nsym = ts_language_symbol_count(l);
+  rs->sym = calloc(rs->nsym ? rs->nsym : 1, 1);
+  if (!rs->sym) return false;
+  for (uint32_t s = 0; s < rs->nsym; s++) {
+    const char *t = ts_language_symbol_name(l, (TSSymbol)s);
+    if (!t) continue;
+    for (int i = 0; i < rs->n; i++)
+      if (!strcmp(rs->rules[i].type, t)) rs->sym[s] |= SYM_RULED;
+    int lead = leading_type(t);
+    rs->sym[s] |= lead == LEAD_YES ? SYM_LEAD : lead == LEAD_AT ? SYM_LEAD_AT : 0;
+  }
+  return true;
+}
+
 // rules_set reads the rules of lang from text, one a line; strtok's state
 // is why lines are cut first. It returns 0, or the 1-based number of the
 // first line it cannot read (an unknown node type or field included).
@@ -153,8 +179,14 @@ __attribute__((export_name("rules_set"))) uint32_t rules_set(int32_t lang, const
     }
   }
   free(lines);
+  if (!symbol_table(l, &rs)) {
+    free(rs.rules);
+    free(rs.text);
+    return 0xffffffffu;
+  }
   free(rulesets[lang].rules);
   free(rulesets[lang].text);
+  free(rulesets[lang].sym);
   rulesets[lang] = rs;
   return 0;
 }
@@ -237,6 +269,8 @@ static bool holds(const RuleSet *rs, TSNode n, TSNode parent, const Cond *c, con
 // match returns the index of the first rule that makes n a definition, and
 // its name node; -1 when none does.
 static int match(const RuleSet *rs, TSNode n, TSNode parent, const char *src, TSNode *name) {
+  TSSymbol sym = ts_node_symbol(n);
+  if (sym < rs->nsym && !(rs->sym[sym] & SYM_RULED)) return -1;
   const char *t = ts_node_type(n);
   for (int i = 0; i < rs->n; i++) {
     const Rule *r = &rs->rules[i];
@@ -283,12 +317,20 @@ static bool stack_reserve(Stack *s, uint32_t depth) {
   return true;
 }
 
+// is_leading is leading(n, src), by n's symbol where the table has it.
+static bool is_leading(const RuleSet *rs, TSNode n, const char *src) {
+  TSSymbol sym = ts_node_symbol(n);
+  if (sym >= rs->nsym) return leading(n, src);
+  uint8_t b = rs->sym[sym];
+  return (b & SYM_LEAD) || ((b & SYM_LEAD_AT) && src[ts_node_start_byte(n)] == '@');
+}
+
 // advance takes the named node n, the next sibling at its depth, into run
 // and returns where n starts with the leading nodes just above it. A
 // comment that ends a line of code (x = 1  # note) starts no run.
-static uint32_t advance(Run *run, TSNode n, const char *src) {
+static uint32_t advance(const RuleSet *rs, Run *run, TSNode n, const char *src) {
   uint32_t srow = ts_node_start_point(n).row, erow = end_row(n), ext = ts_node_start_byte(n);
-  if (leading(n, src)) {
+  if (is_leading(rs, n, src)) {
     if (run->valid && srow <= run->end_row + 1) {
       run->end_row = erow;
     } else if (run->has_prev && run->prev_end_row == srow) {
@@ -339,7 +381,7 @@ uint32_t rules_walk(int32_t lang, TSTree *tree, const char *src) {
     s.frames[depth].node = node;
     s.frames[depth].ext = ts_node_start_byte(node);
     if (ts_node_is_named(node)) {
-      s.frames[depth].ext = advance(&s.runs[depth], node, src);
+      s.frames[depth].ext = advance(rs, &s.runs[depth], node, src);
       TSNode name, parent = depth ? s.frames[depth - 1].node : (TSNode){0};
       int rule = match(rs, node, parent, src, &name);
       if (rule >= 0 && !emit(n++, rule, node, extended(&s, depth), name)) st = ST_NO_MEMORY;
