@@ -64,11 +64,16 @@ func (e *encoder) forward(st *state, ids []int32, rows int) []float32 {
 func (e *encoder) block(st *state, l *layer, x []float32, L, rows int) []float32 {
 	h := e.hidden
 	qkv := grow(&st.qkv, L*3*h)
-	st.dense(qkv, x, L, h, l.qkv)
 	ctx := grow(&st.ctx, rows*h)
 	if e.int8 {
+		// Grouped by head: each head's queries, keys and values are an
+		// L × d matrix of their own, read contiguously by attention.
+		d := h / e.shape.Heads
+		qgemm.Quantize(&st.in, x, h, L, h)
+		qgemm.MatMulGrouped(qkv, d, &st.in, l.qkv.q, l.qkv.b, st.workers)
 		e.attentionInt8(st, ctx, qkv, L, rows)
 	} else {
+		st.dense(qkv, x, L, h, l.qkv)
 		e.attention(st, ctx, qkv, L, rows)
 	}
 	y := grow(&st.y, rows*h)
