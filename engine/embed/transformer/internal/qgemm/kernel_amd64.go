@@ -78,6 +78,18 @@ func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c 
 		&b.Scale[col], &b.CSum[col], &bias[col], &a.Scale[i], &a.Min[i])
 }
 
+// blocks computes rows 0 to full (a multiple of Rows) of C in one panel's
+// columns: block by block, or in one call of the AVX2 kernel.
+func blocks(a *Quant, full int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
+	if !useAsm && useAVX2 {
+		blocksAVX2(a, 0, full, panel, b, col, bias, c, ldc)
+		return
+	}
+	for i := 0; i < full; i += Rows {
+		block(a, i, panel, b, col, bias, c[i*ldc:], ldc)
+	}
+}
+
 func quantRow(dst []uint8, x []float32, lo, inv float32) {
 	n := 0
 	if (useAsm || useAVX2) && len(x) >= 16 {

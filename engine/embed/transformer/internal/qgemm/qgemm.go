@@ -359,8 +359,8 @@ func panel(c []float32, ldc int, a *Quant, b *Panels, bias []float32, j int) {
 	var tile [Rows * Width]float32
 	data := b.Data[j*pw : (j+1)*pw]
 	col := j * Width
-	for i := 0; i < full; i += Rows {
-		block(a, i, data, b, col, bias, c[i*ldc:], ldc)
+	if full > 0 {
+		blocks(a, full, data, b, col, bias, c, ldc)
 	}
 	if full < m {
 		block(a, full, data, b, col, bias, tile[:], Width)
