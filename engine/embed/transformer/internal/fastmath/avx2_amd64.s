@@ -113,18 +113,44 @@ gdone:
 
 // func max8(x *float32, n int) float32
 //
-// The greatest of n floats, n a positive multiple of 8.
+// The greatest of n floats, n a positive multiple of 8: four chains of
+// eight lanes over each 32 floats (a maximum is exact in any order), then
+// one over the last n % 32.
 TEXT ·max8(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
-	SHRQ $3, CX
 	VBROADCASTSS a2c<>+108(SB), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	MOVQ CX, DX
+	SHRQ $5, DX
+	JZ   xtail
+
+x4loop:
+	VMAXPS (SI), Y0, Y0
+	VMAXPS 32(SI), Y1, Y1
+	VMAXPS 64(SI), Y2, Y2
+	VMAXPS 96(SI), Y3, Y3
+	ADDQ $128, SI
+	DECQ DX
+	JNZ  x4loop
+
+xtail:
+	ANDQ $31, CX
+	SHRQ $3, CX
+	JZ   xdone
 
 xloop:
 	VMAXPS (SI), Y0, Y0
 	ADDQ $32, SI
 	DECQ CX
 	JNZ  xloop
+
+xdone:
+	VMAXPS Y1, Y0, Y0
+	VMAXPS Y3, Y2, Y2
+	VMAXPS Y2, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VMAXPS X1, X0, X0
 	VPSHUFD $0x4e, X0, X1
