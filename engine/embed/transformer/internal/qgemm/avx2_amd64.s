@@ -14,11 +14,12 @@ GLOBL ones<>(SB), RODATA|NOPTR, $32
 // call. A is tiles·6 rows of bytes (row stride lda bytes), B one panel as
 // the VNNI kernel reads it (per group of 4 k: 32 columns × 4 signed bytes,
 // 128 bytes, of which each half's 16 columns are 64 contiguous bytes),
-// each in −64…64, k4 groups. Per group and row, VPBROADCASTD spreads the
+// each in −64…64, k4 ≥ 1 groups. Per group and row, VPBROADCASTD spreads the
 // row's 4 bytes, VPMADDUBSW multiplies them by each column's 4 bytes and
 // sums pairs into 16 bits (at most 2·255·64 = 32,640 in magnitude: never
 // saturated), VPMADDWD by ones sums the two pairs into a 32-bit lane,
-// exactly, and VPADDD accumulates: twelve accumulators (Y0–Y11, row r in
+// exactly, and VPADDD accumulates (the first group's sums are the
+// accumulators' first values): twelve accumulators (Y0–Y11, row r in
 // Y2r and Y2r+1). The sums are then scaled as kernel12x32 does, in the
 // same order: C[r][n] = (float(acc)·sw[n]·sa[r] + csw[n]·mina[r]) +
 // bias[n], row stride ldc floats. R12 and R13 hold the tile's A and C,
@@ -42,18 +43,44 @@ half:
 	ADDQ R11, DI
 	LEAQ (R8)(R8*2), R9 // 3·lda
 	LEAQ (SI)(R8*4), R10 // row 4
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
+	// The first group's sums go straight into the accumulators.
+	VMOVDQU (DI), Y12
+	VMOVDQU 32(DI), Y13
+	VPBROADCASTD (SI), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y0
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y1
+	VPBROADCASTD (SI)(R8*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y2
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y3
+	VPBROADCASTD (SI)(R8*2), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y4
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y5
+	VPBROADCASTD (SI)(R9*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y6
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y7
+	VPBROADCASTD (R10), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y8
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y9
+	VPBROADCASTD (R10)(R8*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y10
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y11
+	ADDQ $4, SI
+	ADDQ $4, R10
+	ADDQ $128, DI
+	DECQ CX
+	JZ   sums
 
 loop:
 	VMOVDQU (DI), Y12
@@ -106,6 +133,7 @@ loop:
 	DECQ CX
 	JNZ  loop
 
+sums:
 	LEAQ (R13)(R11*1), DX
 	MOVQ ldc+40(FP), R9
 	SHLQ $2, R9
