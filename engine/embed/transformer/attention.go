@@ -73,13 +73,15 @@ func softmax(row []float32) float32 {
 // second-level cache instead of a whole L × L matrix per head.
 const attnRows = 8 * qgemm.Rows
 
-// attentionInt8 is attention with both products in int8: per head, the
-// keys (scaled by 1/√d) and values are quantized per key resp. per
-// dimension, the queries per row; each block of query rows gets its
-// scores, a softmax that writes its probabilities as bytes (e^(s-max)·255,
-// rounded), and their product with the values, normalized by the sum of
-// those bytes so the weights of a row sum to exactly one. Only the first
-// rows queries are taken (ctx is rows × hidden).
+// attentionInt8 is attention with both products in int8, from qkv grouped
+// by head (qgemm.MatMulGrouped in groups of d columns: head hd's queries,
+// keys and values are the L × d matrices hd, heads+hd and 2·heads+hd).
+// Per head, the keys (scaled by 1/√d) and values are quantized per key
+// resp. per dimension, the queries per row; each block of query rows gets
+// its scores, a softmax that writes its probabilities as bytes
+// (e^(s-max)·255, rounded), and their product with the values, normalized
+// by the sum of those bytes so the weights of a row sum to exactly one.
+// Only the first rows queries are taken (ctx is rows × hidden).
 func (e *encoder) attentionInt8(st *state, ctx, qkv []float32, L, rows int) {
 	h := e.hidden
 	heads := e.shape.Heads
@@ -90,21 +92,23 @@ func (e *encoder) attentionInt8(st *state, ctx, qkv []float32, L, rows int) {
 	clear(zero)
 	scores := grow(&st.scores, min(attnRows, L)*lp)
 	for hd := 0; hd < heads; hd++ {
-		off := hd * d
+		queries := qkv[hd*L*d : (hd+1)*L*d]
+		keys := qkv[(heads+hd)*L*d : (heads+hd+1)*L*d]
+		vals := qkv[(2*heads+hd)*L*d : (2*heads+hd+1)*L*d]
 		st.qkeys.Reset(d, lp)
-		qgemm.PackInto(&st.qkeys, 0, qkv[h+off:], L, 1, 3*h, scale)
+		qgemm.PackInto(&st.qkeys, 0, keys, L, 1, d, scale)
 		st.qvals.Reset(L, d)
-		qgemm.PackInto(&st.qvals, 0, qkv[2*h+off:], d, 3*h, 1, 1)
+		qgemm.PackInto(&st.qvals, 0, vals, d, d, 1, 1)
 		for i0 := 0; i0 < rows; i0 += attnRows {
 			m := min(attnRows, rows-i0)
-			qgemm.Quantize(&st.qq, qkv[i0*3*h+off:], 3*h, m, d)
+			qgemm.Quantize(&st.qq, queries[i0*d:], d, m, d)
 			qgemm.MatMul(scores, lp, &st.qq, &st.qkeys, zero)
 			st.qp.Reset(m, L)
 			for i := 0; i < m; i++ {
 				sum := fastmath.SoftmaxBytes(st.qp.RowBytes(i), scores[i*lp:i*lp+L])
 				st.qp.SetScale(i, 1/float32(sum), 0)
 			}
-			qgemm.MatMul(ctx[i0*h+off:], h, &st.qp, &st.qvals, zero)
+			qgemm.MatMul(ctx[i0*h+hd*d:], h, &st.qp, &st.qvals, zero)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/autorag/autorag/engine/embed/transformer/internal/qgemm"
+	"github.com/autorag/autorag/models"
 )
 
 // arithmeticNames names the arithmetics this CPU runs, as sub-benchmarks.
@@ -86,13 +87,20 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// benchModel loads a catalog model with the catalog's pooling, as the
+// embedder does: a CLS-pooled model (bge) computes only the [CLS] row of
+// its last layer, so measuring it mean-pooled would overstate its cost.
 func benchModel(b *testing.B, name string, maxLen int, int8 bool) *Model {
 	b.Helper()
 	saved := int8Products
 	int8Products = int8
 	defer func() { int8Products = saved }()
 	path := weightFileB(b, name)
-	m, err := LoadFile(path, Shape{Heads: 12, MaxLen: maxLen}, PoolMean)
+	entry, err := models.Lookup(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := LoadFile(path, Shape{Heads: 12, MaxLen: maxLen}, Pooling(entry.Pooling))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -64,23 +64,41 @@ func (e *encoder) forward(st *state, ids []int32, rows int) []float32 {
 func (e *encoder) block(st *state, l *layer, x []float32, L, rows int) []float32 {
 	h := e.hidden
 	qkv := grow(&st.qkv, L*3*h)
-	st.dense(qkv, x, L, h, l.qkv)
 	ctx := grow(&st.ctx, rows*h)
 	if e.int8 {
+		// Grouped by head: each head's queries, keys and values are an
+		// L × d matrix of their own, read contiguously by attention.
+		d := h / e.shape.Heads
+		qgemm.Quantize(&st.in, x, h, L, h)
+		qgemm.MatMulGrouped(qkv, d, &st.in, l.qkv.q, l.qkv.b, st.workers)
 		e.attentionInt8(st, ctx, qkv, L, rows)
 	} else {
+		st.dense(qkv, x, L, h, l.qkv)
 		e.attention(st, ctx, qkv, L, rows)
 	}
 	y := grow(&st.y, rows*h)
 	st.dense(y, ctx, rows, h, l.attnOut)
 	addNorm(y, x, rows, h, l.ln1, e.shape.Eps)
-	ffn := grow(&st.ffn, rows*e.inter)
-	st.dense(ffn, y, rows, h, l.ffnIn)
-	fastmath.GELU(ffn)
-	st.dense(x, ffn, rows, e.inter, l.ffnOut)
+	// The feed-forward network ffnRows rows at a time: its intermediate
+	// (ffnRows × inter floats) stays in the core's cache from the first
+	// product through GELU to the second, instead of a whole L × inter
+	// matrix going out to memory and back. Rows are independent, so the
+	// values are the same.
+	ffn := grow(&st.ffn, min(rows, ffnRows)*e.inter)
+	for r0 := 0; r0 < rows; r0 += ffnRows {
+		m := min(ffnRows, rows-r0)
+		f := ffn[:m*e.inter]
+		st.dense(f, y[r0*h:], m, h, l.ffnIn)
+		fastmath.GELU(f)
+		st.dense(x[r0*h:], f, m, e.inter, l.ffnOut)
+	}
 	addNorm(x, y, rows, h, l.ln2, e.shape.Eps)
 	return x
 }
+
+// ffnRows is how many rows the feed-forward network takes at once (a
+// variable for TestFFNInRowBlocks).
+var ffnRows = 4 * qgemm.Rows
 
 // dense computes out = in·W + b for L rows of in floats each.
 func (st *state) dense(out, in []float32, L, width int, l linear) {

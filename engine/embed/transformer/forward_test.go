@@ -32,3 +32,31 @@ func TestForwardFirstRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFFNInRowBlocks: the feed-forward network taken ffnRows rows at a time
+// gives the states, bit for bit, that it gives over every row at once,
+// with either arithmetic, at lengths below, at and past one block (with a
+// partial last one).
+func TestFFNInRowBlocks(t *testing.T) {
+	saved := ffnRows
+	defer func() { ffnRows = saved }()
+	for _, int8 := range []bool{false, true} {
+		if int8 && !qgemm.Available() {
+			continue // float32 only on this CPU: there is no int8 path to test
+		}
+		m := loadWith(t, "all-minilm-l6-v2-q", 512, PoolMean, int8)
+		for _, n := range []int{saved - 1, saved, 2*saved + 5} {
+			ids := syntheticIDs(n, n)
+			var st state
+			ffnRows = 1 << 20
+			all := append([]float32(nil), m.enc.forward(&st, ids, n)...)
+			ffnRows = saved
+			got := m.enc.forward(&st, ids, n)
+			for j := range all {
+				if got[j] != all[j] {
+					t.Fatalf("int8=%v, %d tokens: state[%d] = %g in blocks of %d rows, %g at once", int8, n, j, got[j], saved, all[j])
+				}
+			}
+		}
+	}
+}

@@ -113,18 +113,44 @@ gdone:
 
 // func max8(x *float32, n int) float32
 //
-// The greatest of n floats, n a positive multiple of 8.
+// The greatest of n floats, n a positive multiple of 8: four chains of
+// eight lanes over each 32 floats (a maximum is exact in any order), then
+// one over the last n % 32.
 TEXT ·max8(SB), NOSPLIT, $0-20
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
-	SHRQ $3, CX
 	VBROADCASTSS a2c<>+108(SB), Y0
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	MOVQ CX, DX
+	SHRQ $5, DX
+	JZ   xtail
+
+x4loop:
+	VMAXPS (SI), Y0, Y0
+	VMAXPS 32(SI), Y1, Y1
+	VMAXPS 64(SI), Y2, Y2
+	VMAXPS 96(SI), Y3, Y3
+	ADDQ $128, SI
+	DECQ DX
+	JNZ  x4loop
+
+xtail:
+	ANDQ $31, CX
+	SHRQ $3, CX
+	JZ   xdone
 
 xloop:
 	VMAXPS (SI), Y0, Y0
 	ADDQ $32, SI
 	DECQ CX
 	JNZ  xloop
+
+xdone:
+	VMAXPS Y1, Y0, Y0
+	VMAXPS Y3, Y2, Y2
+	VMAXPS Y2, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VMAXPS X1, X0, X0
 	VPSHUFD $0x4e, X0, X1
@@ -145,9 +171,7 @@ TEXT ·softmaxBytes8(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
-	SHRQ $3, CX
 	VPXOR Y15, Y15, Y15 // sum
-	JZ   sdone
 	VBROADCASTSS a2c<>+0(SB), Y14 // log2e
 	VBROADCASTSS m+24(FP), Y13
 	VMULPS Y14, Y13, Y13 // m·log2e
@@ -158,32 +182,78 @@ TEXT ·softmaxBytes8(SB), NOSPLIT, $0-40
 	VBROADCASTSS a2c<>+100(SB), Y8
 	VBROADCASTSS a2c<>+104(SB), Y7
 	VPBROADCASTD a2c<>+44(SB), Y6 // 127
+	MOVQ CX, DX
+	SHRQ $4, DX
+	JZ   s8
 
-sloop:
+	// Sixteen floats at a time, two vectors side by side, their bytes
+	// packed and stored together.
+s16loop:
 	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y3
 	VFMSUB213PS Y13, Y14, Y0 // t = x·log2e - m·log2e
+	VFMSUB213PS Y13, Y14, Y3
 	VMAXPS Y12, Y0, Y0
+	VMAXPS Y12, Y3, Y3
 	VROUNDPS $0, Y0, Y1 // n
+	VROUNDPS $0, Y3, Y4
 	VSUBPS Y1, Y0, Y0 // f
+	VSUBPS Y4, Y3, Y3
+	VMOVAPS Y7, Y2
+	VMOVAPS Y7, Y5
+	VFMADD213PS Y8, Y0, Y2
+	VFMADD213PS Y8, Y3, Y5
+	VFMADD213PS Y9, Y0, Y2
+	VFMADD213PS Y9, Y3, Y5
+	VFMADD213PS Y10, Y0, Y2
+	VFMADD213PS Y10, Y3, Y5
+	VFMADD213PS Y11, Y0, Y2 // 255·2^f
+	VFMADD213PS Y11, Y3, Y5
+	VCVTPS2DQ Y1, Y1
+	VCVTPS2DQ Y4, Y4
+	VPADDD Y6, Y1, Y1
+	VPADDD Y6, Y4, Y4
+	VPSLLD $23, Y1, Y1
+	VPSLLD $23, Y4, Y4
+	VMULPS Y1, Y2, Y2 // ·2^n
+	VMULPS Y4, Y5, Y5
+	VCVTPS2DQ Y2, Y2
+	VCVTPS2DQ Y5, Y5
+	VPADDD Y2, Y15, Y15
+	VPADDD Y5, Y15, Y15
+	VPACKSSDW Y5, Y2, Y2 // words: 0-3 8-11 | 4-7 12-15
+	VPERMQ $0xd8, Y2, Y2 // 0-7 | 8-15
+	VEXTRACTI128 $1, Y2, X5
+	VPACKUSWB X5, X2, X2
+	VMOVDQU X2, (DI)
+	ADDQ $64, SI
+	ADDQ $16, DI
+	DECQ DX
+	JNZ  s16loop
+
+s8:
+	ANDQ $8, CX // n is a multiple of 8: eight floats left, or none
+	JZ   sdone
+	VMOVUPS (SI), Y0
+	VFMSUB213PS Y13, Y14, Y0
+	VMAXPS Y12, Y0, Y0
+	VROUNDPS $0, Y0, Y1
+	VSUBPS Y1, Y0, Y0
 	VMOVAPS Y7, Y2
 	VFMADD213PS Y8, Y0, Y2
 	VFMADD213PS Y9, Y0, Y2
 	VFMADD213PS Y10, Y0, Y2
-	VFMADD213PS Y11, Y0, Y2 // 255·2^f
+	VFMADD213PS Y11, Y0, Y2
 	VCVTPS2DQ Y1, Y1
 	VPADDD Y6, Y1, Y1
 	VPSLLD $23, Y1, Y1
-	VMULPS Y1, Y2, Y2 // ·2^n
+	VMULPS Y1, Y2, Y2
 	VCVTPS2DQ Y2, Y2
 	VPADDD Y2, Y15, Y15
 	VPACKSSDW Y2, Y2, Y2 // words: 0-3 0-3 | 4-7 4-7
 	VPERMQ $0x08, Y2, Y2 // 0-3 4-7 in the low lane
 	VPACKUSWB X2, X2, X2
 	VMOVQ X2, (DI)
-	ADDQ $32, SI
-	ADDQ $8, DI
-	DECQ CX
-	JNZ  sloop
 
 sdone:
 	VEXTRACTI128 $1, Y15, X1

@@ -7,39 +7,80 @@ DATA ones<>+16(SB)/8, $0x0001000100010001
 DATA ones<>+24(SB)/8, $0x0001000100010001
 GLOBL ones<>(SB), RODATA|NOPTR, $32
 
-// func kernel6x16(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32)
+// func kernel6x16s(k4 int, a *uint8, lda int, b *int8, c *float32, ldc int, sw, csw, bias, sa, mina *float32, tiles int)
 //
-// The AVX2 kernel's 6 × 16 tile of C = A·B (package qgemm, avx2_amd64.go):
-// A six rows of bytes (row stride lda bytes), B half a panel as the VNNI
-// kernel reads it (per group of 4 k: 32 columns × 4 signed bytes, 128
-// bytes, of which this half's 16 columns are 64 contiguous bytes), each in
-// −64…64, k4 groups. Per group and row, VPBROADCASTD spreads the row's 4
-// bytes, VPMADDUBSW multiplies them by each column's 4 bytes and sums
-// pairs into 16 bits (at most 2·255·64 = 32,640 in magnitude: never
+// The AVX2 kernel: tiles ≥ 1 tiles of 6 rows × 32 columns of C = A·B
+// (package qgemm, avx2_amd64.go), each as two halves of 6 × 16, in one
+// call. A is tiles·6 rows of bytes (row stride lda bytes), B one panel as
+// the VNNI kernel reads it (per group of 4 k: 32 columns × 4 signed bytes,
+// 128 bytes, of which each half's 16 columns are 64 contiguous bytes),
+// each in −64…64, k4 ≥ 1 groups. Per group and row, VPBROADCASTD spreads the
+// row's 4 bytes, VPMADDUBSW multiplies them by each column's 4 bytes and
+// sums pairs into 16 bits (at most 2·255·64 = 32,640 in magnitude: never
 // saturated), VPMADDWD by ones sums the two pairs into a 32-bit lane,
-// exactly, and VPADDD accumulates: twelve accumulators (Y0–Y11, row r in
+// exactly, and VPADDD accumulates (the first group's sums are the
+// accumulators' first values): twelve accumulators (Y0–Y11, row r in
 // Y2r and Y2r+1). The sums are then scaled as kernel12x32 does, in the
 // same order: C[r][n] = (float(acc)·sw[n]·sa[r] + csw[n]·mina[r]) +
-// bias[n], row stride ldc floats. Requires AVX2 and FMA.
-TEXT ·kernel6x16(SB), NOSPLIT, $0-88
-	MOVQ k4+0(FP), CX
-	MOVQ a+8(FP), SI
+// bias[n], row stride ldc floats. R12 and R13 hold the tile's A and C,
+// R14 and R15 its rows' sa and mina, R11 the half's byte offset (0 or 64:
+// sixteen columns of B's bytes, of C and of sw, csw and bias). Requires
+// AVX2 and FMA.
+TEXT ·kernel6x16s(SB), NOSPLIT, $0-96
+	MOVQ a+8(FP), R12
+	MOVQ c+32(FP), R13
+	MOVQ sa+72(FP), R14
+	MOVQ mina+80(FP), R15
 	MOVQ lda+16(FP), R8
+
+tile:
+	XORQ R11, R11
+
+half:
+	MOVQ k4+0(FP), CX
+	MOVQ R12, SI
 	MOVQ b+24(FP), DI
+	ADDQ R11, DI
 	LEAQ (R8)(R8*2), R9 // 3·lda
 	LEAQ (SI)(R8*4), R10 // row 4
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
+	// The first group's sums go straight into the accumulators.
+	VMOVDQU (DI), Y12
+	VMOVDQU 32(DI), Y13
+	VPBROADCASTD (SI), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y0
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y1
+	VPBROADCASTD (SI)(R8*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y2
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y3
+	VPBROADCASTD (SI)(R8*2), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y4
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y5
+	VPBROADCASTD (SI)(R9*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y6
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y7
+	VPBROADCASTD (R10), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y8
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y9
+	VPBROADCASTD (R10)(R8*1), Y14
+	VPMADDUBSW Y12, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y10
+	VPMADDUBSW Y13, Y14, Y15
+	VPMADDWD ones<>(SB), Y15, Y11
+	ADDQ $4, SI
+	ADDQ $4, R10
+	ADDQ $128, DI
+	DECQ CX
+	JZ   sums
 
 loop:
 	VMOVDQU (DI), Y12
@@ -92,16 +133,18 @@ loop:
 	DECQ CX
 	JNZ  loop
 
-	MOVQ c+32(FP), DX
+sums:
+	LEAQ (R13)(R11*1), DX
 	MOVQ ldc+40(FP), R9
 	SHLQ $2, R9
 	MOVQ sw+48(FP), AX
+	ADDQ R11, AX
 	MOVQ csw+56(FP), BX
+	ADDQ R11, BX
 	MOVQ bias+64(FP), SI
-	MOVQ sa+72(FP), R10
-	MOVQ mina+80(FP), R11
-	VBROADCASTSS 0(R10), Y12
-	VBROADCASTSS 0(R11), Y13
+	ADDQ R11, SI
+	VBROADCASTSS 0(R14), Y12
+	VBROADCASTSS 0(R15), Y13
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(AX), Y0, Y0
 	VMULPS Y12, Y0, Y0
@@ -117,8 +160,8 @@ loop:
 	VADDPS 32(SI), Y1, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R9, DX
-	VBROADCASTSS 4(R10), Y12
-	VBROADCASTSS 4(R11), Y13
+	VBROADCASTSS 4(R14), Y12
+	VBROADCASTSS 4(R15), Y13
 	VCVTDQ2PS Y2, Y2
 	VMULPS 0(AX), Y2, Y2
 	VMULPS Y12, Y2, Y2
@@ -134,8 +177,8 @@ loop:
 	VADDPS 32(SI), Y3, Y3
 	VMOVUPS Y3, 32(DX)
 	ADDQ R9, DX
-	VBROADCASTSS 8(R10), Y12
-	VBROADCASTSS 8(R11), Y13
+	VBROADCASTSS 8(R14), Y12
+	VBROADCASTSS 8(R15), Y13
 	VCVTDQ2PS Y4, Y4
 	VMULPS 0(AX), Y4, Y4
 	VMULPS Y12, Y4, Y4
@@ -151,8 +194,8 @@ loop:
 	VADDPS 32(SI), Y5, Y5
 	VMOVUPS Y5, 32(DX)
 	ADDQ R9, DX
-	VBROADCASTSS 12(R10), Y12
-	VBROADCASTSS 12(R11), Y13
+	VBROADCASTSS 12(R14), Y12
+	VBROADCASTSS 12(R15), Y13
 	VCVTDQ2PS Y6, Y6
 	VMULPS 0(AX), Y6, Y6
 	VMULPS Y12, Y6, Y6
@@ -168,8 +211,8 @@ loop:
 	VADDPS 32(SI), Y7, Y7
 	VMOVUPS Y7, 32(DX)
 	ADDQ R9, DX
-	VBROADCASTSS 16(R10), Y12
-	VBROADCASTSS 16(R11), Y13
+	VBROADCASTSS 16(R14), Y12
+	VBROADCASTSS 16(R15), Y13
 	VCVTDQ2PS Y8, Y8
 	VMULPS 0(AX), Y8, Y8
 	VMULPS Y12, Y8, Y8
@@ -185,8 +228,8 @@ loop:
 	VADDPS 32(SI), Y9, Y9
 	VMOVUPS Y9, 32(DX)
 	ADDQ R9, DX
-	VBROADCASTSS 20(R10), Y12
-	VBROADCASTSS 20(R11), Y13
+	VBROADCASTSS 20(R14), Y12
+	VBROADCASTSS 20(R15), Y13
 	VCVTDQ2PS Y10, Y10
 	VMULPS 0(AX), Y10, Y10
 	VMULPS Y12, Y10, Y10
@@ -201,5 +244,17 @@ loop:
 	VFMADD231PS Y14, Y13, Y11
 	VADDPS 32(SI), Y11, Y11
 	VMOVUPS Y11, 32(DX)
+	ADDQ $64, R11
+	CMPQ R11, $128
+	JNE  half
+	LEAQ (R8)(R8*2), AX
+	LEAQ (R12)(AX*2), R12 // six rows of A
+	MOVQ ldc+40(FP), AX
+	IMULQ $24, AX
+	ADDQ AX, R13 // six rows of C
+	ADDQ $24, R14
+	ADDQ $24, R15
+	DECQ tiles+88(FP)
+	JNZ  tile
 	VZEROUPPER
 	RET

@@ -19,7 +19,8 @@
 //
 // The VNNI kernel (kernel_amd64.s) computes 12 rows × 32 columns at a
 // time, the AVX2 kernel (avx2_amd64.s) the same block as four tiles of
-// 6 × 16, on the same panel layout; a portable Go kernel computes the same
+// 6 × 16, every full block of a panel in one call, on the same panel
+// layout; a portable Go kernel computes the same
 // integer sums elsewhere (and is the tests' oracle: TestKernelsAgree,
 // TestKernelSumsExact). The two assembly kernels share their float
 // epilogue, so on the same bytes their products are equal bit for bit.

@@ -78,6 +78,18 @@ func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c 
 		&b.Scale[col], &b.CSum[col], &bias[col], &a.Scale[i], &a.Min[i])
 }
 
+// blocks computes rows 0 to full (a multiple of Rows) of C in one panel's
+// columns: block by block, or in one call of the AVX2 kernel.
+func blocks(a *Quant, full int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
+	if !useAsm && useAVX2 {
+		blocksAVX2(a, 0, full, panel, b, col, bias, c, ldc)
+		return
+	}
+	for i := 0; i < full; i += Rows {
+		block(a, i, panel, b, col, bias, c[i*ldc:], ldc)
+	}
+}
+
 func quantRow(dst []uint8, x []float32, lo, inv float32) {
 	n := 0
 	if (useAsm || useAVX2) && len(x) >= 16 {
@@ -189,24 +201,40 @@ func packCols16(dst *int8, src *float32, js int, col int, n int, k int, kp int, 
 
 // quantRows is Quantize's loop over m ≥ 1 rows (q already Reset).
 func quantRows(q *Quant, a []float32, lda, m int) {
-	if !useAsm || q.K%16 != 0 {
+	if !(useAsm || useAVX2) || q.K%16 != 0 {
 		quantRowsGo(q, a, lda, m)
 		return
 	}
 	_ = a[(m-1)*lda+q.K-1]
 	_, _, _ = q.Data[m*q.Kp-1], q.Scale[m-1], q.Min[m-1]
-	quantRows16(&q.Data[0], q.Kp, &a[0], lda, m, q.K, &q.Scale[0], &q.Min[0])
+	if useAsm {
+		quantRows16(&q.Data[0], q.Kp, &a[0], lda, m, q.K, &q.Scale[0], &q.Min[0])
+		return
+	}
+	quantRows8(&q.Data[0], q.Kp, &a[0], lda, m, q.K, &q.Scale[0], &q.Min[0])
 }
 
 // packColumns is packContiguousColumns' quantization of n ≥ 1 columns: it
 // fills p's bytes and returns each column's max|x| and byte sum.
 func packColumns(p *Panels, col int, w []float32, n, js int, amax []float32, sums []int32) {
-	if !useAsm || p.top != FullTop || p.K%16 != 0 {
+	if !(useAsm || useAVX2) || p.K%16 != 0 {
 		packColumnsGo(p, col, w, n, js, amax, sums)
 		return
 	}
 	_ = w[(n-1)*js+p.K-1]
 	_ = p.Data[p.offset(p.K-1, col+n-1)]
 	_, _ = amax[n-1], sums[n-1]
-	packCols16(&p.Data[0], &w[0], js, col, n, p.K, p.Kp, &amax[0], &sums[0])
+	if useAsm && p.top == FullTop {
+		packCols16(&p.Data[0], &w[0], js, col, n, p.K, p.Kp, &amax[0], &sums[0])
+		return
+	}
+	packCols8(&p.Data[0], &w[0], js, col, n, p.K, p.Kp, float32(p.top), &amax[0], &sums[0])
 }
+
+// The whole-matrix quantizing of the AVX2 path (bulk_avx2_amd64.s).
+
+//go:noescape
+func quantRows8(dst *uint8, ldd int, src *float32, lda int, rows int, k int, scale *float32, mins *float32)
+
+//go:noescape
+func packCols8(dst *int8, src *float32, js int, col int, n int, k int, kp int, top float32, amax *float32, sums *int32)

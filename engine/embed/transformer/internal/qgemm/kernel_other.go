@@ -22,6 +22,12 @@ func block(a *Quant, i int, panel []int8, b *Panels, col int, bias []float32, c 
 	blockGo(a, i, panel, b, col, bias, c, ldc)
 }
 
+func blocks(a *Quant, full int, panel []int8, b *Panels, col int, bias []float32, c []float32, ldc int) {
+	for i := 0; i < full; i += Rows {
+		block(a, i, panel, b, col, bias, c[i*ldc:], ldc)
+	}
+}
+
 func quantRow(dst []uint8, x []float32, lo, inv float32) { quantRowGo(dst, x, lo, inv) }
 
 func minMax(x []float32) (float32, float32) { return minMaxGo(x) }

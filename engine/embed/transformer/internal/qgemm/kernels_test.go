@@ -124,7 +124,7 @@ func TestWideBytesRefused(t *testing.T) {
 func TestKernelSumsExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, k := range kernels() {
-		for _, s := range []struct{ m, k, n int }{{12, 4, 32}, {25, 36, 64}, {12, 512, 32}} {
+		for _, s := range []struct{ m, k, n int }{{12, 4, 32}, {25, 36, 64}, {12, 512, 32}, {96, 32, 64}} {
 			for _, extreme := range []int{0, -1, 1} {
 				with(k, func() { checkExactSums(t, k.name, r, s.m, s.k, s.n, extreme) })
 			}

@@ -326,21 +326,46 @@ func prepare(a *Quant, b *Panels, bias []float32) {
 // panels computes the columns of panels j0 to j1 (exclusive) of C, panel
 // by panel, every row tile for each (the panel stays in cache).
 func panels(c []float32, ldc int, a *Quant, b *Panels, bias []float32, j0, j1 int) {
+	for j := j0; j < j1; j++ {
+		panel(c[j*Width:], ldc, a, b, bias, j)
+	}
+}
+
+// MatMulGrouped is MatMulParallel with C stored in groups of g columns (g
+// a positive multiple of Width that divides B.N): columns t·g to t·g+g-1
+// are an M × g matrix of their own at c[t·M·g:], row stride g. Each head
+// of attention then finds its queries, keys or values contiguous. The
+// values are those MatMul computes, bit for bit; only their places differ.
+func MatMulGrouped(c []float32, g int, a *Quant, b *Panels, bias []float32, workers int) {
+	prepare(a, b, bias)
+	if g <= 0 || g%Width != 0 || b.N%g != 0 {
+		panic(fmt.Sprintf("qgemm: groups of %d columns in %d: not a multiple of %d dividing it", g, b.N, Width))
+	}
+	m := a.M
+	parallel.Split(b.N/Width, workers, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			col := j * Width
+			panel(c[col/g*m*g+col%g:], g, a, b, bias, j)
+		}
+	})
+}
+
+// panel computes the Width columns of panel j of C for every row of a: C's
+// row i, column j·Width+n, at c[i*ldc+n].
+func panel(c []float32, ldc int, a *Quant, b *Panels, bias []float32, j int) {
 	m := a.M
 	full := m - m%Rows
 	pw := b.Kp * Width
 	var tile [Rows * Width]float32
-	for j := j0; j < j1; j++ {
-		panel := b.Data[j*pw : (j+1)*pw]
-		col := j * Width
-		for i := 0; i < full; i += Rows {
-			block(a, i, panel, b, col, bias, c[i*ldc+col:], ldc)
-		}
-		if full < m {
-			block(a, full, panel, b, col, bias, tile[:], Width)
-			for r := 0; r < m-full; r++ {
-				copy(c[(full+r)*ldc+col:(full+r)*ldc+col+Width], tile[r*Width:(r+1)*Width])
-			}
+	data := b.Data[j*pw : (j+1)*pw]
+	col := j * Width
+	if full > 0 {
+		blocks(a, full, data, b, col, bias, c, ldc)
+	}
+	if full < m {
+		block(a, full, data, b, col, bias, tile[:], Width)
+		for r := 0; r < m-full; r++ {
+			copy(c[(full+r)*ldc:(full+r)*ldc+Width], tile[r*Width:(r+1)*Width])
 		}
 	}
 }
