@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-0c74ecd37142e5018d3badd45e36a394"
+const QuerySemantics = "q-3f395bff759130f0aa89592867b6cebd"
