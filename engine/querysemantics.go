@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-7e670aee78c47681ccbc3ec7b2b7f17d"
+const QuerySemantics = "q-bfa49902ec271b12c5877239486f8d7b"
