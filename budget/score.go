@@ -120,17 +120,14 @@ func (m *Matcher) scan(lines []string, f func(i int, seen []string, at int)) {
 // "Snippets and shared helpers"). A token never spans a line break
 // (Unicode word boundaries always break at one) and the analyzer treats
 // each token alone, so the terms are those of each line analyzed alone.
+// Of an ASCII line only the words that may yield a query term are joined
+// (foundText), as Scores passes over the others.
 func (m *Matcher) Found(lines []string) [][]string {
 	found := make([][]string, len(lines))
 	if len(m.terms) == 0 {
 		return found
 	}
-	starts := make([]int, len(lines))
-	var text []byte
-	for i, l := range lines {
-		starts[i] = len(text)
-		text = append(append(text, l...), '\n')
-	}
+	text, starts := m.foundText(lines)
 	for _, t := range analyze.Analyzer().Analyze(text) {
 		term := string(t.Term)
 		if !m.terms[term] {
@@ -141,6 +138,46 @@ func (m *Matcher) Found(lines []string) [][]string {
 		}
 	}
 	return found
+}
+
+// foundText joins lines, each followed by a line break, for Found to
+// analyze, and returns where each starts in it. An ASCII line gives only
+// its words (between spaces and tabs) that may yield a query term
+// (mayYield), one space after each: a space ends a token in ASCII text,
+// so each word yields the terms it yields in its line, and the words left
+// out yield none.
+func (m *Matcher) foundText(lines []string) ([]byte, []int) {
+	var initial [256]bool
+	for t := range m.terms {
+		if t != "" {
+			initial[t[0]] = true
+		}
+	}
+	starts := make([]int, len(lines))
+	var text []byte
+	for i, l := range lines {
+		starts[i] = len(text)
+		if !isASCII(l) {
+			text = append(append(text, l...), '\n')
+			continue
+		}
+		for off := 0; off < len(l); {
+			if l[off] == ' ' || l[off] == '\t' {
+				off++
+				continue
+			}
+			end := off + 1
+			for end < len(l) && l[end] != ' ' && l[end] != '\t' {
+				end++
+			}
+			if w := l[off:end]; mayYield(w, &initial) {
+				text = append(append(text, w...), ' ')
+			}
+			off = end
+		}
+		text = append(text, '\n')
+	}
+	return text, starts
 }
 
 // Spans returns the byte ranges of line that hold a query term, in order,
@@ -211,6 +248,36 @@ func (ls *lineScore) ascii(l string, initial *[256]bool) {
 		off = end
 	}
 }
+
+// mayYield reports whether the ASCII word w (no blanks) may yield a term
+// whose first byte initial holds. Each term of an ASCII word is a part of
+// one of its tokens (identifier splitting), lower-cased and stemmed, and
+// keeps the part's first letter (TestStemKeepsFirstLetter). A part starts
+// at the word's first byte, after a byte that is neither a letter nor a
+// digit (tokens and parts end there; apostrophes are trimmed) or at an
+// upper-case letter ("parseHTTPRequest": parse, http, request), never at
+// a lower-case letter or a digit that follows a letter or a digit. So w
+// can yield a term only when one of these bytes, lower-cased, is in
+// initial: in code most words hold none.
+func mayYield(w string, initial *[256]bool) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if i > 0 && !isUpper(c) && isAlnum(w[i-1]) {
+			continue
+		}
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		if initial[c] {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || isUpper(c) || '0' <= c && c <= '9' }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

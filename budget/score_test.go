@@ -52,6 +52,9 @@ var scoreWords = []string{
 	"heron,", "\"query\"", "relational", "generalization", "happy", "happiness", "bay", "ponies",
 	"café", "naïve", "Straße", "日本語", "索引", "индекс", "Ölçü", "ﬁsh", "İstanbul",
 	"\t", "\r", "\v", " ", "  ", "é́", "water", "people", "system", "systems",
+	"c.JSON(http.StatusOK,", "RouterGroup", "ctx.Context()", "_private", "'quoted'", "3DModel",
+	"Context's", "IndexHerons", "x.refreshIndex", "HERONs", "HTTPHerons", "(*Index).Query", "2heron",
+	"heron2x", "re-index", "fish'n'chips", "PeopleSystem", "queryIndex_v2", "--refresh", "{water}",
 }
 
 func randomLine(r *rand.Rand) string {

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-faba6bffa8bbadfd3d3d9c427043637f"
+const QuerySemantics = "q-1aede1ba7f26f33081db79732dc6c1b6"

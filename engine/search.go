@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strings"
 
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/backend"
@@ -10,7 +9,6 @@ import (
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/mirrorview"
 	"github.com/autorag/autorag/engine/rank"
-	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/fingerprint"
 	"github.com/autorag/autorag/internal/memfault"
 	"github.com/autorag/autorag/mirror"
@@ -228,7 +226,7 @@ func (e *Engine) fuseWith(f Fusion, mode, text string, bm, de []rank.Hit) (_ Fus
 // beyond its lists (rank.Query).
 func rankQuery(text string) rank.Query {
 	l := analyze.DetectQuery(text)
-	return rank.Query{Text: text, Stem: analyze.Stemmer(), Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: isCode, MayAttach: backend.MayAttach}
+	return rank.Query{Text: text, Stem: analyze.Stemmer(), Foreign: l != "" && l != analyze.English, Script: rank.ScriptOf(text), IsCode: backend.CodeFiles(), MayAttach: backend.MayAttach}
 }
 
 // floor is the similarity a vector-only hit needs for this query
@@ -255,13 +253,6 @@ func (e *Engine) feedbackVector(ctx context.Context, f Fusion, text string, bm [
 		return nil, 0, err
 	}
 	return rank.Turn(f, rankQuery(text), q, bm, stored)
-}
-
-// isCode reports whether a chunk comes from a file parsed as code.
-func isCode(id string) bool {
-	path, _ := record.SplitChunkID(id)
-	p, ok := mirror.ParserFor(path)
-	return ok && strings.HasPrefix(p, "code@")
 }
 
 // resultPage is how a ranking becomes results for o: the per-file limit,

@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
 // Version names the analysis chain and its settings. It goes into the index
@@ -48,19 +47,10 @@ func Terms(text string) []string {
 
 // newAnalyzer builds the chain of the package documentation (bleve's
 // unicode tokenizer, identifier splitting, lower-case, possessive_en,
-// stop_en and stemmer_porter), run in one pass by analyzer (chain.go).
+// stop_en and stemmer_porter), run in one pass by analyzer (chain.go);
+// stop_en's list is the stop table's English one (bit 0).
 func newAnalyzer() analysis.Analyzer {
-	return &analyzer{stop: newStopWords(englishStopWords()), english: true}
-}
-
-// englishStopWords is bleve's English stop list (the Snowball list), the
-// token map bleve's stop_en filter uses, built by the same constructor.
-func englishStopWords() analysis.TokenMap {
-	m, err := en.TokenMapConstructor(nil, nil)
-	if err != nil { // it reads a byte slice: cannot fail
-		panic("analyze: bleve's English stop list: " + err.Error())
-	}
-	return m
+	return &analyzer{stop: tableStopWords(1), english: true}
 }
 
 // Stemmer returns a function giving one word's term as Terms analyzes it

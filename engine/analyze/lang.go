@@ -92,26 +92,35 @@ func Languages() []string {
 // languages its index holds, not in all of them.
 var chains = func() (out [len(others) + len(scripted)]func() *analyzer) {
 	for i := range others {
-		out[i] = sync.OnceValue(func() *analyzer { return newLanguageAnalyzer(others[i]) })
+		out[i] = sync.OnceValue(func() *analyzer { return newLanguageAnalyzer(others[i], 1|1<<(i+1)) })
 	}
 	for i := range scripted {
-		out[len(others)+i] = sync.OnceValue(func() *analyzer { return newLanguageAnalyzer(scripted[i]) })
+		out[len(others)+i] = sync.OnceValue(func() *analyzer { return newLanguageAnalyzer(scripted[i], 0) })
 	}
 	return out
 }()
 
 // newLanguageAnalyzer builds the chain of a language: its stop list, to
-// which the English stop words are added, and its Snowball stemmer.
-func newLanguageAnalyzer(l language) *analyzer {
-	m := languageStopWords(l)
+// which the English stop words are added, and its Snowball stemmer. A
+// language of the stop table has its bit and English's in mask, and its
+// stop list is the table's (tableStopWords); mask 0 builds the list from
+// bleve's.
+func newLanguageAnalyzer(l language, mask uint16) *analyzer {
 	// English function words are stop words in every chain: technical
 	// text in any language quotes English, and a query in English is
 	// analyzed in every language the index holds, where "what" or "is"
 	// would otherwise be rare, heavily weighted terms.
-	for w := range englishStopWords() {
-		m[w] = true
+	stop := tableStopWords(mask)
+	if mask == 0 {
+		m := languageStopWords(l)
+		for i, w := range stopTableWords {
+			if stopTableMasks[i]&1 != 0 { // English's
+				m[w] = true
+			}
+		}
+		stop = newStopWords(m)
 	}
-	a := &analyzer{stop: newStopWords(m), snowball: l.stem}
+	a := &analyzer{stop: stop, snowball: l.stem}
 	if l.steps != nil {
 		a.steps = l.steps()
 	}

@@ -7,8 +7,22 @@ import (
 	"go/format"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
+
+// englishStopWords is bleve's English stop list (the Snowball list), the
+// token map bleve's stop_en filter uses, built by the same constructor.
+func englishStopWords() analysis.TokenMap {
+	m, err := en.TokenMapConstructor(nil, nil)
+	if err != nil { // it reads a byte slice: cannot fail
+		panic("analyze: bleve's English stop list: " + err.Error())
+	}
+	return m
+}
 
 var updateStopTable = flag.Bool("update", false, "rewrite stoptable.go from bleve's stop lists")
 
@@ -136,5 +150,44 @@ func TestStopTable(t *testing.T) {
 		if got := stopMask([]byte(w)); got != 0 {
 			t.Errorf("stopMask(%q) = %#x, want 0", w, got)
 		}
+	}
+}
+
+// TestChainStopWordsAreBleves checks each chain's stop list (the English
+// one, each language's from the table, each scripted language's map)
+// against bleve's lists, to which every chain but English's adds
+// English's: on every word of any list, those words with a byte more or
+// less, and words of no list.
+func TestChainStopWordsAreBleves(t *testing.T) {
+	english := englishStopWords()
+	probes := []string{"", "zz", "xylophone", "dieser-nicht", "éé", "The", "AND", strings.Repeat("a", 70)}
+	for w := range stopTableFromBleve() {
+		probes = append(probes, w, w+"s", w[:len(w)-1])
+	}
+	check := func(name string, stop *stopWords, want analysis.TokenMap) {
+		t.Helper()
+		for w := range want {
+			probes = append(probes, w)
+		}
+		for _, w := range probes {
+			if got := stop.has([]byte(w)); got != want[w] {
+				t.Fatalf("%s: has(%q) = %v, want %v", name, w, got, want[w])
+			}
+		}
+	}
+	check("en", shared().(*analyzer).stop, english)
+	for i, l := range others {
+		want := languageStopWords(l)
+		for w := range english {
+			want[w] = true
+		}
+		check(l.code, chains[i]().stop, want)
+	}
+	for i, l := range scripted {
+		want := languageStopWords(l)
+		for w := range english {
+			want[w] = true
+		}
+		check(l.code, chains[len(others)+i]().stop, want)
 	}
 }

@@ -1,7 +1,10 @@
 package backend
 
 import (
+	"strings"
+
 	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/engine/record"
 	"github.com/autorag/autorag/mirror"
 )
 
@@ -44,6 +47,26 @@ const MetaSep = "\x1f"
 const DefSep = "\x1e"
 
 //semguard:end chunk-record
+
+// CodeFiles returns a function reporting whether a chunk (by ID) comes
+// from a file parsed as code, remembering each path's answer: for one
+// query's ranking (rank.Query.IsCode; not safe for concurrent use, like
+// its Stemmer), whose fusion and code signals ask it of every chunk of
+// the lists, many of them of one file, and naming a file's parser builds
+// strings.
+func CodeFiles() func(id string) bool {
+	memo := map[string]bool{}
+	return func(id string) bool {
+		path, _ := record.SplitChunkID(id)
+		code, ok := memo[path]
+		if !ok {
+			parser, known := mirror.ParserFor(path)
+			code = known && strings.HasPrefix(parser, "code@")
+			memo[path] = code
+		}
+		return code
+	}
+}
 
 // MayAttach reports a path whose chunks may come from attachments (an
 // e-mail or a mailbox): entries of their own, known once a chunk is loaded.

@@ -24,28 +24,73 @@ const (
 var seed = maphash.MakeSeed()
 
 // Sign sketches text: lowercased words (letters and digits), shingled.
-// A text of fewer words than a shingle is one shingle.
+// A text of fewer words than a shingle is one shingle. A shingle's hash is
+// that of its words, each followed by a 0 byte (maphash hashes the bytes
+// written, however they were split: one call per shingle over wordBytes).
 func Sign(text string) Signature {
 	text = text[:min(len(text), signBytes)]
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	if len(words) == 0 {
+	joined, starts := wordBytes(text)
+	if len(starts) == 0 {
 		return nil
 	}
-	n := max(len(words)-shingleWords+1, 1)
+	n := max(len(starts)-shingleWords+1, 1)
 	hashes := make([]uint64, 0, n)
-	var h maphash.Hash
-	h.SetSeed(seed)
 	for i := 0; i < n; i++ {
-		h.Reset()
-		for _, w := range words[i:min(i+shingleWords, len(words))] {
-			h.WriteString(w)
-			h.WriteByte(0)
+		end := len(joined)
+		if j := i + shingleWords; j < len(starts) {
+			end = starts[j]
 		}
-		hashes = append(hashes, h.Sum64())
+		hashes = append(hashes, maphash.Bytes(seed, joined[starts[i]:end]))
 	}
 	slices.Sort(hashes)
 	hashes = slices.Compact(hashes)
 	return Signature(hashes[:min(len(hashes), sketchSize)])
+}
+
+// wordBytes returns the lowercased words (runs of letters and digits) of
+// text, each followed by a 0 byte, and where each starts. ASCII text is
+// done a byte at a time: a cold query signs whole documents, and the
+// rune-wise split cost more than the rest of its ranking.
+func wordBytes(text string) (joined []byte, starts []int) {
+	if !isASCII(text) {
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			starts = append(starts, len(joined))
+			joined = append(append(joined, w...), 0)
+		}
+		return joined, starts
+	}
+	joined = make([]byte, 0, len(text)+len(text)/4)
+	in := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		default:
+			if in {
+				joined, in = append(joined, 0), false
+			}
+			continue
+		}
+		if !in {
+			starts, in = append(starts, len(joined)), true
+		}
+		joined = append(joined, c)
+	}
+	if in {
+		joined = append(joined, 0)
+	}
+	return joined, starts
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // Similarity estimates the Jaccard similarity of the shingle sets a and b

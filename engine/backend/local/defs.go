@@ -46,20 +46,27 @@ func (defsAnalyzer) Analyze(b []byte) analysis.TokenStream {
 	return ts
 }
 
-// parseDefs reads a stored definitions value (defsField).
+// parseDefs reads a stored definitions value (defsField). It cuts the
+// entries and fields in place (no slices of parts): the code signals parse
+// the definitions of a hundred chunks a query.
 func parseDefs(s string) []rank.Def {
 	if s == "" {
 		return nil
 	}
-	entries := strings.Split(s, backend.DefSep)
-	out := make([]rank.Def, 0, len(entries))
-	for _, e := range entries {
-		f := strings.SplitN(e, backend.MetaSep, 3)
-		if len(f) != 3 {
+	out := make([]rank.Def, 0, strings.Count(s, backend.DefSep)+1)
+	for more := true; more; {
+		var e string
+		e, s, more = strings.Cut(s, backend.DefSep)
+		name, rest, ok := strings.Cut(e, backend.MetaSep)
+		if !ok {
 			continue
 		}
-		line, _ := strconv.Atoi(f[2])
-		out = append(out, rank.Def{Name: f[0], Kind: f[1], Line: line})
+		kind, num, ok := strings.Cut(rest, backend.MetaSep)
+		if !ok {
+			continue
+		}
+		line, _ := strconv.Atoi(num)
+		out = append(out, rank.Def{Name: name, Kind: kind, Line: line})
 	}
 	return out
 }

@@ -1,10 +1,10 @@
 package local
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
@@ -95,11 +95,21 @@ func (s *searcher) segmentOf(snap *scorch.IndexSnapshot, num uint64) (*scorch.Se
 	return segs[i], num - s.offsets[i]
 }
 
-// metaSection is the section of a stored meta value (bleveDoc).
+// metaSection is the section of a stored meta value (bleveDoc): its
+// third field, when a fourth follows.
 func metaSection(meta []byte) string {
-	parts := strings.SplitN(string(meta), backend.MetaSep, 4)
-	if len(parts) < 4 {
+	sep := []byte(backend.MetaSep)
+	rest := meta
+	for range 2 {
+		i := bytes.Index(rest, sep)
+		if i < 0 {
+			return ""
+		}
+		rest = rest[i+len(sep):]
+	}
+	i := bytes.Index(rest, sep)
+	if i < 0 {
 		return ""
 	}
-	return parts[2]
+	return string(rest[:i])
 }
