@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-1aede1ba7f26f33081db79732dc6c1b6"
+const QuerySemantics = "q-1d45b638645a53861e8481cdad1c0194"

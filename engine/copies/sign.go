@@ -1,10 +1,11 @@
 package copies
 
 import (
-	"hash/maphash"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // Signature is a bottom-k sketch of a text's word shingles: the k smallest
@@ -20,13 +21,12 @@ const (
 	signBytes    = 64 << 10
 )
 
-// seed is fixed for the process: signatures are compared, never stored.
-var seed = maphash.MakeSeed()
-
 // Sign sketches text: lowercased words (letters and digits), shingled.
 // A text of fewer words than a shingle is one shingle. A shingle's hash is
-// that of its words, each followed by a 0 byte (maphash hashes the bytes
-// written, however they were split: one call per shingle over wordBytes).
+// that of its words, each followed by a 0 byte: one xxhash call per
+// shingle over wordBytes. The hash has no seed, so every process signs a
+// text alike and the copies collapsed for a query do not change from one
+// run to the next (a per-process seed made them, near the thresholds).
 func Sign(text string) Signature {
 	text = text[:min(len(text), signBytes)]
 	joined, starts := wordBytes(text)
@@ -40,7 +40,7 @@ func Sign(text string) Signature {
 		if j := i + shingleWords; j < len(starts) {
 			end = starts[j]
 		}
-		hashes = append(hashes, maphash.Bytes(seed, joined[starts[i]:end]))
+		hashes = append(hashes, xxhash.Sum64(joined[starts[i]:end]))
 	}
 	slices.Sort(hashes)
 	hashes = slices.Compact(hashes)

@@ -1,12 +1,13 @@
 package copies
 
 import (
-	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // refSign is Sign as it was written first: the words split rune by rune
@@ -19,13 +20,12 @@ func refSign(text string) Signature {
 	}
 	n := max(len(words)-shingleWords+1, 1)
 	hashes := make([]uint64, 0, n)
-	var h maphash.Hash
-	h.SetSeed(seed)
+	var h xxhash.Digest
 	for i := 0; i < n; i++ {
 		h.Reset()
 		for _, w := range words[i:min(i+shingleWords, len(words))] {
 			h.WriteString(w)
-			h.WriteByte(0)
+			h.Write([]byte{0})
 		}
 		hashes = append(hashes, h.Sum64())
 	}
