@@ -63,6 +63,8 @@ type CodeSignals struct {
 	Stem, Dir  float64 // PathMatch
 	Role       Role
 	RoleFactor float64
+	Variant    string  // a platform the query does not name, or "header"
+	VarFactor  float64 // what Variant multiplies by
 	Boost      float64 // 1 + the weighted Def, Stem and Dir
 	Base       float64 // the score before the code signals
 	FileBonus  float64 // what the file's other chunks added, or took away (< 0)
@@ -88,8 +90,10 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	kind := QueryKind(q.Text)
 	w := kindWeights[kind]
 	idents := Identifiers(q.Text, kind)
-	terms := QueryTerms(q.Text, q.Stem)
+	pq := NewPathQuery(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
+	platforms := AskedPlatforms(q.Text)
+	headers := implementedHeaders(top, kind)
 	if AsksUsage(q.Text) {
 		asked[RoleDocs] = true
 	}
@@ -97,17 +101,20 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	type pathSignals struct {
 		stem, dir float64
 		role      Role
+		variant   string
 	}
 	byPath := map[string]pathSignals{} // a file's chunks share them
 	for i, x := range top {
 		p, _ := record.SplitChunkID(x.ID)
 		ps, ok := byPath[p]
 		if !ok {
-			ps.stem, ps.dir = PathMatch(terms, p, q.Stem)
+			ps.stem, ps.dir = PathMatch(pq, p, q.Stem)
 			ps.role = FileRole(p)
+			ps.variant = variant(p, platforms, headers)
 			byPath[p] = ps
 		}
-		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir}
+		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir,
+			Variant: ps.variant, VarFactor: variantFactor(ps.variant)}
 		if len(idents) > 0 && q.isCode(x.ID) {
 			s.Def = DefinitionMatch(idents, defs(x.ID))
 		}
@@ -115,7 +122,7 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 			s.RoleFactor = f
 		}
 		s.Boost = 1 + w[0]*s.Def + w[1]*s.Stem + w[2]*s.Dir
-		x.Score = x.Score * s.RoleFactor * s.Boost
+		x.Score = x.Score * s.RoleFactor * s.VarFactor * s.Boost
 		x.Code = s
 		out[i] = x
 	}
@@ -209,6 +216,9 @@ func (s *CodeSignals) explain(score float64) string {
 	}
 	if s.RoleFactor != 1 {
 		fmt.Fprintf(&b, " x%.3g (%s file)", s.RoleFactor, s.Role)
+	}
+	if s.VarFactor != 1 {
+		fmt.Fprintf(&b, " x%.3g (%s)", s.VarFactor, s.Variant)
 	}
 	switch {
 	case s.FileBonus > 0:

@@ -1,0 +1,59 @@
+package rank
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestPlatform(t *testing.T) {
+	for p, want := range map[string]string{
+		"win/core.c":          "windows",
+		"src/unix/linux.c":    "linux",
+		"unix/bsd-ifaddrs.c":  "bsd",
+		"unix/os390.c":        "zos",
+		"exec_windows.go":     "windows",
+		"command_win.go":      "windows",
+		"unix/core.c":         "",
+		"ui/windows.lua":      "",
+		"threadpool.c":        "",
+		"internal/winapi.h":   "",
+		"darwin/Info.plist":   "darwin",
+		"lib/ios/Router.m":    "darwin",
+		"pkg/linuxkit/run.go": "",
+	} {
+		if got := Platform(p); got != want {
+			t.Errorf("Platform(%s) = %q, want %q", p, got, want)
+		}
+	}
+	if got := AskedPlatforms("file watching with inotify on Linux or Windows"); !reflect.DeepEqual(got, map[string]bool{"linux": true, "windows": true}) {
+		t.Errorf("AskedPlatforms = %v", got)
+	}
+}
+
+func TestImplemented(t *testing.T) {
+	got := Implemented([]string{"include/idna.h", "src/idna.c", "queue.h", "json.hpp", "src/util.cpp", "include/util.hpp"})
+	if !reflect.DeepEqual(got, map[string]bool{"include/idna.h": true, "include/util.hpp": true}) {
+		t.Errorf("Implemented = %v", got)
+	}
+}
+
+// A Windows file and a header fall below the file the query asks for
+// (the same base score), unless the query names Windows.
+func TestCodeRerankVariants(t *testing.T) {
+	ranking := []Fused{
+		{ID: cid("win/fs.c", 0), Score: 1.0},
+		{ID: cid("idna.h", 0), Score: 0.99},
+		{ID: cid("unix/fs.c", 0), Score: 0.95},
+		{ID: cid("idna.c", 0), Score: 0.9},
+	}
+	q := Query{Text: "file system operations and domain names", IsCode: func(string) bool { return true }}
+	got := ids(CodeRerank(ranking, q, func(string) []string { return nil }))
+	want := []string{cid("unix/fs.c", 0), cid("win/fs.c", 0), cid("idna.c", 0), cid("idna.h", 0)}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ranking %v, want %v", got, want)
+	}
+	q.Text = "file system operations on Windows"
+	if got := ids(CodeRerank(ranking, q, func(string) []string { return nil })); got[0] != cid("win/fs.c", 0) {
+		t.Errorf("a query that names Windows: %v", got)
+	}
+}
