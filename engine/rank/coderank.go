@@ -90,6 +90,10 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	kind := QueryKind(q.Text)
 	w := kindWeights[kind]
 	idents := Identifiers(q.Text, kind)
+	var named []string
+	if kind == KindNatural {
+		named = NamedTypes(q.Text, q.Stem)
+	}
 	pq := NewPathQuery(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
 	platforms := AskedPlatforms(q.Text)
@@ -115,8 +119,9 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 		}
 		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir,
 			Variant: ps.variant, VarFactor: variantFactor(ps.variant)}
-		if len(idents) > 0 && q.isCode(x.ID) {
-			s.Def = DefinitionMatch(idents, defs(x.ID))
+		if len(idents)+len(named) > 0 && q.isCode(x.ID) {
+			d := defs(x.ID)
+			s.Def = max(DefinitionMatch(idents, d), NamedCredit*DefinitionMatch(named, d))
 		}
 		if f, ok := roleFactors[s.Role]; ok && !asked[s.Role] {
 			s.RoleFactor = f

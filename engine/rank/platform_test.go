@@ -57,3 +57,31 @@ func TestCodeRerankVariants(t *testing.T) {
 		t.Errorf("a query that names Windows: %v", got)
 	}
 }
+
+func TestNamedTypes(t *testing.T) {
+	stem := func(w string) string {
+		if w == "how" || w == "the" {
+			return ""
+		}
+		return w
+	}
+	got := NamedTypes("How Applicative combines the Job, HTTP and StateFlow in Go", stem)
+	if !reflect.DeepEqual(got, []string{"Applicative", "Job"}) {
+		t.Errorf("NamedTypes = %q", got)
+	}
+}
+
+// A question that names a type in words prefers the chunk that defines
+// it, by half what an identifier gives.
+func TestCodeRerankNamedType(t *testing.T) {
+	ranking := []Fused{
+		{ID: cid("cats/Commutative.scala", 0), Score: 1.0},
+		{ID: cid("cats/Laws.scala", 0), Score: 0.8},
+	}
+	defs := map[string][]string{cid("cats/Laws.scala", 0): {"Applicative"}}
+	got := CodeRerank(ranking, Query{Text: "how Applicative combines independent effects", IsCode: func(string) bool { return true }},
+		func(id string) []string { return defs[id] })
+	if got[0].ID != cid("cats/Laws.scala", 0) || got[0].Code.Def != NamedCredit {
+		t.Errorf("ranking %v, def %g", ids(got), got[0].Code.Def)
+	}
+}
