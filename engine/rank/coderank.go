@@ -36,7 +36,7 @@ const CodeShare = 0.2
 // kindWeights are the def, stem and dir weights of each query kind.
 var kindWeights = map[Kind][3]float64{
 	KindIdentifier: {1.0, 0.5, 0.1},
-	KindNatural:    {0.6, 0.5, 0.1},
+	KindNatural:    {0.6, 0.7, 0.1},
 	KindPath:       {0.3, 1.0, 0.5},
 	KindError:      {0.3, 0.1, 0.05},
 }
@@ -108,11 +108,12 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 		variant   string
 	}
 	byPath := map[string]pathSignals{} // a file's chunks share them
+	rare := NameRarity(windowPaths(top), q.Stem)
 	for i, x := range top {
 		p, _ := record.SplitChunkID(x.ID)
 		ps, ok := byPath[p]
 		if !ok {
-			ps.stem, ps.dir = PathMatch(pq, p, q.Stem)
+			ps.stem, ps.dir = PathMatchRare(pq, p, q.Stem, rare)
 			ps.role = FileRole(p)
 			ps.variant = variant(p, platforms, headers)
 			byPath[p] = ps

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"path"
 	"strings"
 )
@@ -50,6 +51,12 @@ func stemWord(w string, stem func(string) string) string {
 // counting AbbrevCredit; dir is the share of the query's terms found
 // among the folders' words.
 func PathMatch(q *PathQuery, p string, stem func(string) string) (stemScore, dirScore float64) {
+	return PathMatchRare(q, p, stem, nil)
+}
+
+// PathMatchRare is PathMatch with each word of the file's name weighted
+// by rare (NameRarity; nil weighs every word 1).
+func PathMatchRare(q *PathQuery, p string, stem func(string) string, rare func(stem string) float64) (stemScore, dirScore float64) {
 	if len(q.terms) == 0 {
 		return 0, 0
 	}
@@ -60,10 +67,14 @@ func PathMatch(q *PathQuery, p string, stem func(string) string) (stemScore, dir
 			continue
 		}
 		n++
+		r := 1.0
+		if rare != nil {
+			r = rare(s)
+		}
 		if q.terms[s] {
-			hit++
+			hit += r
 		} else if q.Abbreviation(w) {
-			hit += AbbrevCredit
+			hit += AbbrevCredit * r
 		}
 	}
 	if n > 0 {
@@ -131,3 +142,39 @@ func initials(ws []string) string {
 	}
 	return b.String()
 }
+
+// NameRarity weighs each word of a file name by how few of paths' files
+// have it in their names, as an inverse document frequency over the
+// ranking's window: 1 − RarityWeight·(1 − log(N/df)/log N) for a word in
+// df of the N distinct files' names (1 for a word only one file has;
+// 1 − RarityWeight for one every file has: "json" among nlohmann-json's
+// json_pointer.hpp, json_sax.hpp, to_json.hpp, json.hpp).
+func NameRarity(paths []string, stem func(string) string) func(string) float64 {
+	df := map[string]int{}
+	files := map[string]bool{}
+	for _, p := range paths {
+		if files[p] {
+			continue
+		}
+		files[p] = true
+		seen := map[string]bool{}
+		for _, w := range Words(fileStem(p)) {
+			if s := stemWord(w, stem); s != "" && !seen[s] {
+				seen[s] = true
+				df[s]++
+			}
+		}
+	}
+	n := float64(len(files))
+	return func(s string) float64 {
+		d := float64(df[s])
+		if n < 2 || d <= 1 {
+			return 1
+		}
+		return 1 - RarityWeight*(1-math.Log(n/d)/math.Log(n))
+	}
+}
+
+// RarityWeight is how much a word common to the window's file names
+// loses in PathMatchRare, chosen on codesearch-dev (docs/QUALITY.md).
+var RarityWeight = 1.0

@@ -132,10 +132,14 @@ func implementedHeaders(top []Fused, kind Kind) map[string]bool {
 	if kind == KindIdentifier {
 		return nil
 	}
-	var paths []string
-	for _, x := range top {
-		p, _ := record.SplitChunkID(x.ID)
-		paths = append(paths, p)
+	return Implemented(windowPaths(top))
+}
+
+// windowPaths are the paths of the window's chunks, one for each chunk.
+func windowPaths(top []Fused) []string {
+	paths := make([]string, len(top))
+	for i, x := range top {
+		paths[i], _ = record.SplitChunkID(x.ID)
 	}
-	return Implemented(paths)
+	return paths
 }
