@@ -13,12 +13,17 @@ import (
 // The code signals (CodeRerank) re-score a ranking when it is a search of
 // code: a fused (or single-list) score s becomes
 //
-//	s · role · (1 + def·Def + stem·Stem + dir·Dir)
+//	s · role · variant · (1 + def·Def + stem·Stem + dir·Dir)
 //
-// where Def is DefinitionMatch, Stem and Dir are PathMatch, role demotes
-// tests, docs, examples, changelogs, generated, vendored code and type
-// stubs unless the query asks for them, and the weights def, stem and dir
-// depend on the query's Kind. Then each file's best chunk gains a share of
+// where Def is DefinitionMatch (of the query's identifiers, or at
+// NamedCredit of the type names a question in words capitalizes), Stem
+// and Dir are PathMatchRare (file-name words weighed by their rarity in
+// the window, NameRarity; abbreviations counted), role demotes tests,
+// docs, examples, changelogs, generated, vendored code and type stubs
+// unless the query asks for them, variant demotes a file for a platform
+// the query does not name (Platform) and a header whose implementation is
+// in the window (Implemented), and the weights def, stem and dir depend
+// on the query's Kind. Then each file's best chunk gains a share of
 // the scores of the file's other chunks, each counting for less
 // (FileBonus, FileDecay), and those other chunks lose as much. Every
 // weight here was chosen on codesearch-dev (docs/QUALITY.md).
