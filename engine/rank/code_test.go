@@ -123,7 +123,7 @@ func TestPathMatch(t *testing.T) {
 		}
 		return strings.TrimSuffix(w, "s")
 	}
-	q := QueryTerms("update and delete statement builders", stem)
+	q := NewPathQuery("update and delete statement builders", stem)
 	for _, c := range []struct {
 		path      string
 		stem, dir float64
@@ -136,6 +136,19 @@ func TestPathMatch(t *testing.T) {
 		s, d := PathMatch(q, c.path, stem)
 		if s != c.stem || d != c.dir {
 			t.Errorf("PathMatch(%s) = %g, %g; want %g, %g", c.path, s, d, c.stem, c.dir)
+		}
+	}
+	for query, paths := range map[string]map[string]float64{
+		"file system operations":          {"unix/fs.c": AbbrevCredit, "unix/fsevents.c": 0},
+		"WebSocket client implementation": {"client_ws.py": (1 + AbbrevCredit) / 2, "client.py": 1, "wsgi.py": 0},
+		"generating model cards":          {"modelcards/modelcards.py": AbbrevCredit, "cards.py": 1},
+		"iterator implementation":         {"iter_impl.hpp": AbbrevCredit, "it.hpp": 0},
+	} {
+		q := NewPathQuery(query, stem)
+		for p, want := range paths {
+			if s, _ := PathMatch(q, p, stem); math.Abs(s-want) > 1e-9 {
+				t.Errorf("PathMatch(%q, %s) = %g, want %g", query, p, s, want)
+			}
 		}
 	}
 }

@@ -190,3 +190,33 @@ func boundary(rs []rune, i int) bool {
 	}
 	return false
 }
+
+// NamedTypes are the words of a question in words that are capitalized
+// like a type's name (Applicative, Job, Mutex: a capital, then lower-case
+// letters only, three letters or more), stop words (which stem to "")
+// left out. The question may name a type this way without the spelling
+// that makes a token code-like (CodeLike), so the chunk that defines one
+// is preferred too, less than for an identifier (NamedCredit).
+func NamedTypes(text string, stem func(string) string) []string {
+	var out []string
+	for _, f := range strings.Fields(text) {
+		f = strings.Trim(f, "`'\",;:.?!()[]{}<>")
+		rs := []rune(f)
+		if len(rs) < 3 || !unicode.IsUpper(rs[0]) || CodeLike(f) || stemWord(strings.ToLower(f), stem) == "" {
+			continue
+		}
+		lower := true
+		for _, r := range rs[1:] {
+			lower = lower && unicode.IsLower(r)
+		}
+		if lower {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// NamedCredit is what defining a word of NamedTypes counts in the
+// definition match (defining an identifier counts 1), chosen on
+// codesearch-dev (docs/QUALITY.md).
+var NamedCredit = 0.5

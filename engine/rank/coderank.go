@@ -13,12 +13,17 @@ import (
 // The code signals (CodeRerank) re-score a ranking when it is a search of
 // code: a fused (or single-list) score s becomes
 //
-//	s · role · (1 + def·Def + stem·Stem + dir·Dir)
+//	s · role · variant · (1 + def·Def + stem·Stem + dir·Dir)
 //
-// where Def is DefinitionMatch, Stem and Dir are PathMatch, role demotes
-// tests, docs, examples, changelogs, generated, vendored code and type
-// stubs unless the query asks for them, and the weights def, stem and dir
-// depend on the query's Kind. Then each file's best chunk gains a share of
+// where Def is DefinitionMatch (of the query's identifiers, or at
+// NamedCredit of the type names a question in words capitalizes), Stem
+// and Dir are PathMatchRare (file-name words weighed by their rarity in
+// the window, NameRarity; abbreviations counted), role demotes tests,
+// docs, examples, changelogs, generated, vendored code and type stubs
+// unless the query asks for them, variant demotes a file for a platform
+// the query does not name (Platform) and a header whose implementation is
+// in the window (Implemented), and the weights def, stem and dir depend
+// on the query's Kind. Then each file's best chunk gains a share of
 // the scores of the file's other chunks, each counting for less
 // (FileBonus, FileDecay), and those other chunks lose as much. Every
 // weight here was chosen on codesearch-dev (docs/QUALITY.md).
@@ -36,7 +41,7 @@ const CodeShare = 0.2
 // kindWeights are the def, stem and dir weights of each query kind.
 var kindWeights = map[Kind][3]float64{
 	KindIdentifier: {1.0, 0.5, 0.1},
-	KindNatural:    {0.6, 0.5, 0.1},
+	KindNatural:    {0.6, 0.7, 0.1},
 	KindPath:       {0.3, 1.0, 0.5},
 	KindError:      {0.3, 0.1, 0.05},
 }
@@ -63,6 +68,8 @@ type CodeSignals struct {
 	Stem, Dir  float64 // PathMatch
 	Role       Role
 	RoleFactor float64
+	Variant    string  // a platform the query does not name, or "header"
+	VarFactor  float64 // what Variant multiplies by
 	Boost      float64 // 1 + the weighted Def, Stem and Dir
 	Base       float64 // the score before the code signals
 	FileBonus  float64 // what the file's other chunks added, or took away (< 0)
@@ -88,8 +95,14 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	kind := QueryKind(q.Text)
 	w := kindWeights[kind]
 	idents := Identifiers(q.Text, kind)
-	terms := QueryTerms(q.Text, q.Stem)
+	var named []string
+	if kind == KindNatural {
+		named = NamedTypes(q.Text, q.Stem)
+	}
+	pq := NewPathQuery(q.Text, q.Stem)
 	asked := AskedRoles(Words(q.Text))
+	platforms := AskedPlatforms(q.Text)
+	headers := implementedHeaders(top, kind)
 	if AsksUsage(q.Text) {
 		asked[RoleDocs] = true
 	}
@@ -97,25 +110,30 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	type pathSignals struct {
 		stem, dir float64
 		role      Role
+		variant   string
 	}
 	byPath := map[string]pathSignals{} // a file's chunks share them
+	rare := NameRarity(windowPaths(top), q.Stem)
 	for i, x := range top {
 		p, _ := record.SplitChunkID(x.ID)
 		ps, ok := byPath[p]
 		if !ok {
-			ps.stem, ps.dir = PathMatch(terms, p, q.Stem)
+			ps.stem, ps.dir = PathMatchRare(pq, p, q.Stem, rare)
 			ps.role = FileRole(p)
+			ps.variant = variant(p, platforms, headers)
 			byPath[p] = ps
 		}
-		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir}
-		if len(idents) > 0 && q.isCode(x.ID) {
-			s.Def = DefinitionMatch(idents, defs(x.ID))
+		s := &CodeSignals{Kind: kind, Base: x.Score, Role: ps.role, RoleFactor: 1, Stem: ps.stem, Dir: ps.dir,
+			Variant: ps.variant, VarFactor: variantFactor(ps.variant)}
+		if len(idents)+len(named) > 0 && q.isCode(x.ID) {
+			d := defs(x.ID)
+			s.Def = max(DefinitionMatch(idents, d), NamedCredit*DefinitionMatch(named, d))
 		}
 		if f, ok := roleFactors[s.Role]; ok && !asked[s.Role] {
 			s.RoleFactor = f
 		}
 		s.Boost = 1 + w[0]*s.Def + w[1]*s.Stem + w[2]*s.Dir
-		x.Score = x.Score * s.RoleFactor * s.Boost
+		x.Score = x.Score * s.RoleFactor * s.VarFactor * s.Boost
 		x.Code = s
 		out[i] = x
 	}
@@ -209,6 +227,9 @@ func (s *CodeSignals) explain(score float64) string {
 	}
 	if s.RoleFactor != 1 {
 		fmt.Fprintf(&b, " x%.3g (%s file)", s.RoleFactor, s.Role)
+	}
+	if s.VarFactor != 1 {
+		fmt.Fprintf(&b, " x%.3g (%s)", s.VarFactor, s.Variant)
 	}
 	switch {
 	case s.FileBonus > 0:

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,19 +31,23 @@ var roleDirs = map[string]Role{
 	"tutorial": RoleExample, "tutorials": RoleExample, "demo": RoleExample, "demos": RoleExample,
 	"changelog": RoleChangelog, "changelogs": RoleChangelog, "changes": RoleChangelog,
 	"vendor": RoleVendored, "third_party": RoleVendored, "thirdparty": RoleVendored, "node_modules": RoleVendored,
-	"generated": RoleGenerated,
+	"generated": RoleGenerated, "typings": RoleStub, "@types": RoleStub,
 }
 
 // FileRole is the role of the file at path (slash-separated, relative to
 // the root). The file's own name decides first (a test file, a changelog,
-// generated code, a type stub, a text document), then its innermost
-// folder that names a role; anything else is source.
+// generated code, a type stub, a text document), then a Lua file under
+// types/ (a definition file) or its innermost folder that names a role;
+// anything else is source.
 func FileRole(p string) Role {
 	base := path.Base(p)
 	if r, ok := nameRole(base); ok {
 		return r
 	}
 	dirs := strings.Split(path.Dir(p), "/")
+	if strings.EqualFold(path.Ext(base), ".lua") && slices.Contains(dirs, "types") {
+		return RoleStub // LuaLS's definition files (---@meta) sit under types/
+	}
 	for i := len(dirs) - 1; i >= 0; i-- {
 		if r, ok := roleDirs[strings.ToLower(dirs[i])]; ok {
 			return r
