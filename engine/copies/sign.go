@@ -49,49 +49,66 @@ func Sign(text string) Signature {
 
 // wordBytes returns the lowercased words (runs of letters and digits) of
 // text, each followed by a 0 byte, and where each starts. ASCII text is
-// done a byte at a time: a cold query signs whole documents, and the
-// rune-wise split cost more than the rest of its ranking.
+// done a byte at a time through asciiWord: a cold query signs whole
+// documents, and the rune-wise split cost more than the rest of its
+// ranking. The words and their 0 bytes never outgrow the text by more
+// than the last word's 0, so joined is written in place.
 func wordBytes(text string) (joined []byte, starts []int) {
-	if !isASCII(text) {
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			starts = append(starts, len(joined))
-			joined = append(append(joined, w...), 0)
-		}
-		return joined, starts
-	}
-	joined = make([]byte, 0, len(text)+len(text)/4)
+	joined = make([]byte, len(text)+1)
+	n := 0
 	in := false
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
-		default:
+		c := asciiWord[text[i]]
+		switch c {
+		case nonASCII:
+			return wordRunes(text)
+		case 0:
 			if in {
-				joined, in = append(joined, 0), false
+				joined[n], in = 0, false
+				n++
 			}
 			continue
 		}
 		if !in {
-			starts, in = append(starts, len(joined)), true
+			starts, in = append(starts, n), true
 		}
-		joined = append(joined, c)
+		joined[n] = c
+		n++
 	}
 	if in {
-		joined = append(joined, 0)
+		joined[n] = 0
+		n++
+	}
+	return joined[:n], starts
+}
+
+// wordRunes is wordBytes for a text that is not all ASCII.
+func wordRunes(text string) (joined []byte, starts []int) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		starts = append(starts, len(joined))
+		joined = append(append(joined, w...), 0)
 	}
 	return joined, starts
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
+// nonASCII marks in asciiWord the bytes that start or continue a
+// multi-byte rune.
+const nonASCII = 0xff
+
+// asciiWord maps an ASCII letter or digit to itself lowercased, any other
+// ASCII byte to 0 (a separator) and every other byte to nonASCII.
+var asciiWord = func() (t [256]byte) {
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = nonASCII
 	}
-	return true
-}
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = c, c
+	}
+	return t
+}()
 
 // Similarity estimates the Jaccard similarity of the shingle sets a and b
 // were signed from: among the k smallest hashes of their union, the share
