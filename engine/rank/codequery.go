@@ -3,6 +3,7 @@ package rank
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is what a query to a code search looks like (QueryKind).
@@ -154,6 +155,63 @@ func Identifiers(text string, kind Kind) []string {
 // (camelCase), before the last capital of a run followed by a lower-case
 // letter (HTTPServer: http, server), and between letters and digits.
 func Words(s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return wordsRunes(s)
+		}
+	}
+	return wordsASCII(s)
+}
+
+// wordsASCII is Words of an ASCII s, split a byte at a time: each word is
+// a piece of s, lowercased (strings.ToLower copies only a word that has a
+// capital). The code signals split every file name of a query's window.
+func wordsASCII(s string) []string {
+	var out []string
+	start := -1 // of the current word; -1 between words
+	for i := 0; i < len(s); i++ {
+		if !isAlnumASCII(s[i]) {
+			if start >= 0 {
+				out = append(out, strings.ToLower(s[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if start >= 0 && boundaryASCII(s, i) {
+			out = append(out, strings.ToLower(s[start:i]))
+			start = i
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
+
+func isAlnumASCII(c byte) bool { return isLowerASCII(c) || isUpperASCII(c) || isDigitASCII(c) }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+
+// boundaryASCII is boundary over the bytes of an ASCII s.
+func boundaryASCII(s string, i int) bool {
+	p, r := s[i-1], s[i]
+	switch {
+	case isUpperASCII(r) && (isLowerASCII(p) || isDigitASCII(p)):
+		return true
+	case isUpperASCII(r) && isUpperASCII(p) && i+1 < len(s) && isLowerASCII(s[i+1]):
+		return true
+	case isDigitASCII(r) != isDigitASCII(p):
+		return true
+	}
+	return false
+}
+
+// wordsRunes is Words of any s, split rune by rune.
+func wordsRunes(s string) []string {
 	var out []string
 	var cur []rune
 	flush := func() {

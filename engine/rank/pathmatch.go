@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // PathQuery is a query as path matching reads it (NewPathQuery).
@@ -118,10 +119,10 @@ func (q *PathQuery) Abbreviation(w string) bool {
 	}
 	for i := range q.words {
 		for k := 2; k <= 4 && i+k <= len(q.words); k++ {
-			if initials(q.words[i:i+k]) == w {
+			if initialsAre(q.words[i:i+k], w) {
 				return true
 			}
-			if k <= 3 && (strings.Join(q.words[i:i+k], "") == w || strings.Join(q.stems[i:i+k], "") == w) {
+			if k <= 3 && (joinedIs(q.words[i:i+k], w) || joinedIs(q.stems[i:i+k], w)) {
 				return true
 			}
 		}
@@ -132,15 +133,32 @@ func (q *PathQuery) Abbreviation(w string) bool {
 	return false
 }
 
-func initials(ws []string) string {
-	var b strings.Builder
-	for _, w := range ws {
-		for _, r := range w {
-			b.WriteRune(r)
+// initialsAre reports whether w is the first runes of ws run together
+// (a word's first rune as range reads it: an invalid byte counts as
+// U+FFFD), without building them: Abbreviation asks it of every word of
+// every file name in a query's window.
+func initialsAre(ws []string, w string) bool {
+	var buf [4 * 4]byte
+	b := buf[:0]
+	for _, x := range ws {
+		for _, r := range x {
+			b = utf8.AppendRune(b, r)
 			break
 		}
 	}
-	return b.String()
+	return string(b) == w
+}
+
+// joinedIs reports whether w is ws run together (strings.Join(ws, "")),
+// without joining them.
+func joinedIs(ws []string, w string) bool {
+	for _, x := range ws {
+		if !strings.HasPrefix(w, x) {
+			return false
+		}
+		w = w[len(x):]
+	}
+	return w == ""
 }
 
 // NameRarity weighs each word of a file name by how few of paths' files
