@@ -57,7 +57,7 @@ const DefSep = "\x1e"
 func CodeFiles() func(id string) bool {
 	memo := map[string]bool{}
 	return func(id string) bool {
-		path, _ := record.SplitChunkID(id)
+		path := record.ChunkPath(id)
 		code, ok := memo[path]
 		if !ok {
 			parser, known := mirror.ParserFor(path)

@@ -115,7 +115,7 @@ func CodeRerank(ranking []Fused, q Query, defs func(id string) []string) []Fused
 	byPath := map[string]pathSignals{} // a file's chunks share them
 	rare := NameRarity(windowPaths(top), q.Stem)
 	for i, x := range top {
-		p, _ := record.SplitChunkID(x.ID)
+		p := record.ChunkPath(x.ID)
 		ps, ok := byPath[p]
 		if !ok {
 			ps.stem, ps.dir = PathMatchRare(pq, p, q.Stem, rare)
@@ -155,7 +155,7 @@ func fileEvidence(out []Fused) {
 	}
 	files := map[string]*file{}
 	for i := range out {
-		p, _ := record.SplitChunkID(out[i].ID)
+		p := record.ChunkPath(out[i].ID)
 		f := files[p]
 		if f == nil {
 			files[p] = &file{best: i, seen: 1}

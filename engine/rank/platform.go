@@ -139,7 +139,7 @@ func implementedHeaders(top []Fused, kind Kind) map[string]bool {
 func windowPaths(top []Fused) []string {
 	paths := make([]string, len(top))
 	for i, x := range top {
-		paths[i], _ = record.SplitChunkID(x.ID)
+		paths[i] = record.ChunkPath(x.ID)
 	}
 	return paths
 }

@@ -13,7 +13,7 @@ import (
 func BestPerFile(ranking []Fused) map[string]Fused {
 	best := map[string]Fused{}
 	for _, x := range ranking {
-		path, _ := record.SplitChunkID(x.ID)
+		path := record.ChunkPath(x.ID)
 		if _, ok := best[path]; !ok {
 			best[path] = x
 		}

@@ -19,6 +19,15 @@ func SplitChunkID(id string) (string, int) {
 	return id[:i], n
 }
 
+// ChunkPath returns the path of a chunk ID (SplitChunkID without parsing
+// the ordinal, for callers that need only the file).
+func ChunkPath(id string) string {
+	if i := strings.LastIndexByte(id, 0); i >= 0 {
+		return id[:i]
+	}
+	return id
+}
+
 // LessChunkID orders chunk IDs by path, then numerically by ordinal.
 func LessChunkID(a, b string) bool {
 	pa, oa := SplitChunkID(a)

@@ -123,7 +123,7 @@ func (s *searcher) collect(ranked []hit, filter *backend.PathFilter, mode string
 		if !filter.Match(id) {
 			continue
 		}
-		path, _ := record.SplitChunkID(id)
+		path := record.ChunkPath(id)
 		out = append(out, rank.Hit{ID: id, Score: h.score})
 		if files[path]++; files[path] <= perFile {
 			accepted++
