@@ -171,19 +171,10 @@ func (t *topK) push(c cand) {
 	}
 }
 
-// hits sorts the candidates best first and copies their IDs out of the mapping.
+// hits sorts the candidates best first (sortBest) and copies their IDs
+// out of the mapping.
 func (ix *Index) hits(t *topK) []Hit {
-	slices.SortFunc(t.h, func(a, b cand) int { // worse(b, a): -1, worse(a, b): 1, in one pass
-		switch {
-		case a.score != b.score && b.score < a.score:
-			return -1
-		case a.score != b.score && a.score < b.score:
-			return 1
-		case a.score != b.score: // NaN: neither is worse
-			return 0
-		}
-		return bytes.Compare(t.id(a), t.id(b))
-	})
+	t.sortBest()
 	out := make([]Hit, len(t.h))
 	for i, c := range t.h {
 		out[i] = Hit{ID: string(t.id(c)), Score: c.score}
