@@ -181,50 +181,6 @@ func pow(b float64, n int) float64 {
 	return r
 }
 
-// sortFused sorts best first, ties on chunk ID: an order without ties
-// (chunk IDs are unique), so no sort needs to be stable. It sorts each
-// chunk's score and position, which hold no pointer, comparing the scores
-// in place, and moves each chunk once: swapping the chunks themselves
-// (IDs and pointers, under write barriers) cost more than the fusion it
-// sorted, and reading each score through its position cost a cold path
-// query 0.3 M instructions.
-func sortFused(xs []Fused) {
-	keys := make([]fusedKey, len(xs))
-	for i := range keys {
-		keys[i] = fusedKey{xs[i].Score, int32(i)}
-	}
-	slices.SortFunc(keys, func(a, b fusedKey) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.score != b.score: // a NaN, which cmp.Compare ranks lowest
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-		}
-		if a.pos == b.pos {
-			return 0
-		}
-		if record.LessChunkID(xs[a.pos].ID, xs[b.pos].ID) {
-			return -1
-		}
-		return 1
-	})
-	sorted := make([]Fused, len(xs))
-	for i, k := range keys {
-		sorted[i] = xs[k.pos]
-	}
-	copy(xs, sorted)
-}
-
-// fusedKey is what sortFused sorts: a chunk's score and its position.
-type fusedKey struct {
-	score float64
-	pos   int32
-}
-
 // explain says what the code signals did to a chunk's score.
 func (s *CodeSignals) explain(score float64) string {
 	var parts []string

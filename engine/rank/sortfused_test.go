@@ -36,20 +36,27 @@ func refSortFused(xs []Fused) {
 }
 
 // TestSortFusedIsRef: sortFused orders chunks as refSortFused does, with
-// tied scores, NaN, infinities and both zeros among them.
+// tied scores, scores a few units in the last place apart, NaN,
+// infinities and both zeros among them.
 func TestSortFusedIsRef(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, 0.25}
-	for n := range 300 {
-		xs := make([]Fused, n%120)
+	special := []float64{math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 0.5, 0.25, -0.25,
+		math.Nextafter(0.5, 1), math.Nextafter(0.5, 0), math.Nextafter(-0.25, 0), 5e-324, -5e-324}
+	for n := range 600 {
+		xs := make([]Fused, n%150)
 		for i := range xs {
 			xs[i].ID = record.ChunkID(fmt.Sprintf("d%d/f%d.go", r.IntN(5), r.IntN(7)), i)
-			switch r.IntN(3) {
+			switch r.IntN(4) {
 			case 0:
 				xs[i].Score = special[r.IntN(len(special))]
+			case 1:
+				xs[i].Score = 0.1 + float64(r.IntN(2000))*1e-17 // equal in their high bits
 			default:
 				xs[i].Score = float64(r.IntN(20)) / 8
 			}
+		}
+		if n%10 == 0 && len(xs) > 0 {
+			xs[r.IntN(len(xs))].Score = math.NaN()
 		}
 		got, want := slices.Clone(xs), slices.Clone(xs)
 		sortFused(got)
