@@ -161,19 +161,10 @@ func (m *Matcher) foundText(lines []string) ([]byte, []int) {
 			text = append(append(text, l...), '\n')
 			continue
 		}
-		for off := 0; off < len(l); {
-			if l[off] == ' ' || l[off] == '\t' {
-				off++
-				continue
-			}
-			end := off + 1
-			for end < len(l) && l[end] != ' ' && l[end] != '\t' {
-				end++
-			}
+		for off, end := blankWord(l, 0); off < len(l); off, end = blankWord(l, end) {
 			if w := l[off:end]; mayYield(w, &initial) {
 				text = append(append(text, w...), ' ')
 			}
-			off = end
 		}
 		text = append(text, '\n')
 	}
@@ -231,22 +222,27 @@ func (ls *lineScore) note(term string, off int) {
 func (ls *lineScore) ascii(l string, initial *[256]bool) {
 	words.mu.Lock()
 	defer words.mu.Unlock()
-	for off := 0; off < len(l); {
-		if l[off] == ' ' || l[off] == '\t' {
-			off++
-			continue
-		}
-		end := off + 1
-		for end < len(l) && l[end] != ' ' && l[end] != '\t' {
-			end++
-		}
+	for off, end := blankWord(l, 0); off < len(l); off, end = blankWord(l, end) {
 		if w := l[off:end]; initial[w[0]] || !lowerLetters(w) {
 			for _, t := range words.termsOf(w) {
 				ls.note(t.term, off+t.off)
 			}
 		}
-		off = end
 	}
+}
+
+// blankWord returns where the next word of l (a run of bytes other than
+// space and tab) at or after from starts and ends; start is len(l) when
+// there is none.
+func blankWord(l string, from int) (start, end int) {
+	for from < len(l) && (l[from] == ' ' || l[from] == '\t') {
+		from++
+	}
+	end = from
+	for end < len(l) && l[end] != ' ' && l[end] != '\t' {
+		end++
+	}
+	return from, end
 }
 
 // mayYield reports whether the ASCII word w (no blanks) may yield a term

@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4386ba2a718c2c15d3935cdc550ad111"
+const QuerySemantics = "q-195b78f4ef8b196cbf67d5a2325424ef"
