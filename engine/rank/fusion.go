@@ -124,6 +124,11 @@ type Fused struct {
 	BM25, Dense         float64
 	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
 	WDense              float64 // adaptive: the dense weight of this chunk
+	// FileDense and FileDenseRank (adaptive, a code chunk) are the
+	// similarity and dense rank of the file's best chunk when they stood
+	// for this chunk's own (scoreAdaptive); 0 otherwise.
+	FileDense     float64
+	FileDenseRank int
 	// Code is what the code signals did to Score (CodeRerank); nil when
 	// they did not run.
 	Code *CodeSignals
