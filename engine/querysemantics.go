@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-c63a63af5ec41fdfd663d7b314114256"
+const QuerySemantics = "q-fa523956102c1bf3eea291e3444accc8"

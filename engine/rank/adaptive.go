@@ -25,22 +25,25 @@ import (
 // the GloVe embedder before). When BM25 matched nothing the dense
 // list keeps its weight (the floor keeps it from returning noise).
 //
-// The dense part of a code chunk BM25 found is its file's (fileDense):
-// the similarity of the file's best chunk in the dense list when that is
-// above its own. Code search asks for files, and BM25 and the embedder
-// often find a file by different chunks (a definition's name, a doc
-// comment's words); scored chunk by chunk, neither chunk carried both
-// signals and a file BM25 ranked high lost to files the dense list alone
-// liked (codesearch-dev: three repositories below their BM25, none with
-// the file's similarity; lifting the chunks only the dense list found too
-// ranked the same). Prose chunks keep their own similarity: a document
-// can be long, and NFCorpus dev (0.3271 -> 0.3270) and SciFact train
-// (0.7159) did not gain from it.
+// With f.FileDense the dense part of a code chunk BM25 found is its
+// file's (fileDense): the similarity of the file's best chunk in the dense
+// list when that is above its own. Code search asks for files, and BM25
+// and the embedder often find a file by different chunks (a definition's
+// name, a doc comment's words); scored chunk by chunk, neither chunk
+// carried both signals and a file BM25 ranked high lost to files the
+// dense list alone liked (codesearch-dev: three repositories below their
+// BM25, none with the file's similarity; lifting the chunks only the dense
+// list found too ranked the same). Prose chunks keep their own similarity:
+// a document can be long, and NFCorpus dev (0.3271 -> 0.3270) and SciFact
+// train (0.7159) did not gain from it.
 // The weights are pure: they depend on the query text, the lists and paths.
 func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query) {
 	maxB, minD, maxD := listBounds(bm25, dense)
 	code := CodeWeight(f, q)
-	files := fileDense(bm25, dense, q)
+	var files map[string]denseBest
+	if f.FileDense {
+		files = fileDense(bm25, dense, q)
+	}
 	for _, x := range xs {
 		x.Score, x.WDense = 0, (1-f.Alpha)*w
 		d, found := x.Dense, x.DenseRank > 0

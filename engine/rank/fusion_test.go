@@ -116,7 +116,7 @@ func TestCodeWeight(t *testing.T) {
 // the dense list ranks first carries both signals; a prose chunk keeps
 // its own.
 func TestFuseAdaptiveFileDense(t *testing.T) {
-	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1}
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, FileDense: true}
 	isCode := func(id string) bool { return !strings.HasPrefix(id, "doc.md") }
 	q := Query{IsCode: isCode}
 	bm := []Hit{{"a.go\x000", 10}, {"b.go\x000", 9.5}, {"doc.md\x000", 9.5}}
@@ -137,6 +137,10 @@ func TestFuseAdaptiveFileDense(t *testing.T) {
 	if want := 0.7*0.95 + 0.3*0.625; math.Abs(score["b.go\x000"]-want) > 1e-12 {
 		t.Errorf("b.go#0 scored %v, want %v (its own similarity, the file's best)", score["b.go\x000"], want)
 	}
+	f.FileDense = false
+	if x := Fuse(f, q, bm, de); x[0].ID != "b.go\x000" || x[0].FileDenseRank != 0 {
+		t.Errorf("without FileDense: ranking %q, want b.go#0 first, scored chunk by chunk", ids(x))
+	}
 	if got[0].FileDenseRank != 1 || got[0].FileDense != 0.9 {
 		t.Errorf("a.go#0 names the file's best %d %v, want vector rank 1 score 0.9", got[0].FileDenseRank, got[0].FileDense)
 	}
@@ -149,7 +153,7 @@ func TestFuseAdaptiveFileDense(t *testing.T) {
 // the engine's depths (FetchK files of BM25, DenseRef dense chunks), 4
 // chunks a file.
 func BenchmarkFuseAdaptiveCode(b *testing.B) {
-	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1}
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, FileDense: true}
 	q := Query{IsCode: func(string) bool { return true }}
 	var bm, de []Hit
 	for i := range 300 {
