@@ -34,9 +34,11 @@ type Fusion struct {
 	// FileDense (adaptive) gives a code chunk BM25 found its file's best
 	// similarity in the dense list (scoreAdaptive). Measured with the
 	// built-in embedder (codesearch-dev 0.8772 -> 0.8846); with
-	// bge-small-en-v1.5-q it lost (0.8750 -> 0.8739: the file's best of
-	// many chunks lifts a long file such as nlohmann-json's json.hpp), so
-	// only the built-in default sets it.
+	// bge-small-en-v1.5-q (0.8750 -> 0.8739) and all-minilm-l6-v2-q
+	// (0.8739 -> 0.8641) it lost: the file's best of many chunks lifts a
+	// long file such as nlohmann-json's json.hpp when the dense list
+	// weighs as much as BM25 or more, so only the built-in default sets
+	// it.
 	FileDense bool `json:"file_dense,omitempty"`
 	// Floor drops, in hybrid mode, chunks only the vector list found whose
 	// similarity is below it (no better than chance for the embedder);
