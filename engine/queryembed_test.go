@@ -38,7 +38,7 @@ func TestTransformerDefaultFusion(t *testing.T) {
 			t.Errorf("default fusion of transformer %s: %v", tc.model, err)
 		}
 	}
-	const builtin = "adaptive alpha=0.7 code=1 foreign=0 floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"
+	const builtin = "adaptive alpha=0.7 code=1 foreign=0 file_dense floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"
 	if got := DefaultFusion(static.New().Identity()).String(); got != builtin {
 		t.Errorf("default fusion of the built-in embedder: %s, want %s (unchanged)", got, builtin)
 	}

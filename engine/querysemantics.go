@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-195b78f4ef8b196cbf67d5a2325424ef"
+const QuerySemantics = "q-55aadc0c5313b6e5266626dfb661042e"

@@ -56,7 +56,7 @@ func DefaultFusion(id embed.Identity) Fusion {
 // The default settings of each fusion method (see DefaultFusion).
 var (
 	DefaultConvex   = Fusion{Method: FusionConvex, Alpha: 0.8}
-	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5}
+	DefaultAdaptive = Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, Foreign: 0, Floor: 0.15, FloorUnknown: 0.25, FloorRatio: 0.5, Feedback: 5, FileDense: true}
 	DefaultRRF      = Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 	// DefaultTransformer is the transformer models' (rank.TransformerFusion).
 	DefaultTransformer = rank.DefaultTransformer

@@ -17,7 +17,7 @@ func TestDefaultFusionPerEmbedder(t *testing.T) {
 		want string
 	}{
 		{[]string{"AUTORAG_EMBEDDER=transformer", "AUTORAG_MODEL=all-minilm-l6-v2-q"}, "adaptive alpha=0.5 code=2.5 foreign=0.25 latin_only feedback=5"},
-		{nil, "adaptive alpha=0.7 code=1 foreign=0 floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"},
+		{nil, "adaptive alpha=0.7 code=1 foreign=0 file_dense floor=0.15 floor_unknown=0.25 floor_ratio=0.5 feedback=5"},
 	} {
 		root := t.TempDir()
 		writeFile(t, root, "keys.md", "# Signing keys\nRotate the signing keys every ninety days.\n")

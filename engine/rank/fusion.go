@@ -31,6 +31,15 @@ type Fusion struct {
 	// an English model's vector of such a query puts BM25's good ranking
 	// out of order (XQuAD zh and el with all-minilm-l6-v2-q).
 	LatinOnly bool `json:"latin_only,omitempty"`
+	// FileDense (adaptive) gives a code chunk BM25 found its file's best
+	// similarity in the dense list (scoreAdaptive). Measured with the
+	// built-in embedder (codesearch-dev 0.8772 -> 0.8846); with
+	// bge-small-en-v1.5-q (0.8750 -> 0.8739) and all-minilm-l6-v2-q
+	// (0.8739 -> 0.8641) it lost: the file's best of many chunks lifts a
+	// long file such as nlohmann-json's json.hpp when the dense list
+	// weighs as much as BM25 or more, so only the built-in default sets
+	// it.
+	FileDense bool `json:"file_dense,omitempty"`
 	// Floor drops, in hybrid mode, chunks only the vector list found whose
 	// similarity is below it (no better than chance for the embedder);
 	// 0 keeps them all.
@@ -61,6 +70,9 @@ func (f Fusion) String() string {
 		s = fmt.Sprintf("adaptive alpha=%g code=%g foreign=%g", f.Alpha, f.Code, f.Foreign)
 		if f.LatinOnly {
 			s += " latin_only"
+		}
+		if f.FileDense {
+			s += " file_dense"
 		}
 	default:
 		s = fmt.Sprintf("convex alpha=%g", f.Alpha)
@@ -124,6 +136,11 @@ type Fused struct {
 	BM25, Dense         float64
 	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
 	WDense              float64 // adaptive: the dense weight of this chunk
+	// FileDense and FileDenseRank (adaptive, a code chunk) are the
+	// similarity and dense rank of the file's best chunk when they stood
+	// for this chunk's own (scoreAdaptive); 0 otherwise.
+	FileDense     float64
+	FileDenseRank int
 	// Code is what the code signals did to Score (CodeRerank); nil when
 	// they did not run.
 	Code *CodeSignals

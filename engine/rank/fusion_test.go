@@ -1,7 +1,9 @@
 package rank
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +108,62 @@ func TestCodeWeight(t *testing.T) {
 	scoreAdaptive(Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 4}, xs, []Hit{{ID: "a.go\x000", Score: 2}}, []Hit{{ID: "b.go\x000", Score: 0.9}, {ID: "a.go\x000", Score: 0.5}}, 1, q)
 	if xs[0].WDense != 2 || xs[1].Score <= xs[0].Score {
 		t.Errorf("dense weight %g, scores %g (BM25's best) and %g (the dense list's best): the dense list should lead", xs[0].WDense, xs[0].Score, xs[1].Score)
+	}
+}
+
+// TestFuseAdaptiveFileDense: a code chunk's dense part is its file's best
+// similarity, so the chunk BM25 ranks first in a file whose other chunk
+// the dense list ranks first carries both signals; a prose chunk keeps
+// its own.
+func TestFuseAdaptiveFileDense(t *testing.T) {
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, FileDense: true}
+	isCode := func(id string) bool { return !strings.HasPrefix(id, "doc.md") }
+	q := Query{IsCode: isCode}
+	bm := []Hit{{"a.go\x000", 10}, {"b.go\x000", 9.5}, {"doc.md\x000", 9.5}}
+	de := []Hit{{"a.go\x001", 0.9}, {"doc.md\x001", 0.9}, {"b.go\x000", 0.6}, {"c.go\x000", 0.1}}
+	got := Fuse(f, q, bm, de)
+	score := map[string]float64{}
+	for _, x := range got {
+		score[x.ID] = x.Score
+	}
+	// a.go#0: 0.7·1 + 0.3·1 (a.go#1's similarity, the top of the scale).
+	if want := 1.0; math.Abs(score["a.go\x000"]-want) > 1e-12 || got[0].ID != "a.go\x000" {
+		t.Fatalf("a.go#0 scored %v (ranking %q), want %v and first", score["a.go\x000"], ids(got), want)
+	}
+	// doc.md#0 is prose: BM25 alone, below b.go#0 with its own similarity.
+	if want := 0.7 * 0.95; math.Abs(score["doc.md\x000"]-want) > 1e-12 {
+		t.Errorf("doc.md#0 scored %v, want %v (no similarity of its file's other chunk)", score["doc.md\x000"], want)
+	}
+	if want := 0.7*0.95 + 0.3*0.625; math.Abs(score["b.go\x000"]-want) > 1e-12 {
+		t.Errorf("b.go#0 scored %v, want %v (its own similarity, the file's best)", score["b.go\x000"], want)
+	}
+	f.FileDense = false
+	if x := Fuse(f, q, bm, de); x[0].ID != "b.go\x000" || x[0].FileDenseRank != 0 {
+		t.Errorf("without FileDense: ranking %q, want b.go#0 first, scored chunk by chunk", ids(x))
+	}
+	if got[0].FileDenseRank != 1 || got[0].FileDense != 0.9 {
+		t.Errorf("a.go#0 names the file's best %d %v, want vector rank 1 score 0.9", got[0].FileDenseRank, got[0].FileDense)
+	}
+	if e := got[0].explainAdaptive(f, q, func(n string, r int, s float64) string { return n }); !strings.Contains(e, "the file's best: vector rank 1 score 0.9000") {
+		t.Errorf("explain %q does not name the file's best chunk", e)
+	}
+}
+
+// BenchmarkFuseAdaptiveCode: adaptive fusion of a code query's lists at
+// the engine's depths (FetchK files of BM25, DenseRef dense chunks), 4
+// chunks a file.
+func BenchmarkFuseAdaptiveCode(b *testing.B) {
+	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, FileDense: true}
+	q := Query{IsCode: func(string) bool { return true }}
+	var bm, de []Hit
+	for i := range 300 {
+		bm = append(bm, Hit{fmt.Sprintf("src/f%d.go\x00%d", i/3, i%3), float64(300 - i)})
+	}
+	for i := range DenseRef {
+		de = append(de, Hit{fmt.Sprintf("src/f%d.go\x00%d", (i*7)%250, i%4), 1 - float64(i)/DenseRef})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Fuse(f, q, bm, de)
 	}
 }
