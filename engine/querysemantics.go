@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-55aadc0c5313b6e5266626dfb661042e"
+const QuerySemantics = "q-4b04d8fa879d6c06df3d2ccf0b8ea68b"

@@ -50,7 +50,7 @@ func scoreAdaptive(f Fusion, xs []*Fused, bm25, dense []Hit, w float64, q Query)
 		if q.isCode(x.ID) {
 			x.WDense *= code
 			if x.BM25Rank > 0 {
-				p, _ := record.SplitChunkID(x.ID)
+				p := record.ChunkPath(x.ID)
 				if b, ok := files[p]; ok && (!found || b.sim > d) {
 					x.FileDense, x.FileDenseRank = b.sim, b.rank
 					d, found = b.sim, true
@@ -81,7 +81,7 @@ func fileDense(bm25, dense []Hit, q Query) map[string]denseBest {
 	}
 	files := make(map[string]denseBest, len(dense))
 	for i, h := range dense {
-		p, _ := record.SplitChunkID(h.ID)
+		p := record.ChunkPath(h.ID)
 		if _, ok := files[p]; !ok && q.IsCode(h.ID) {
 			files[p] = denseBest{h.Score, i + 1}
 		}
