@@ -32,7 +32,7 @@ func (f *PathFilter) Match(id string) bool {
 	if f == nil {
 		return true
 	}
-	path, _ := record.SplitChunkID(id)
+	path := record.ChunkPath(id)
 	if f.Spec != nil && !f.Spec.Match(path) {
 		return false
 	}

@@ -73,7 +73,7 @@ func (s *searcher) filesWith(ctx context.Context, t string) (*backend.PathFilter
 		if err != nil {
 			return nil, p.fail(err)
 		}
-		if path, _ := record.SplitChunkID(id); backend.MayAttach(path) {
+		if path := record.ChunkPath(id); backend.MayAttach(path) {
 			out.Chunks[id] = true
 		} else {
 			out.Paths[path] = true
