@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/autorag/autorag/engine/record"
+	"github.com/autorag/autorag/internal/scorekey"
 )
 
 // sortFused sorts best first, ties on chunk ID: an order without ties
@@ -28,7 +29,7 @@ func sortFused(xs []Fused) {
 			sortFusedCompared(xs)
 			return
 		}
-		keys[i] = bestFirst(s)&^mask | uint64(i)
+		keys[i] = scorekey.BestFirst(s)&^mask | uint64(i)
 	}
 	slices.Sort(keys)
 	for i := 0; i < len(keys); {
@@ -73,17 +74,4 @@ func sortFusedCompared(xs []Fused) {
 		sorted[i] = xs[p]
 	}
 	copy(xs, sorted)
-}
-
-// bestFirst maps a score that is not NaN to a key that orders the higher
-// score first, both zeros alike.
-func bestFirst(score float64) uint64 {
-	if score == 0 {
-		score = 0 // -0 ranks as 0
-	}
-	b := math.Float64bits(score)
-	if b&(1<<63) != 0 {
-		return b // negative: the larger the bits, the lower the score
-	}
-	return ^b &^ (1 << 63) // not negative: the larger the score, the smaller the key
 }

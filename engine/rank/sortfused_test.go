@@ -69,37 +69,6 @@ func TestSortFusedIsRef(t *testing.T) {
 	}
 }
 
-// TestBestFirstKeys pins the key of a float64 score: the higher score the
-// smaller key, both zeros alike, the exact bits fixed.
-func TestBestFirstKeys(t *testing.T) {
-	for _, c := range []struct {
-		score float64
-		key   uint64
-	}{
-		{math.Inf(1), 0x000fffffffffffff}, {1, 0x400fffffffffffff}, {0.5, 0x401fffffffffffff},
-		{5e-324, 0x7ffffffffffffffe}, {0, 0x7fffffffffffffff}, {math.Copysign(0, -1), 0x7fffffffffffffff},
-		{-5e-324, 0x8000000000000001}, {-0.25, 0xbfd0000000000000}, {-1, 0xbff0000000000000},
-		{math.Inf(-1), 0xfff0000000000000},
-	} {
-		if got := bestFirst(c.score); got != c.key {
-			t.Errorf("bestFirst(%v) = %#016x, want %#016x", c.score, got, c.key)
-		}
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 100000 {
-		a, b := math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
-		if r.IntN(4) == 0 {
-			b = a
-		}
-		if math.IsNaN(a) || math.IsNaN(b) {
-			continue
-		}
-		if got, want := cmp.Compare(bestFirst(a), bestFirst(b)), cmp.Compare(b, a); got != want {
-			t.Fatalf("keys of %v and %v compare %d, scores %d", a, b, got, want)
-		}
-	}
-}
-
 // BenchmarkSortFused sorts a fusion's worth of chunks: 1,000 scores, a
 // fifth of them tied.
 func BenchmarkSortFused(b *testing.B) {

@@ -2,8 +2,9 @@ package vector
 
 import (
 	"bytes"
-	"math"
 	"slices"
+
+	"github.com/autorag/autorag/internal/scorekey"
 )
 
 // sortBest sorts the candidates best first: higher score, then smaller ID
@@ -19,7 +20,7 @@ func (t *topK) sortBest() {
 			t.sortCompared()
 			return
 		}
-		keys[i] = uint64(bestFirst(c.score))<<32 | uint64(i)
+		keys[i] = scorekey.BestFirst(c.score)<<32 | uint64(i)
 	}
 	slices.Sort(keys)
 	pos := func(k uint64) cand { return t.h[uint32(k)] }
@@ -38,19 +39,6 @@ func (t *topK) sortBest() {
 		sorted[i] = pos(k)
 	}
 	copy(t.h, sorted)
-}
-
-// bestFirst maps a score that is not NaN to a key that orders the higher
-// score first, both zeros alike.
-func bestFirst(score float32) uint32 {
-	if score == 0 {
-		score = 0 // -0 ranks as 0
-	}
-	b := math.Float32bits(score)
-	if b&(1<<31) != 0 {
-		return b // negative: the larger the bits, the lower the score
-	}
-	return ^b &^ (1 << 31) // not negative: the larger the score, the smaller the key
 }
 
 // sortCompared is sortBest through the comparison, for candidates with a

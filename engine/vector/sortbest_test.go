@@ -2,7 +2,6 @@ package vector
 
 import (
 	"bytes"
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -49,37 +48,6 @@ func TestSortBestIsCompared(t *testing.T) {
 			if !bytes.Equal(got.id(g), want.id(w)) || math.Float32bits(g.score) != math.Float32bits(w.score) {
 				t.Fatalf("round %d, position %d: %q %v, want %q %v", round, i, got.id(g), g.score, want.id(w), w.score)
 			}
-		}
-	}
-}
-
-// TestBestFirstKeys pins the key of a float32 score: the higher score the
-// smaller key, both zeros alike, the exact bits fixed.
-func TestBestFirstKeys(t *testing.T) {
-	for _, c := range []struct {
-		score float32
-		key   uint32
-	}{
-		{float32(math.Inf(1)), 0x007fffff}, {1, 0x407fffff}, {0.5, 0x40ffffff},
-		{math.SmallestNonzeroFloat32, 0x7ffffffe}, {0, 0x7fffffff}, {float32(math.Copysign(0, -1)), 0x7fffffff},
-		{-math.SmallestNonzeroFloat32, 0x80000001}, {-0.25, 0xbe800000}, {-1, 0xbf800000},
-		{float32(math.Inf(-1)), 0xff800000},
-	} {
-		if got := bestFirst(c.score); got != c.key {
-			t.Errorf("bestFirst(%v) = %#08x, want %#08x", c.score, got, c.key)
-		}
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 100000 {
-		a, b := math.Float32frombits(r.Uint32()), math.Float32frombits(r.Uint32())
-		if r.IntN(4) == 0 {
-			b = a
-		}
-		if a != a || b != b {
-			continue
-		}
-		if got, want := cmp.Compare(bestFirst(a), bestFirst(b)), cmp.Compare(b, a); got != want {
-			t.Fatalf("keys of %v and %v compare %d, scores %d", a, b, got, want)
 		}
 	}
 }
