@@ -70,31 +70,44 @@ func (w *warmer) discard() {
 	w.store.Close()
 }
 
-// todo cuts the committed mirror's files once, on every core, as a
+// missing cuts the committed mirror's files once, on every core, as a
 // refresh with the target would (split.Files; a parse the syntax module
-// refuses falls back to the line heuristic, as in the refresh), and
-// returns the distinct chunk texts the target's cache lacks, in the
-// mirror's order, with how many distinct texts the mirror holds. A file
-// whose object is gone (edited since) is skipped: the upgrade's commit
-// embeds what replaced it. What it returns holds copies of the texts
-// only (slim), not the documents they were cut from.
-func (w *warmer) todo(ctx context.Context) (todo []*backend.Chunk, total int, err error) {
+// refuses falls back to the line heuristic, as in the refresh), and hands
+// keep, file by file in the mirror's order, the distinct chunk texts the
+// target's cache lacks (keep must not retain the slice: it is reused).
+// It returns how many distinct texts the mirror holds. A file whose
+// object is gone (edited since) is skipped: the upgrade's commit embeds
+// what replaced it.
+func (w *warmer) missing(ctx context.Context, keep func([]*backend.Chunk)) (total int, err error) {
 	read := func(en mirror.Entry) (*mirror.Doc, error) { return w.store.Get(en.TextHash) }
 	next, stop := split.Files(ctx, w.man.Entries, read, w.target.Settings.SplitOptions())
 	defer stop()
 	seen := map[[32]byte]bool{}
+	var miss []*backend.Chunk
 	for range w.man.Entries {
 		f := next()
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return 0, err
 		}
-		n := len(todo)
 		var met int
-		todo, met = w.vb.Missing(f.Chunks, seen, todo) // none when f.Err: gone
+		miss, met = w.vb.Missing(f.Chunks, seen, miss[:0]) // none when f.Err: gone
 		total += met
-		for i := n; i < len(todo); i++ {
-			todo[i] = slim(todo[i])
+		keep(miss)
+	}
+	return total, nil
+}
+
+// todo is what missing finds, with how many distinct texts the mirror
+// holds. What it returns holds copies of the texts only (slim), not the
+// documents they were cut from.
+func (w *warmer) todo(ctx context.Context) (todo []*backend.Chunk, total int, err error) {
+	total, err = w.missing(ctx, func(miss []*backend.Chunk) {
+		for _, d := range miss {
+			todo = append(todo, slim(d))
 		}
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return todo, total, nil
 }
@@ -106,10 +119,14 @@ func slim(d *backend.Chunk) *backend.Chunk {
 }
 
 // count returns how many distinct chunk texts the mirror holds and how
-// many of them the cache has vectors for.
+// many of them the cache has vectors for, copying no text.
 func (w *warmer) count(ctx context.Context) (done, total int, err error) {
-	todo, total, err := w.todo(ctx)
-	return total - len(todo), total, err
+	lacking := 0
+	total, err = w.missing(ctx, func(miss []*backend.Chunk) { lacking += len(miss) })
+	if err != nil {
+		return 0, 0, err
+	}
+	return total - lacking, total, nil
 }
 
 // run embeds every missing chunk in groups, flushing the cache and
