@@ -57,10 +57,8 @@ func merge(r WorkspaceSearch, ms []*member, answers []*envelope.Query, errs []er
 			ra.Error = &ErrorEnvelope(errs[i]).Error
 		} else {
 			q := answers[i]
-			ra.OK, ra.Mode, ra.Fingerprint, ra.Generation, ra.Cached = true, q.Mode, q.Fingerprint, q.Generation, q.Cached
-			ra.Results, ra.Stale, ra.StaleCheckedAt = len(q.Results), q.Stale, q.StaleCheckedAt
-			ra.Reranked, ra.RerankError = q.Reranked, q.RerankError
-			ra.Embedder, ra.Upgrade = q.Embedder, q.Upgrade
+			ra = rootAnswer(m.name, q)
+			ra.Path, ra.Cached, ra.Stale, ra.StaleCheckedAt = m.e.Layout.Root, q.Cached, q.Stale, q.StaleCheckedAt
 			ok = append(ok, i)
 		}
 		out.Roots = append(out.Roots, ra)

@@ -134,8 +134,7 @@ func AnswerOf(root string, q *envelope.Query) *SearchAnswer {
 	return &SearchAnswer{OK: q.OK, Outcome: q.Outcome, Query: q.Query, Mode: q.Mode, K: q.K, Fingerprint: q.Fingerprint,
 		Generation: q.Generation, Cached: q.Cached, TookMS: q.TookMS, Results: HitsOf(root, q.Results), Explain: q.Explain,
 		Stale: q.Stale, StaleCheckedAt: q.StaleCheckedAt, Reranked: q.Reranked, RerankError: q.RerankError,
-		Roots: []RootAnswer{{Root: root, OK: true, Mode: q.Mode, Fingerprint: q.Fingerprint, Generation: q.Generation, Results: len(q.Results),
-			Reranked: q.Reranked, RerankError: q.RerankError, Embedder: q.Embedder, Upgrade: q.Upgrade}}}
+		Roots: []RootAnswer{rootAnswer(root, q)}}
 }
 
 // Fit cuts a's results to maxTokens as Markdown prints them (see FitHits).

@@ -59,6 +59,14 @@ type RootAnswer struct {
 	Error    *envelope.ErrorBody `json:"error,omitempty"`
 }
 
+// rootAnswer is what root's own answer q says of it: every field but the
+// path, cached and stale, which a merge adds (AnswerOf leaves them to
+// the envelope).
+func rootAnswer(root string, q *envelope.Query) RootAnswer {
+	return RootAnswer{Root: root, OK: true, Mode: q.Mode, Fingerprint: q.Fingerprint, Generation: q.Generation,
+		Results: len(q.Results), Reranked: q.Reranked, RerankError: q.RerankError, Embedder: q.Embedder, Upgrade: q.Upgrade}
+}
+
 // SearchAnswer is a workspace search's envelope: `autorag query --json`'s
 // fields (fingerprint and generation when one root answered), the merged
 // results, and what each root said.
