@@ -116,13 +116,7 @@ func (e *Engine) QueryAt(ctx context.Context, sc *fingerprint.Sidecar, o QueryOp
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", g.Sidecar.Generation, err)
 	}
-	if err := e.rerank(ctx, o, res); err != nil {
-		return nil, err
-	}
-	res.Hint = cmp.Or(e.filterHint(res, filter), res.Hint)
-	e.addMeta(res, o)
-	res.TookMS = ms(time.Since(start))
-	return res, nil
+	return e.finish(ctx, o, res, filter, start)
 }
 
 // openCommitted opens the generation the sidecar names. An open generation
@@ -191,6 +185,13 @@ func (e *Engine) Search(ctx context.Context, g *Generation, o QueryOptions) (*Qu
 	if err != nil {
 		return nil, err
 	}
+	return e.finish(ctx, o, res, filter, start)
+}
+
+// finish is what Query and Search do after the search: rerank res, say
+// why the filter found nothing (when it knows), add the metadata o asks
+// for, and time the answer from start.
+func (e *Engine) finish(ctx context.Context, o QueryOptions, res *QueryResult, filter *backend.PathFilter, start time.Time) (*QueryResult, error) {
 	if err := e.rerank(ctx, o, res); err != nil {
 		return nil, err
 	}

@@ -13,18 +13,8 @@ import (
 // among them; and a NaN score leaves the order to the comparison.
 func TestSortBestIsCompared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
-	data := make([][]float32, 300)
-	for i := range data {
-		data[i] = []float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()}
-	}
-	ix := buildClustered(t, data, 4, 3)
+	ix, rows := sortRows(t, rng, 300)
 	special := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), 0, float32(math.Copysign(0, -1)), -0.5, 1e-30, -1e-30}
-	var rows []cand
-	for si, s := range ix.segs {
-		for r := range s.count {
-			rows = append(rows, cand{seg: int32(si), row: int32(r)})
-		}
-	}
 	for round := range 200 {
 		n := 1 + rng.IntN(len(rows))
 		cs := make([]cand, n)
@@ -56,19 +46,10 @@ func TestSortBestIsCompared(t *testing.T) {
 // them), a fifth of them tied, across three segments.
 func BenchmarkSortBest(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	data := make([][]float32, 600)
-	for i := range data {
-		data[i] = []float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()}
-	}
-	ix := buildClustered(b, data, 4, 3)
-	var cs []cand
-	for si, s := range ix.segs {
-		for r := range s.count {
-			cs = append(cs, cand{seg: int32(si), row: int32(r), score: rng.Float32()})
-		}
-	}
+	ix, cs := sortRows(b, rng, 600)
 	cs = cs[:500]
 	for i := range cs {
+		cs[i].score = rng.Float32()
 		if i%5 == 0 {
 			cs[i].score = 0.5
 		}
@@ -79,4 +60,22 @@ func BenchmarkSortBest(b *testing.B) {
 		copy(t.h, cs)
 		t.sortBest()
 	}
+}
+
+// sortRows is an index of n random 4-d vectors in three segments and a
+// candidate (no score) for each of its rows, segment by segment.
+func sortRows(t testing.TB, rng *rand.Rand, n int) (*Index, []cand) {
+	t.Helper()
+	data := make([][]float32, n)
+	for i := range data {
+		data[i] = []float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()}
+	}
+	ix := buildClustered(t, data, 4, 3)
+	var rows []cand
+	for si, s := range ix.segs {
+		for r := range s.count {
+			rows = append(rows, cand{seg: int32(si), row: int32(r)})
+		}
+	}
+	return ix, rows
 }
