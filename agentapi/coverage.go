@@ -1,0 +1,71 @@
+package agentapi
+
+import (
+	"github.com/autorag/autorag/engine/analyze"
+	"github.com/autorag/autorag/engine/rank"
+	"github.com/autorag/autorag/envelope"
+)
+
+// Coverage weights (MergeCoverage, MergeNames), chosen with bench/agents
+// roots on pairs of the code-search dev trees and one with SciFact (see
+// docs/QUALITY.md, "Merging roots").
+const (
+	// coverageDepth is how many of a root's best passages its coverage
+	// (and its names' match) is the mean of: one lucky passage among
+	// many is weak evidence that the root is about the question.
+	coverageDepth = 3
+	// coverageExponent sharpens the roots' evidence ratios: at 3 a root
+	// holding a third fewer of the query's terms weighs 0.30.
+	coverageExponent = 3
+)
+
+// coverage is the mean, over q's best coverageDepth results (fewer when
+// the root has fewer to give: a small root's one file may be the whole
+// answer), of the share of the query's terms each holds in its path,
+// title, section or text. Unlike BM25 it does not depend on the
+// root's term statistics, so it compares across roots: a root that is
+// about the question holds all of its words, where BM25 rates that
+// root's common words (its own name, its jargon) low.
+func coverage(terms []string, q *envelope.Query) float64 {
+	top := q.Results[:min(coverageDepth, len(q.Results))]
+	if len(terms) == 0 || len(top) == 0 {
+		return 0
+	}
+	var sum float64
+	for _, r := range top {
+		have := map[string]bool{}
+		for _, t := range analyze.Terms(r.Path + "\n" + r.Title + "\n" + r.Section + "\n" + r.Text) {
+			have[t] = true
+		}
+		n := 0
+		for _, t := range terms {
+			if have[t] {
+				n++
+			}
+		}
+		sum += float64(n) / float64(len(terms))
+	}
+	return sum / float64(len(top))
+}
+
+// named is 1 plus the mean, over q's best coverageDepth results, of how
+// well each one's file name matches the query (rank.PathMatch: the share
+// of the name's words the query holds, an abbreviation counting
+// partly): 2 when each of them is named by the question (errors.go for
+// "error types", Pair.java for "immutable pair container"), 1 when none
+// is. The ranking already prefers such files within a root; across roots
+// a root whose best files are named for the question is the one it is
+// about, where another root may hold as many of its words in passing.
+// It reads only the paths, so it depends on no root's statistics.
+func named(pq *rank.PathQuery, stem func(string) string, q *envelope.Query) float64 {
+	top := q.Results[:min(coverageDepth, len(q.Results))]
+	if len(top) == 0 {
+		return 1
+	}
+	var sum float64
+	for _, r := range top {
+		s, _ := rank.PathMatch(pq, r.Path, stem)
+		sum += s
+	}
+	return 1 + sum/float64(len(top))
+}
