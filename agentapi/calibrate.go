@@ -5,7 +5,6 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/analyze"
-	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/envelope"
 )
 
@@ -30,10 +29,9 @@ func weightsOf(query string, answers []*envelope.Query, ok []int, method string)
 		evidence = func(q *envelope.Query) float64 { return math.Pow(coverage(terms, q), coverageExponent) }
 		unknown = 0 // none of the query's words: found by vectors alone
 	case MergeNames:
-		terms, stem := analyze.Terms(query), analyze.Stemmer()
-		pq := rank.NewPathQuery(query, stem)
+		terms, nq := analyze.Terms(query), newNameQuery(query)
 		evidence = func(q *envelope.Query) float64 {
-			return math.Pow(coverage(terms, q)*named(pq, stem, q), coverageExponent)
+			return math.Pow(coverage(terms, q)*named(nq, q), coverageExponent)
 		}
 		unknown = 0
 	}

@@ -48,23 +48,46 @@ func coverage(terms []string, q *envelope.Query) float64 {
 	return sum / float64(len(top))
 }
 
+// defCredit is what a passage that defines the queried identifier adds
+// to named, against 1 for a file named for the question: the tie breaker
+// of a symbol query ("Engine") that two roots cover alike, where the root
+// that defines it is the one it is about.
+const defCredit = 0.5
+
+// nameQuery is a query as named reads it.
+type nameQuery struct {
+	path   *rank.PathQuery
+	idents []string // the identifiers it names (rank.Identifiers)
+	stem   func(string) string
+}
+
+func newNameQuery(query string) nameQuery {
+	stem := analyze.Stemmer()
+	return nameQuery{path: rank.NewPathQuery(query, stem), idents: rank.Identifiers(query, rank.QueryKind(query)), stem: stem}
+}
+
 // named is 1 plus the mean, over q's best coverageDepth results, of how
 // well each one's file name matches the query (rank.PathMatch: the share
-// of the name's words the query holds, an abbreviation counting
-// partly): 2 when each of them is named by the question (errors.go for
-// "error types", Pair.java for "immutable pair container"), 1 when none
-// is. The ranking already prefers such files within a root; across roots
-// a root whose best files are named for the question is the one it is
-// about, where another root may hold as many of its words in passing.
-// It reads only the paths, so it depends on no root's statistics.
-func named(pq *rank.PathQuery, stem func(string) string, q *envelope.Query) float64 {
+// of the name's words the query holds, an abbreviation counting partly)
+// plus defCredit when the passage defines an identifier the query names
+// (rank.DefinitionMatch): 1 when none of them is named for the question
+// nor defines its identifier, 2 when each is named for it (errors.go for
+// "error types", Pair.java for "immutable pair container"). The ranking
+// already prefers such files within a root; across roots a root whose
+// best files are named for the question is the one it is about, where
+// another root may hold as many of its words in passing. It reads only
+// the results, so it depends on no root's statistics.
+func named(nq nameQuery, q *envelope.Query) float64 {
 	top := q.Results[:min(coverageDepth, len(q.Results))]
 	if len(top) == 0 {
 		return 1
 	}
 	var sum float64
 	for _, r := range top {
-		s, _ := rank.PathMatch(pq, r.Path, stem)
+		s, _ := rank.PathMatch(nq.path, r.Path, nq.stem)
+		if len(nq.idents) > 0 && len(r.Defs) > 0 {
+			s += defCredit * rank.DefinitionMatch(nq.idents, rank.DefNames(r.Defs))
+		}
 		sum += s
 	}
 	return 1 + sum/float64(len(top))

@@ -44,8 +44,8 @@
 // (MergeNames, calibrate.go and coverage.go) therefore weighs each root
 // by evidence that does not depend on those statistics: the share of the
 // query's terms its best three passages hold, times 1 plus how well
-// those passages' file names match the query, cubed, over the best
-// root's; each root's scores are divided by its best (fusion for code
+// those passages' file names match the query (and whether they define
+// an identifier it names), cubed, over the best root's; each root's scores are divided by its best (fusion for code
 // tops out below 1) and multiplied by that weight. It never reorders a
 // root's own list. Passages a reranker scored are merged
 // by its scores as they are (every root asks the same reranker), before

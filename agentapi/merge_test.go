@@ -1,11 +1,13 @@
 package agentapi
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/envelope"
 )
 
@@ -178,6 +180,20 @@ func TestNamesWeights(t *testing.T) {
 	third := named(texts("the cellar", "the cellar door", "cellar"), "keys.go", "keys.go", "keys.go")
 	if got := weightsOf(query, []*envelope.Query{full, third}, []int{0, 1}, MergeNames); got[0] != 1 || got[1] > 0.3 {
 		t.Errorf("weights %v, want the root holding every term first, the one named keys.go (a third of them) below 0.3", got)
+	}
+	// A symbol both roots cover alike: the root whose passage defines it
+	// weighs 1, the other 1/(1+½/3)³ (defCredit), in either order.
+	prose, code := texts("the engine of the car", "engines", "an engine"), texts("type Engine struct", "engine", "Engine")
+	code.Results[0].Defs = []rank.Def{{Name: "Engine", Kind: "type", Line: 1}}
+	want := 1 / math.Pow(1+0.5/3, 3) // defCredit ½ on one of three passages
+	for _, order := range [][]*envelope.Query{{prose, code}, {code, prose}} {
+		got := weightsOf("Engine", order, []int{0, 1}, MergeNames)
+		if order[0] == code {
+			got[0], got[1] = got[1], got[0]
+		}
+		if math.Abs(got[0]-want) > 1e-9 || got[1] != 1 {
+			t.Errorf("prose, code weights %v, want [%.4f 1]", got, want)
+		}
 	}
 }
 
