@@ -28,11 +28,8 @@ func weightsOf(query string, answers []*envelope.Query, ok []int, method string)
 		terms := analyze.Terms(query)
 		evidence = func(q *envelope.Query) float64 { return math.Pow(coverage(terms, q), coverageExponent) }
 		unknown = 0 // none of the query's words: found by vectors alone
-	case MergeNames:
-		terms, nq := analyze.Terms(query), newNameQuery(query)
-		evidence = func(q *envelope.Query) float64 {
-			return math.Pow(coverage(terms, q)*named(nq, q), coverageExponent)
-		}
+	case MergeEvidence:
+		evidence = evidenceOf(query, everyCosine(answers, ok))
 		unknown = 0
 	}
 	if evidence == nil || len(ok) < 2 {

@@ -1,14 +1,16 @@
 package agentapi
 
 import (
+	"math"
+
 	"github.com/autorag/autorag/engine/analyze"
 	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/envelope"
 )
 
-// Coverage weights (MergeCoverage, MergeNames), chosen with bench/agents
-// roots on pairs of the code-search dev trees and one with SciFact (see
-// docs/QUALITY.md, "Merging roots").
+// Evidence weights (MergeCoverage, MergeEvidence), chosen with
+// bench/agents roots on pairs of the code-search dev trees and gin beside
+// SciFact, in either order (see docs/QUALITY.md, "Merging roots").
 const (
 	// coverageDepth is how many of a root's best passages its coverage
 	// (and its names' match) is the mean of: one lucky passage among
@@ -17,7 +19,40 @@ const (
 	// coverageExponent sharpens the roots' evidence ratios: at 3 a root
 	// holding a third fewer of the query's terms weighs 0.30.
 	coverageExponent = 3
+	// cosineExponent is how much the best cosine similarity counts
+	// (MergeEvidence): at ½ it settles what coverage and names leave
+	// even (a paraphrase that holds the words of neither root) without
+	// outweighing them where the model's similarities differ between
+	// code and prose (at 1 a prose root's "ALTER TABLE" outweighed the
+	// Go package that defines Table).
+	cosineExponent = 0.5
 )
+
+// evidenceOf is MergeEvidence's evidence that query is about a root, from
+// the root's answer: (coverage × named)^coverageExponent, times its best
+// cosine similarity^cosineExponent when cos (every root answered with
+// one: not in bm25 mode).
+func evidenceOf(query string, cos bool) func(*envelope.Query) float64 {
+	terms, nq := analyze.Terms(query), newNameQuery(query)
+	return func(q *envelope.Query) float64 {
+		e := math.Pow(coverage(terms, q)*named(nq, q), coverageExponent)
+		if cos {
+			e *= math.Pow(topCosine(q), cosineExponent)
+		}
+		return e
+	}
+}
+
+// everyCosine reports whether every answering root has a cosine
+// similarity among its results (none has in bm25 mode).
+func everyCosine(answers []*envelope.Query, ok []int) bool {
+	for _, i := range ok {
+		if topCosine(answers[i]) <= 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // coverage is the mean, over q's best coverageDepth results (fewer when
 // the root has fewer to give: a small root's one file may be the whole

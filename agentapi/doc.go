@@ -41,7 +41,7 @@
 // weak it is, and raw BM25 does not compare across roots either: each
 // root has its own term statistics, and a root that is about the question
 // rates its common words (its own name, its jargon) lowest. The merge
-// (MergeNames, calibrate.go and coverage.go) therefore weighs each root
+// (MergeEvidence, calibrate.go and coverage.go) therefore weighs each root
 // by evidence that does not depend on those statistics: the share of the
 // query's terms its best three passages hold, times 1 plus how well
 // those passages' file names match the query (and whether they define

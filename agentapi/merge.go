@@ -32,10 +32,11 @@ const (
 	// MergeCoverage multiplies each root's scores by its coverage of the
 	// query (calibrate.go) over the best of all roots'.
 	MergeCoverage = "coverage"
-	// MergeNames is MergeCoverage with each root's coverage multiplied
-	// by how well its best files' names match the query (calibrate.go).
-	// The default.
-	MergeNames = "names"
+	// MergeEvidence multiplies each root's scores by its evidence of
+	// being what the query is about (coverage.go: its coverage, its best
+	// files' names and definitions, its best cosine similarity) over the
+	// best of all roots'. The default.
+	MergeEvidence = "evidence"
 )
 
 // merged is a hit and what the merge sorts it by.
@@ -98,7 +99,7 @@ func keyed(query string, ms []*member, answers []*envelope.Query, ok []int, meth
 		out.Cached = out.Cached && q.Cached
 		w := weights[i]
 		top := 1.0
-		if t := topScore(q); (method == MergeCoverage || method == MergeNames) && len(ok) > 1 && t > 0 {
+		if t := topScore(q); (method == MergeCoverage || method == MergeEvidence) && len(ok) > 1 && t > 0 {
 			top = t // each root's best at its weight (fusion for code tops out below 1)
 		}
 		for j, res := range q.Results {

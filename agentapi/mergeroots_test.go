@@ -33,12 +33,35 @@ var goStdQuestions = []question{
 	{"Castagnoli polynomial checksum table", map[string]bool{"hash/crc32/crc32.go": true}},
 }
 
+// goStdSymbols are symbol questions (a name the package defines) about
+// goStdPackages, each answered by the files that define it. The sample
+// project mentions some of these words in passing ("list", "table"), so
+// its best passages hold as much of the question as the package's.
+var goStdSymbols = []question{
+	{"Ring", map[string]bool{"container/ring/ring.go": true}},
+	{"Scanner", map[string]bool{"bufio/scan.go": true}},
+	{"Element", map[string]bool{"container/list/list.go": true}},
+	{"Writer", map[string]bool{"encoding/csv/writer.go": true, "bufio/bufio.go": true, "text/tabwriter/tabwriter.go": true}},
+	{"Reader", map[string]bool{"encoding/csv/reader.go": true, "bufio/bufio.go": true}},
+	{"ParseError", map[string]bool{"encoding/csv/reader.go": true}},
+	{"MakeTable", map[string]bool{"hash/crc32/crc32.go": true}},
+	{"ReadRune", map[string]bool{"bufio/bufio.go": true}},
+	{"Heap", map[string]bool{"container/heap/heap.go": true}},
+	{"List", map[string]bool{"container/list/list.go": true}},
+	{"Table", map[string]bool{"hash/crc32/crc32.go": true}},
+	{"Flush", map[string]bool{"bufio/bufio.go": true, "text/tabwriter/tabwriter.go": true, "encoding/csv/writer.go": true}},
+}
+
 // TestMergedRootsAnswerTheirOwnQuestions: a workspace of two real trees —
 // the repository's sample project (docs, notes, scripts; its judged
-// questions) and Go standard library packages (Go source) — answers each
-// root's questions merged, with no root named, at least as well (MRR@10
-// of the set) as that root alone (issue 33: roots merged on comparable
-// scores). Scaling each root by its best BM25 score lost this.
+// questions) and Go standard library packages (Go source; questions and
+// symbols) — answers each root's questions merged, with no root named, at
+// least as well (MRR@10 of the set) as that root alone, whichever root is
+// named first (issue 33: roots merged on comparable scores). Scaling each
+// root by its best BM25 score lost the project's; weighing by coverage
+// alone lost "List" and "Table" with the project named first (both roots
+// cover a one-word query, and a tie goes to the root named first; the
+// package's passages define them).
 func TestMergedRootsAnswerTheirOwnQuestions(t *testing.T) {
 	parent := t.TempDir()
 	project := filepath.Join(parent, "project")
@@ -52,20 +75,23 @@ func TestMergedRootsAnswerTheirOwnQuestions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, err := NewWorkspace([]Member{{"project", indextest.Index(t, project)}, {"gostd", indextest.Index(t, gostd)}}, WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	for _, set := range []struct {
-		root      string
-		questions []question
-	}{{"project", judgedQuestions(t)}, {"gostd", goStdQuestions}} {
-		alone, merged := mrr(t, w, set.root, set.root, set.questions), mrr(t, w, "", set.root, set.questions)
-		t.Logf("%s's %d questions: MRR@10 alone %.4f, merged %.4f", set.root, len(set.questions), alone, merged)
-		if merged < alone {
-			t.Errorf("%s's questions: MRR@10 merged %.4f < alone %.4f", set.root, merged, alone)
+	p, g := Member{"project", indextest.Index(t, project)}, Member{"gostd", indextest.Index(t, gostd)}
+	for _, order := range [][]Member{{p, g}, {g, p}} {
+		w, err := NewWorkspace(order, WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, set := range []struct {
+			root, what string
+			questions  []question
+		}{{"project", "questions", judgedQuestions(t)}, {"gostd", "questions", goStdQuestions}, {"gostd", "symbols", goStdSymbols}} {
+			alone, merged := mrr(t, w, set.root, set.root, set.questions), mrr(t, w, "", set.root, set.questions)
+			t.Logf("%s first: %s's %d %s: MRR@10 alone %.4f, merged %.4f", order[0].Name, set.root, len(set.questions), set.what, alone, merged)
+			if merged < alone {
+				t.Errorf("%s first: %s's %s: MRR@10 merged %.4f < alone %.4f", order[0].Name, set.root, set.what, merged, alone)
+			}
+		}
+		w.Close()
 	}
 }
 
@@ -102,10 +128,11 @@ var templateQuestions = map[string][]question{
 // TestMergedRootsPreferTheRootNamedForTheQuestion: two roots about the
 // same thing — Go's html/template and text/template packages, real
 // source — answer each one's questions merged at least as well (MRR@10)
-// as that root alone. Weighing roots by coverage alone lost text/template's
+// as that root alone, whichever is named first. Weighing roots by
+// coverage alone lost text/template's
 // (0.5 for three questions answered first alone): html/template's best
 // passages hold as many of the words; the file named for the question
-// (option.go for "template options") is the evidence (MergeNames).
+// (option.go for "template options") is the evidence (MergeEvidence).
 func TestMergedRootsPreferTheRootNamedForTheQuestion(t *testing.T) {
 	parent, goroot := t.TempDir(), goRoot(t)
 	var ms []Member
@@ -117,17 +144,20 @@ func TestMergedRootsPreferTheRootNamedForTheQuestion(t *testing.T) {
 		}
 		ms = append(ms, Member{name, indextest.Index(t, dir)})
 	}
-	w, err := NewWorkspace(ms, WorkspaceOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	for root, qs := range templateQuestions {
-		alone, merged := mrr(t, w, root, root, qs), mrr(t, w, "", root, qs)
-		t.Logf("%s's %d questions: MRR@10 alone %.4f, merged %.4f", root, len(qs), alone, merged)
-		if merged < alone {
-			t.Errorf("%s's questions: MRR@10 merged %.4f < alone %.4f", root, merged, alone)
+	for _, order := range [][]Member{ms, {ms[1], ms[0]}} {
+		w, err := NewWorkspace(order, WorkspaceOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, root := range []string{"html", "text"} {
+			qs := templateQuestions[root]
+			alone, merged := mrr(t, w, root, root, qs), mrr(t, w, "", root, qs)
+			t.Logf("%s first: %s's %d questions: MRR@10 alone %.4f, merged %.4f", order[0].Name, root, len(qs), alone, merged)
+			if merged < alone {
+				t.Errorf("%s first: %s's questions: MRR@10 merged %.4f < alone %.4f", order[0].Name, root, merged, alone)
+			}
+		}
+		w.Close()
 	}
 }
 

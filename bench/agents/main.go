@@ -117,7 +117,7 @@ func index(ctx context.Context, dir string, docs []eval.Doc, c *config) (*engine
 }
 
 // allMerges are the ways of merging roots that merge and roots compare.
-var allMerges = []string{agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage, agentapi.MergeNames}
+var allMerges = []string{agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage, agentapi.MergeEvidence}
 
 // split deals the documents into n parts, round robin by position.
 func split(docs []eval.Doc, n int) [][]eval.Doc {
