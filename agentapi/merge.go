@@ -29,13 +29,13 @@ const (
 	// MergeCosine multiplies each root's scores by its best cosine
 	// similarity over the best of all roots.
 	MergeCosine = "cosine"
-	// MergeCoverage multiplies each root's scores by its coverage of the
-	// query (calibrate.go) over the best of all roots'.
+	// MergeCoverage multiplies each root's scores, over its best, by its
+	// coverage of the query (coverage.go) over the best of all roots'.
 	MergeCoverage = "coverage"
 	// MergeEvidence multiplies each root's scores by its evidence of
 	// being what the query is about (coverage.go: its coverage, its best
 	// files' names and definitions, its best cosine similarity) over the
-	// best of all roots'. The default.
+	// best of all roots', its scores over its best. The default.
 	MergeEvidence = "evidence"
 )
 
