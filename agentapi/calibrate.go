@@ -8,19 +8,6 @@ import (
 	"github.com/autorag/autorag/envelope"
 )
 
-// Coverage weights (MergeCoverage), chosen with bench/agents roots on
-// pairs of the code-search dev trees and one with SciFact (see
-// docs/QUALITY.md, "Merging roots").
-const (
-	// coverageDepth is how many of a root's best passages its coverage
-	// is the mean of: one lucky passage among many is weak evidence that
-	// the root is about the question.
-	coverageDepth = 3
-	// coverageExponent sharpens the roots' coverage ratios: at 3 a root
-	// holding a third fewer of the query's terms weighs 0.30.
-	coverageExponent = 3
-)
-
 // weightsOf is each answering root's factor under method: how much the
 // query is about that root, comparable across roots, over the best of all
 // roots (1 for the best; 1 for every root when only one answered, or the
@@ -41,6 +28,9 @@ func weightsOf(query string, answers []*envelope.Query, ok []int, method string)
 		terms := analyze.Terms(query)
 		evidence = func(q *envelope.Query) float64 { return math.Pow(coverage(terms, q), coverageExponent) }
 		unknown = 0 // none of the query's words: found by vectors alone
+	case MergeEvidence:
+		evidence = evidenceOf(query, everyCosine(answers, ok))
+		unknown = 0
 	}
 	if evidence == nil || len(ok) < 2 {
 		return w
@@ -93,33 +83,4 @@ func topCosine(q *envelope.Query) float64 {
 		}
 	}
 	return top
-}
-
-// coverage is the mean, over q's best coverageDepth results (fewer when
-// the root has fewer to give: a small root's one file may be the whole
-// answer), of the share of the query's terms each holds in its path,
-// title, section or text. Unlike BM25 it does not depend on the
-// root's term statistics, so it compares across roots: a root that is
-// about the question holds all of its words, where BM25 rates that
-// root's common words (its own name, its jargon) low.
-func coverage(terms []string, q *envelope.Query) float64 {
-	top := q.Results[:min(coverageDepth, len(q.Results))]
-	if len(terms) == 0 || len(top) == 0 {
-		return 0
-	}
-	var sum float64
-	for _, r := range top {
-		have := map[string]bool{}
-		for _, t := range analyze.Terms(r.Path + "\n" + r.Title + "\n" + r.Section + "\n" + r.Text) {
-			have[t] = true
-		}
-		n := 0
-		for _, t := range terms {
-			if have[t] {
-				n++
-			}
-		}
-		sum += float64(n) / float64(len(terms))
-	}
-	return sum / float64(len(top))
 }

@@ -41,12 +41,15 @@
 // weak it is, and raw BM25 does not compare across roots either: each
 // root has its own term statistics, and a root that is about the question
 // rates its common words (its own name, its jargon) lowest. The merge
-// (MergeCoverage, calibrate.go) therefore weighs each root by a measure
-// that does not depend on those statistics: the share of the query's
-// terms its best three passages hold, cubed, over the best root's, times
-// its scores over its best (fusion for code tops out below 1); it never
-// reorders a root's own list. Passages a reranker scored are merged
-// by its scores as they are (every root asks the same reranker), before
+// (MergeEvidence, calibrate.go and coverage.go) therefore weighs each
+// root by evidence that does not depend on those statistics: the share of
+// the query's terms its best three passages hold, times 1 plus how well
+// those passages' file names match the query (and whether they define an
+// identifier it names), cubed, times the square root of its best cosine
+// similarity, over the best root's; each root's scores are divided by its
+// best (fusion for code tops out below 1) and multiplied by that weight.
+// It never reorders a root's own list. Passages a reranker scored are
+// merged by its scores as they are (every root asks the same reranker), before
 // any it did not score; a root whose reranker failed says so in roots
 // (reranked, rerank_error) and in the answer. On pairs of real code trees
 // (bench/agents roots) this keeps each root's questions close to how they

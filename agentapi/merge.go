@@ -29,9 +29,14 @@ const (
 	// MergeCosine multiplies each root's scores by its best cosine
 	// similarity over the best of all roots.
 	MergeCosine = "cosine"
-	// MergeCoverage multiplies each root's scores by its coverage of the
-	// query (calibrate.go) over the best of all roots'. The default.
+	// MergeCoverage multiplies each root's scores, over its best, by its
+	// coverage of the query (coverage.go) over the best of all roots'.
 	MergeCoverage = "coverage"
+	// MergeEvidence multiplies each root's scores by its evidence of
+	// being what the query is about (coverage.go: its coverage, its best
+	// files' names and definitions, its best cosine similarity) over the
+	// best of all roots', its scores over its best. The default.
+	MergeEvidence = "evidence"
 )
 
 // merged is a hit and what the merge sorts it by.
@@ -91,12 +96,13 @@ func keyed(query string, ms []*member, answers []*envelope.Query, ok []int, meth
 		out.Roots[i].Scale = weights[i]
 		out.Cached = out.Cached && q.Cached
 		w := weights[i]
-		if top := topScore(q); method == MergeCoverage && len(ok) > 1 && top > 0 {
-			w /= top // each root's best at its weight (fusion for code tops out below 1)
+		top := 1.0
+		if t := topScore(q); (method == MergeCoverage || method == MergeEvidence) && len(ok) > 1 && t > 0 {
+			top = t // each root's best at its weight (fusion for code tops out below 1)
 		}
 		for j, res := range q.Results {
 			h := Hit{Root: ms[i].name, Result: res}
-			x := merged{root: i, order: j, key: res.Score * w}
+			x := merged{root: i, order: j, key: res.Score / top * w}
 			switch {
 			case res.Scores.Rerank != nil:
 				x.scored, x.key = true, *res.Scores.Rerank

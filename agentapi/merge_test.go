@@ -1,11 +1,13 @@
 package agentapi
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/envelope"
 )
 
@@ -105,7 +107,7 @@ func TestMergeKeepsRerankScores(t *testing.T) {
 		{"probabilities", reranked([2]float64{0.5, 8}), reranked([2]float64{0.9, 2}), []string{"y/fa.md", "x/fa.md"}},
 		{"unscored after scored", answer("hybrid", [3]float64{1, 9, 0}), reranked([2]float64{-8, 2}), []string{"y/fa.md", "x/fa.md"}},
 	} {
-		for _, method := range []string{MergeScaled, MergeScore, MergeRank, MergeCosine, MergeCoverage} {
+		for _, method := range []string{MergeScaled, MergeScore, MergeRank, MergeCosine, MergeCoverage, MergeEvidence} {
 			out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "x", K: intp(4)}}, ms, []*envelope.Query{tt.x, tt.y}, make([]error, 2), method)
 			if err != nil {
 				t.Fatal(err)
@@ -152,6 +154,69 @@ func TestCoverageWeights(t *testing.T) {
 	}
 }
 
+// TestEvidenceWeights: under MergeEvidence a root's coverage is multiplied by 1
+// plus the mean match of its best three files' names with the query
+// before the ratios are cubed: of two roots holding every query term,
+// the one whose files are named for the question weighs 1, the other
+// (1/2)³; the name alone does not outweigh a root holding all the terms
+// against one holding a third of them.
+func TestEvidenceWeights(t *testing.T) {
+	named := func(q *envelope.Query, paths ...string) *envelope.Query {
+		for i, p := range paths {
+			q.Results[i].Path = p
+		}
+		return q
+	}
+	const query = "rotate signing keys"
+	full := texts("rotate the signing keys", "signing keys are rotated", "rotate keys, signing them")
+	byName := named(texts("rotate the signing keys", "signing keys are rotated", "rotate keys, signing them"), "rotate.go", "signing_keys.go", "keys.go")
+	got := weightsOf(query, []*envelope.Query{full, byName}, []int{0, 1}, MergeEvidence)
+	if want := []float64{1.0 / 8, 1}; !cmp.Equal(got, want, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	if got := weightsOf(query, []*envelope.Query{full, byName}, []int{0, 1}, MergeCoverage); got[0] != 1 || got[1] != 1 {
+		t.Errorf("coverage weights %v, want [1 1]: names are not coverage's evidence", got)
+	}
+	third := named(texts("the cellar", "the cellar door", "cellar"), "keys.go", "keys.go", "keys.go")
+	if got := weightsOf(query, []*envelope.Query{full, third}, []int{0, 1}, MergeEvidence); got[0] != 1 || got[1] > 0.3 {
+		t.Errorf("weights %v, want the root holding every term first, the one named keys.go (a third of them) below 0.3", got)
+	}
+	// A symbol both roots cover alike: the root whose passage defines it
+	// weighs 1, the other 1/(1+½/3)³ (defCredit), in either order.
+	prose, code := texts("the engine of the car", "engines", "an engine"), texts("type Engine struct", "engine", "Engine")
+	code.Results[0].Defs = []rank.Def{{Name: "Engine", Kind: "type", Line: 1}}
+	want := 1 / math.Pow(1+0.5/3, 3) // defCredit ½ on one of three passages
+	for _, order := range [][]*envelope.Query{{prose, code}, {code, prose}} {
+		got := weightsOf("Engine", order, []int{0, 1}, MergeEvidence)
+		if order[0] == code {
+			got[0], got[1] = got[1], got[0]
+		}
+		if math.Abs(got[0]-want) > 1e-9 || got[1] != 1 {
+			t.Errorf("prose, code weights %v, want [%.4f 1]", got, want)
+		}
+	}
+}
+
+// TestEvidenceCosine: what coverage and names leave even, the best cosine
+// similarity settles, its square root counting; when a root answered
+// without one (bm25 mode) no root's counts.
+func TestEvidenceCosine(t *testing.T) {
+	withCosine := func(cos float64, ts ...string) *envelope.Query {
+		q := texts(ts...)
+		q.Results[0].Scores.Vector = &cos
+		return q
+	}
+	const query = "evict the entry nobody used for the longest time"
+	near, far := withCosine(0.81, "evict the oldest entry"), withCosine(0.64, "evict a tenant, entry hall")
+	got := weightsOf(query, []*envelope.Query{far, near}, []int{0, 1}, MergeEvidence)
+	if want := []float64{0.8 / 0.9, 1}; !cmp.Equal(got, want, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-9 })) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	if got := weightsOf(query, []*envelope.Query{far, texts("evict the oldest entry")}, []int{0, 1}, MergeEvidence); got[0] != 1 || got[1] != 1 {
+		t.Errorf("one root without a cosine: weights %v, want [1 1]", got)
+	}
+}
+
 // TestCoverageMergeNormalizesEachRoot: with several roots each root's
 // scores are divided by its best before weighing (hybrid fusion for code
 // tops out below 1), so two roots holding every query term interleave;
@@ -161,15 +226,17 @@ func TestCoverageMergeNormalizesEachRoot(t *testing.T) {
 	notes := texts("retry with exponential backoff", "retry with exponential backoff, again", "retry: exponential backoff")
 	code := texts("// Retry retries with exponential backoff.")
 	code.Results[0].Score = 0.7
-	out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry exponential backoff", K: intp(3)}}, ms, []*envelope.Query{notes, code}, make([]error, 2), MergeCoverage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h := out.Results[1]; h.Root != "code" || h.Score != 1 || h.RootScore == nil || *h.RootScore != 0.7 {
-		t.Errorf("second %+v, want code's passage at its weight 1 (its own 0.7 in root_score)", h)
-	}
-	one, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry", K: intp(1)}}, ms[1:], []*envelope.Query{code}, make([]error, 1), MergeCoverage)
-	if err != nil || one.Results[0].Score != 0.7 || one.Results[0].RootScore != nil {
-		t.Errorf("one root: %v %+v, want its own score", err, one.Results)
+	for _, method := range []string{MergeCoverage, MergeEvidence} {
+		out, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry exponential backoff", K: intp(3)}}, ms, []*envelope.Query{notes, code}, make([]error, 2), method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := out.Results[1]; h.Root != "code" || h.Score != 1 || h.RootScore == nil || *h.RootScore != 0.7 {
+			t.Errorf("%s: second %+v, want code's passage at its weight 1 (its own 0.7 in root_score)", method, h)
+		}
+		one, err := merge(WorkspaceSearch{SearchRequest: SearchRequest{Query: "retry", K: intp(1)}}, ms[1:], []*envelope.Query{code}, make([]error, 1), method)
+		if err != nil || one.Results[0].Score != 0.7 || one.Results[0].RootScore != nil {
+			t.Errorf("%s: one root: %v %+v, want its own score", method, err, one.Results)
+		}
 	}
 }

@@ -26,8 +26,8 @@ type WorkspaceOptions struct {
 	IdleClose time.Duration
 	// Parallel bounds the roots one request works on at once; 0 = 4.
 	Parallel int
-	// Merge is how the roots' rankings are merged: MergeCoverage (""),
-	// MergeScaled, MergeScore, MergeRank or MergeCosine.
+	// Merge is how the roots' rankings are merged: MergeEvidence (""),
+	// MergeCoverage, MergeScaled, MergeScore, MergeRank or MergeCosine.
 	Merge string
 	// Default is the root a request naming none goes to ("": every root).
 	// A request can still name AllRoots.

@@ -119,7 +119,7 @@ func (w *Workspace) Search(ctx context.Context, r WorkspaceSearch) (*SearchAnswe
 	w.each(ms, func(i int, m *member) {
 		m.use(func(a *API) { answers[i], errs[i] = a.Search(ctx, r.SearchRequest) })
 	})
-	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeCoverage))
+	out, err := merge(r, ms, answers, errs, cmp.Or(w.o.Merge, MergeEvidence))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@
 //	go run ./bench/agents -data ../shared/eval/nfcorpus rss      # RSS of autorag serve over 1 root and over 20
 //	go run ./bench/agents -split train roots ../shared/eval/codesearch-dev/gin ../shared/eval/scifact-train
 //	                                             # each root's questions asked of it alone and of all merged
+//	go run ./bench/agents -merges coverage -losers roots DIR DIR   # and each question the merge loses, and why
 //
 // Indexes are built under -work (default $TMPDIR/autorag-agents-bench) and
 // reused by later runs; the data set is never modified.
@@ -37,6 +38,8 @@ func main() {
 type config struct {
 	data, split, work string
 	k                 int
+	merges            []string // roots: the ways of merging to compare
+	losers            bool     // roots: print each question a merge loses
 	ds                *eval.Dataset
 	stdout, stderr    io.Writer
 }
@@ -49,10 +52,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.split, "split", "test", "qrels split")
 	fs.StringVar(&c.work, "work", filepath.Join(os.TempDir(), "autorag-agents-bench"), "work directory (indexes are kept and reused)")
 	fs.IntVar(&c.k, "k", 10, "results asked of each search")
+	merges := fs.String("merges", strings.Join(allMerges, ","), "roots: the ways of merging to compare, comma-separated")
+	fs.BoolVar(&c.losers, "losers", false, "roots: after the table, each question a merge ranks worse than its root alone, with the other roots' hits above its first relevant file and each root's weight")
 	if err := fs.Parse(args); err != nil || (c.data == "" || fs.NArg() != 1) && fs.Arg(0) != "roots" {
-		fmt.Fprintln(stderr, "usage: agents -data DIR [-split S] [-work DIR] [-k N] budget|merge|rss\n       agents [-split S] [-work DIR] roots DIR DIR...")
+		fmt.Fprintln(stderr, "usage: agents -data DIR [-split S] [-work DIR] [-k N] budget|merge|rss\n       agents [-split S] [-work DIR] [-merges M,M] [-losers] roots DIR DIR...")
 		return 2
 	}
+	c.merges = strings.Split(*merges, ",")
 	var err error
 	if fs.Arg(0) == "roots" {
 		if err = runRoots(ctx, c, fs.Args()[1:]); err != nil {
@@ -109,6 +115,9 @@ func index(ctx context.Context, dir string, docs []eval.Doc, c *config) (*engine
 	fmt.Fprintf(c.stderr, "indexed %s: %d docs, %s\n", dir, len(docs), res.Outcome)
 	return e, paths, nil
 }
+
+// allMerges are the ways of merging roots that merge and roots compare.
+var allMerges = []string{agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage, agentapi.MergeEvidence}
 
 // split deals the documents into n parts, round robin by position.
 func split(docs []eval.Doc, n int) [][]eval.Doc {

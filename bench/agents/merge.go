@@ -38,7 +38,7 @@ func runMerge(ctx context.Context, c *config) error {
 			maps.Copy(all, p)
 			ms = append(ms, agentapi.Member{Name: fmt.Sprintf("part%d", i), Engine: e})
 		}
-		for _, m := range []string{agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage} {
+		for _, m := range c.merges {
 			ws, err := agentapi.NewWorkspace(ms, agentapi.WorkspaceOptions{Merge: m})
 			if err != nil {
 				return err

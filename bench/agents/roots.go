@@ -28,7 +28,9 @@ type labelled struct {
 
 // runRoots serves the given data sets as the roots of one workspace and
 // asks each root's questions of that root alone and of all roots merged,
-// for each way of merging: MRR@10 and nDCG@10 per root's questions.
+// for each way of merging (c.merges): MRR@10 and nDCG@10 per root's
+// questions; with c.losers, each question a merge ranks worse than its
+// root alone, after the table (losers.go).
 func runRoots(ctx context.Context, c *config, dirs []string) error {
 	var roots []*labelled
 	var ms []agentapi.Member
@@ -42,7 +44,9 @@ func runRoots(ctx context.Context, c *config, dirs []string) error {
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "questions of\tmerge\tMRR@10\tnDCG@10\tfirst from another root\n")
-	for _, m := range append([]string{"alone"}, agentapi.MergeScaled, agentapi.MergeScore, agentapi.MergeRank, agentapi.MergeCosine, agentapi.MergeCoverage) {
+	alone := map[string][]asked{}
+	var lost []loss
+	for _, m := range append([]string{"alone"}, c.merges...) {
 		ws, err := agentapi.NewWorkspace(ms, agentapi.WorkspaceOptions{Merge: m})
 		if err != nil {
 			return err
@@ -52,26 +56,43 @@ func runRoots(ctx context.Context, c *config, dirs []string) error {
 			if m == "alone" {
 				root = l.name
 			}
-			mrr, ndcg, foreign, err := askRoot(ctx, ws, c, l, root)
+			as, err := askRoot(ctx, ws, c, l, root)
 			if err != nil {
 				ws.Close()
 				return err
 			}
+			if m == "alone" {
+				alone[l.name] = as
+			} else if c.losers {
+				lost = append(lost, losers(l, m, alone[l.name], as)...)
+			}
+			mrr, ndcg, foreign := means(as, l.name)
 			fmt.Fprintf(tw, "%s (%d)\t%s\t%.4f\t%.4f\t%d\n", l.name, len(l.queries), m, mrr, ndcg, foreign)
 		}
 		ws.Close()
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printLosers(c.stdout, lost)
+}
+
+// asked is one question's merged answer and its scores.
+type asked struct {
+	q         eval.Query
+	a         *agentapi.SearchAnswer
+	rr, ndcg  float64
+	firstRank int // of l's first relevant file among the ranked files, 0 when none in the top 10
 }
 
 // askRoot asks l's questions of root ("" for all) and scores the answers
-// against l's labels: hits of other roots are never relevant. foreign
-// counts the questions whose first hit is another root's.
-func askRoot(ctx context.Context, ws *agentapi.Workspace, c *config, l *labelled, root string) (mrr, ndcg float64, foreign int, err error) {
+// against l's labels: hits of other roots are never relevant.
+func askRoot(ctx context.Context, ws *agentapi.Workspace, c *config, l *labelled, root string) ([]asked, error) {
+	out := make([]asked, 0, len(l.queries))
 	for _, q := range l.queries {
 		a, err := ws.Search(ctx, agentapi.WorkspaceSearch{Root: root, SearchRequest: agentapi.SearchRequest{Query: q.Text, K: &c.k}})
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("%s %s: %w", l.name, q.ID, err)
+			return nil, fmt.Errorf("%s %s: %w", l.name, q.ID, err)
 		}
 		var ranked []string
 		seen := map[string]bool{}
@@ -82,18 +103,31 @@ func askRoot(ctx context.Context, ws *agentapi.Workspace, c *config, l *labelled
 				ranked = append(ranked, id)
 			}
 		}
-		if len(a.Results) > 0 && a.Results[0].Root != l.name {
-			foreign++
-		}
 		judged := map[string]int{}
 		for p, g := range l.judged[q.ID] {
 			judged[l.name+"\x00"+p] = g
 		}
-		mrr += eval.MRR(judged, ranked, 10)
-		ndcg += eval.NDCG(judged, ranked, 10)
+		x := asked{q: q, a: a, rr: eval.MRR(judged, ranked, 10), ndcg: eval.NDCG(judged, ranked, 10)}
+		if x.rr > 0 {
+			x.firstRank = int(1/x.rr + 0.5)
+		}
+		out = append(out, x)
 	}
-	n := float64(len(l.queries))
-	return mrr / n, ndcg / n, foreign, nil
+	return out, nil
+}
+
+// means are the mean MRR@10 and nDCG@10 of as, and how many of its
+// questions were answered first from a root other than own.
+func means(as []asked, own string) (mrr, ndcg float64, foreign int) {
+	for _, x := range as {
+		mrr += x.rr
+		ndcg += x.ndcg
+		if len(x.a.Results) > 0 && x.a.Results[0].Root != own {
+			foreign++
+		}
+	}
+	n := float64(len(as))
+	return mrr / n, ndcg / n, foreign
 }
 
 // loadRoot indexes dir under c.work: a code tree of codesearch-dev's
