@@ -50,7 +50,8 @@ var roleCases = []struct {
 	// Go.
 	{"internal/data/node.go", RoleSource}, {"contest.go", RoleSource}, {"build/builder.go", RoleSource},
 	{"pkg/dist/dist.go", RoleSource}, {"internal/deps/deps.go", RoleSource}, {"internal/gen/gen.go", RoleSource},
-	{"internal/changes.go", RoleSource}, {"internal/data/node_test.go", RoleTest}, {"example_test.go", RoleTest},
+	{"internal/changes.go", RoleSource}, {"cmd/go/internal/load/test.go", RoleSource}, {"buf.gen.yaml", RoleSource},
+	{"api/client.gen.go", RoleGenerated}, {"src/api.gen.ts", RoleGenerated}, {"internal/data/node_test.go", RoleTest}, {"example_test.go", RoleTest},
 	{"testdata/golden.json", RoleTest}, {"internal/testutil/db.go", RoleTest}, {"mocks/store.go", RoleTest},
 	{"internal/mock_store.go", RoleTest}, {"internal/store_mock.go", RoleTest}, {"_examples/basic/main.go", RoleExample},
 	{"api/v1/types.pb.go", RoleGenerated}, {"api/v1/service_grpc.pb.go", RoleGenerated},
@@ -64,6 +65,8 @@ var roleCases = []struct {
 	{"src/main/java/javax/crypto/spec/KeySpec.java", RoleSource}, {"tests/src/main/scala/cats/tests/Helpers.scala", RoleTest},
 	{"src/main/java/x/generated/Parser.java", RoleGenerated},
 	{"src/test/java/x/StringUtilsTest.java", RoleTest}, {"src/it/java/x/ServerIT.java", RoleTest},
+	{"module/ServerITCase.java", RoleTest}, {"module/TestStrings.java", RoleTest}, {"module/Testimonial.java", RoleSource},
+	{"module/GIT.java", RoleSource},
 	{"src/integrationTest/kotlin/x/Api.kt", RoleTest}, {"src/testFixtures/java/x/Fakes.java", RoleTest},
 	{"core/src/commonTest/kotlin/x/FlowTest.kt", RoleTest}, {"core/jvm/test/x/Channels.kt", RoleTest},
 	{"tests/shared/src/test/scala/cats/tests/ValidatedSuite.scala", RoleTest}, {"modules/core/ParserSpec.scala", RoleTest},

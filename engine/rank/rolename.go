@@ -78,8 +78,10 @@ var extRoles = map[string]Role{
 }
 
 // nameRoles name a role by a whole file name (lowercase): lock files
-// without a .lock extension, docs sites' configurations.
+// without a .lock extension, docs sites' configurations, and buf's
+// configuration of its generators (written by hand, though named .gen).
 var nameRoles = map[string]Role{
+	"buf.gen.yaml": RoleSource, "buf.gen.yml": RoleSource,
 	"go.sum": RoleGenerated, "go.work.sum": RoleGenerated, "package-lock.json": RoleGenerated,
 	"npm-shrinkwrap.json": RoleGenerated, "pnpm-lock.yaml": RoleGenerated, "package.resolved": RoleGenerated,
 	"cartfile.resolved": RoleGenerated, "cabal.project.freeze": RoleGenerated,
@@ -108,8 +110,8 @@ func nameRole(base string) Role {
 	if r, ok := lookupFold(extRoles, ext); ok {
 		return r
 	}
-	if r, ok := lookupFold(stemRoles, stem); ok && !isDocExt(ext) {
-		return r // BENCHMARKS.md is a document
+	if r, ok := lookupFold(stemRoles, stem); ok && !isDocExt(ext) && !(r == RoleTest && equalFold(ext, "go")) {
+		return r // BENCHMARKS.md is a document; Go's tests are _test.go, test.go is compiled source
 	}
 	return camelRole(stem, ext)
 }
@@ -120,11 +122,12 @@ func nameRole(base string) Role {
 var changelogNames = [...]string{"changelog", "changes", "history", "news", "releases", "release_notes", "release-notes",
 	"releasenotes", "whatsnew", "whats_new"}
 
-// camelRole is the role a stem's case gives, or "": testUtils.ts, JUnit's, XCTest's,
-// NUnit's and xUnit's FooTest and FooTests, FooTestCase, Maven
-// Failsafe's FooIT, the Spec and Suite of Scala's test frameworks (also
-// Spock's, Hspec's and Quick's Spec; JavaPoet's TypeSpec.java is source),
-// JMH's and BenchmarkDotNet's FooBenchmark, protoc's FooOuterClass.java.
+// camelRole is the role a stem's case gives, or "": testUtils.ts;
+// JUnit's, XCTest's, NUnit's and xUnit's FooTest and FooTests,
+// FooTestCase; Maven Surefire's TestFoo and Failsafe's FooIT and
+// FooITCase; the Spec and Suite of Scala's test frameworks (also Spock's,
+// Hspec's and Quick's Spec: JavaPoet's TypeSpec.java is source); JMH's and
+// BenchmarkDotNet's FooBenchmark; protoc's FooOuterClass.java.
 func camelRole(stem, ext string) Role {
 	for _, s := range [...]string{"Test", "Tests", "TestCase", "TestSuite"} {
 		if len(stem) > len(s) && strings.HasSuffix(stem, s) {
@@ -133,9 +136,10 @@ func camelRole(stem, ext string) Role {
 	}
 	n := len(stem)
 	switch {
-	case n > 4 && strings.HasPrefix(stem, "test") && isUpperASCII(stem[4]):
-		return RoleTest // testUtils.ts, testHelpers.js
-	case n > 2 && strings.HasSuffix(stem, "IT") && isLowerASCII(stem[n-3]) && oneOfFold(ext, "java", "kt", "groovy", "scala"):
+	case n > 4 && (strings.HasPrefix(stem, "test") || strings.HasPrefix(stem, "Test")) && isUpperASCII(stem[4]):
+		return RoleTest // testUtils.ts, Surefire's TestFoo.java
+	case (n > 2 && strings.HasSuffix(stem, "IT") && isLowerASCII(stem[n-3]) || n > 6 && strings.HasSuffix(stem, "ITCase")) &&
+		oneOfFold(ext, "java", "kt", "groovy", "scala"):
 		return RoleTest
 	case (strings.HasSuffix(stem, "Spec") && n > 4 || strings.HasSuffix(stem, "Specs") && n > 5) &&
 		oneOfFold(ext, "scala", "groovy", "hs", "swift"):
