@@ -186,3 +186,35 @@ func TestAsksUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeRerankRoles: in a TypeScript window the source file comes
+// before its spec, its bundled copy in dist/ and its benchmark, which a
+// benchmark query lifts (with the tests) and the bundle does not.
+func TestCodeRerankRoles(t *testing.T) {
+	ranking := []Fused{
+		{ID: cid("src/router.spec.ts", 0), Score: 1.0},
+		{ID: cid("dist/index.js", 0), Score: 0.98},
+		{ID: cid("bench/router.bench.ts", 0), Score: 0.97},
+		{ID: cid("src/router.ts", 0), Score: 0.8},
+	}
+	q := func(text string) Query {
+		return Query{Text: text, IsCode: func(string) bool { return true }}
+	}
+	none := func(string) []string { return nil }
+	got := CodeRerank(ranking, q("how routes are matched"), none)
+	if got[0].ID != cid("src/router.ts", 0) {
+		t.Errorf("the source is not first: %v", ids(got))
+	}
+	got = CodeRerank(ranking, q("benchmark of route matching"), none)
+	for _, c := range []struct {
+		path   string
+		factor float64
+	}{{"bench/router.bench.ts", 1}, {"src/router.spec.ts", 1}, {"dist/index.js", roleFactors[RoleGenerated]}} {
+		if f := got[at(got, c.path)].Code.RoleFactor; f != c.factor {
+			t.Errorf("benchmark query: %s has role factor %v, want %v", c.path, f, c.factor)
+		}
+	}
+	if at(got, "bench/router.bench.ts") > at(got, "src/router.ts") {
+		t.Errorf("benchmark query: the benchmark is below the source: %v", ids(got))
+	}
+}
