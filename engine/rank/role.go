@@ -67,7 +67,6 @@ func FileRole(p string) Role {
 // name: java/security/spec/ or io/kotest/core/spec/ is no test folder,
 // only generated and vendored folders count there.
 func scanDirs(dir, base string) (inner Role, vendored, luaTypes bool) {
-	web := isWebOutput(base)
 	lua := hasSuffixFold(base, ".lua")
 	pkg := false
 	for top := true; dir != ""; top = false {
@@ -77,7 +76,7 @@ func scanDirs(dir, base string) (inner Role, vendored, luaTypes bool) {
 		} else {
 			dir = ""
 		}
-		r := dirRole(seg, top, web)
+		r := dirRole(seg, top, base)
 		switch {
 		case r == RoleVendored:
 			return "", true, false
@@ -142,6 +141,8 @@ var roleDirs = map[string]Role{
 	"typings": RoleStub, "@types": RoleStub, "stubs": RoleStub, "flow-typed": RoleStub,
 }
 
+var roleDirsFold = newFoldMap(roleDirs)
+
 // dirAffixes name a role by how a folder's name (lowercase) begins or
 // ends: test_data/, integration_tests/, Foo.Tests/, e2e-tests/,
 // Foo.Benchmarks/, example-app/, requests-stubs/ (PEP 561).
@@ -156,14 +157,14 @@ var dirAffixes = newAffixTable([]affix{
 	{"-examples", "", RoleExample, false}, {"-stubs", "", RoleStub, false},
 })
 
-// dirRole is the role a folder's name gives, or "". top: the folder is
-// the first of the path; web: the file is JavaScript, CSS or HTML.
-func dirRole(seg string, top, web bool) Role {
-	if r, ok := lookupFold(roleDirs, seg); ok {
+// dirRole is the role a folder's name gives to the file base, or "". top:
+// the folder is the first of the path.
+func dirRole(seg string, top bool, base string) Role {
+	if r, ok := roleDirsFold.get(seg); ok {
 		return r
 	}
 	switch {
-	case web && equalFold(seg, "dist"):
+	case equalFold(seg, "dist") && isWebOutput(base):
 		return RoleGenerated // a package's built JavaScript (a Python package named dist stays source)
 	case top && equalFold(seg, "site"):
 		return RoleDocs // a project's web site (MkDocs, Jekyll)
@@ -175,6 +176,9 @@ func dirRole(seg string, top, web bool) Role {
 		return RoleTest
 	case len(seg) > len("Benchmarks") && strings.HasSuffix(seg, "Benchmarks"):
 		return RoleBench // .NET's Foo.Benchmarks, FooBenchmarks
+	}
+	if !hasSeparator(seg) {
+		return "" // every affix holds a _, - or .
 	}
 	return dirAffixes.match(seg, "")
 }

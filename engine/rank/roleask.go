@@ -15,7 +15,7 @@ var roleAsks = map[string]Role{
 	"benchmark": RoleBench, "benchmarks": RoleBench, "benchmarking": RoleBench, "bench": RoleBench, "benches": RoleBench,
 	"microbenchmark": RoleBench, "microbenchmarks": RoleBench,
 	"doc": RoleDocs, "docs": RoleDocs, "documentation": RoleDocs, "documented": RoleDocs, "readme": RoleDocs, "guide": RoleDocs,
-	"faq": RoleDocs,
+	"faq":     RoleDocs,
 	"example": RoleExample, "examples": RoleExample, "tutorial": RoleExample, "tutorials": RoleExample, "demo": RoleExample,
 	"demos": RoleExample, "sample": RoleExample, "samples": RoleExample, "playground": RoleExample, "cookbook": RoleExample,
 	"quickstart": RoleExample, "storybook": RoleExample,

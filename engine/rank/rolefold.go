@@ -47,18 +47,49 @@ func hasWordPrefixFold(s string, words []string) bool {
 	return false
 }
 
-// lookupFold is m[lowercase s] (the keys of m are lowercase), through a
-// buffer on the stack: names longer than it are in no table.
-func lookupFold(m map[string]Role, s string) (Role, bool) {
-	var buf [32]byte
-	if len(s) > len(buf) {
+// foldMap is a map with lowercase keys read in any case, through a
+// buffer on the stack (names longer than it are in no table). lens[c]
+// has bit n set when a key of n bytes begins with c: most folder names
+// (src, internal, main) are turned away without hashing.
+type foldMap struct {
+	m    map[string]Role
+	lens [256]uint64
+}
+
+const foldMax = 32
+
+func newFoldMap(m map[string]Role) *foldMap {
+	f := &foldMap{m: m}
+	for k := range m {
+		if len(k) > foldMax {
+			panic("rank: role table key longer than foldMax: " + k)
+		}
+		f.lens[k[0]] |= 1 << len(k)
+	}
+	return f
+}
+
+// get is m[lowercase s].
+func (f *foldMap) get(s string) (Role, bool) {
+	if len(s) == 0 || len(s) > foldMax || f.lens[lowerASCII(s[0])]&(1<<len(s)) == 0 {
 		return "", false
 	}
+	var buf [foldMax]byte
 	for i := 0; i < len(s); i++ {
 		buf[i] = lowerASCII(s[i])
 	}
-	r, ok := m[string(buf[:len(s)])]
+	r, ok := f.m[string(buf[:len(s)])]
 	return r, ok
+}
+
+// hasSeparator: s holds a _, - or . (what every affix of a role holds).
+func hasSeparator(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '_' || c == '-' || c == '.' {
+			return true
+		}
+	}
+	return false
 }
 
 func lowerASCII(c byte) byte {

@@ -89,9 +89,11 @@ var nameRoles = map[string]Role{
 	"book.toml": RoleDocs, ".readthedocs.yml": RoleDocs, ".readthedocs.yaml": RoleDocs, "doxyfile": RoleDocs,
 }
 
+var nameRolesFold, extRolesFold, stemRolesFold = newFoldMap(nameRoles), newFoldMap(extRoles), newFoldMap(stemRoles)
+
 // nameRole is the role a file name alone gives, or "".
 func nameRole(base string) Role {
-	if r, ok := lookupFold(nameRoles, base); ok {
+	if r, ok := nameRolesFold.get(base); ok {
 		return r
 	}
 	stem, ext := base, ""
@@ -101,16 +103,18 @@ func nameRole(base string) Role {
 	if (ext == "" || isDocExt(ext)) && hasWordPrefixFold(stem, changelogNames[:]) {
 		return RoleChangelog
 	}
-	if r := stemAffixes.match(stem, ext); r != "" {
+	if hasSeparator(stem) { // every affix holds a _, - or .
+		if r := stemAffixes.match(stem, ext); r != "" {
+			return r
+		}
+		if strings.Contains(stem, ".pb.") {
+			return RoleGenerated // foo.pb.gw.go, foo.pb.validate.go
+		}
+	}
+	if r, ok := extRolesFold.get(ext); ok {
 		return r
 	}
-	if strings.Contains(stem, ".pb.") {
-		return RoleGenerated // foo.pb.gw.go, foo.pb.validate.go
-	}
-	if r, ok := lookupFold(extRoles, ext); ok {
-		return r
-	}
-	if r, ok := lookupFold(stemRoles, stem); ok && !isDocExt(ext) && !(r == RoleTest && equalFold(ext, "go")) {
+	if r, ok := stemRolesFold.get(stem); ok && !isDocExt(ext) && !(r == RoleTest && equalFold(ext, "go")) {
 		return r // BENCHMARKS.md is a document; Go's tests are _test.go, test.go is compiled source
 	}
 	return camelRole(stem, ext)
@@ -166,6 +170,9 @@ type affixTable struct {
 func newAffixTable(list []affix) *affixTable {
 	t := &affixTable{list: list}
 	for i, a := range list {
+		if !hasSeparator(a.s) {
+			panic("rank: an affix without a separator would be skipped: " + a.s)
+		}
 		if a.prefix {
 			t.byFirst[a.s[0]] = append(t.byFirst[a.s[0]], i)
 		} else {
