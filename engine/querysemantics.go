@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-859e8968d2ed33333b033a02df0bc447"
+const QuerySemantics = "q-718222d790c09f7067fea14accefe0c7"
