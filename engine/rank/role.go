@@ -103,14 +103,15 @@ func isMainSourceSet(seg string) bool {
 var roleDirs = map[string]Role{
 	// Tests everywhere (Go's testdata, Jest's __tests__, __mocks__ and
 	// __snapshots__, RSpec's and busted's spec, Perl's and git's t, LLVM's
-	// unittests, GHC's testsuite, Cucumber's step_definitions, Cypress).
+	// unittests, GHC's testsuite, Cucumber's step_definitions, Cypress,
+	// client-go's generated fakes).
 	"test": RoleTest, "tests": RoleTest, "__tests__": RoleTest, "__test__": RoleTest, "spec": RoleTest, "specs": RoleTest,
 	"testing": RoleTest, "testdata": RoleTest, "test-suite": RoleTest, "testsuite": RoleTest, "unittests": RoleTest,
 	"t": RoleTest, "e2e": RoleTest, "cypress": RoleTest, "step_definitions": RoleTest, "fuzz_targets": RoleTest,
 	"fixtures": RoleTest, "fixture": RoleTest, "__fixtures__": RoleTest, "testfixtures": RoleTest,
 	"mocks": RoleTest, "__mocks__": RoleTest, "__snapshots__": RoleTest,
 	"testutil": RoleTest, "testutils": RoleTest, "testhelpers": RoleTest, "testenv": RoleTest, "testlib": RoleTest,
-	"testkit": RoleTest, "testsupport": RoleTest,
+	"testkit": RoleTest, "testsupport": RoleTest, "fake": RoleTest, "fakes": RoleTest,
 	// Benchmarks: cargo's benches, JMH's src/jmh, asv's and Go's benchmarks.
 	"bench": RoleBench, "benches": RoleBench, "benchmark": RoleBench, "benchmarks": RoleBench, "benchmarking": RoleBench,
 	"jmh": RoleBench,
@@ -122,6 +123,7 @@ var roleDirs = map[string]Role{
 	"tutorial": RoleExample, "tutorials": RoleExample, "demo": RoleExample, "demos": RoleExample, "docs_src": RoleExample,
 	"playground": RoleExample, "playgrounds": RoleExample, "cookbook": RoleExample, "cookbooks": RoleExample,
 	"quickstart": RoleExample, "quickstarts": RoleExample, "stories": RoleExample, "storybook": RoleExample, ".storybook": RoleExample,
+	"__stories__": RoleExample,
 	// Changelog entries (restic's changelog/, towncrier's changelog.d and
 	// newsfragments, reno's releasenotes, changesets, CPython's NEWS.d).
 	"changelog": RoleChangelog, "changelogs": RoleChangelog, "changes": RoleChangelog, "changelog.d": RoleChangelog,
@@ -133,10 +135,12 @@ var roleDirs = map[string]Role{
 	"node_modules": RoleVendored, "bower_components": RoleVendored, "jspm_packages": RoleVendored,
 	"site-packages": RoleVendored,
 	// Generators' output (Relay's __generated__, Maven's generated-sources,
-	// frameworks' build folders, coverage reports).
+	// frameworks' build folders, Mix's, rebar3's and Sphinx's _build, Dart's
+	// and Zig's caches, coverage reports).
 	"generated": RoleGenerated, "__generated__": RoleGenerated, "_generated": RoleGenerated, "generated-sources": RoleGenerated,
 	"generated_sources": RoleGenerated, ".next": RoleGenerated, ".nuxt": RoleGenerated, ".svelte-kit": RoleGenerated,
-	".docusaurus": RoleGenerated, "storybook-static": RoleGenerated, "htmlcov": RoleGenerated,
+	".docusaurus": RoleGenerated, "storybook-static": RoleGenerated, "htmlcov": RoleGenerated, "_build": RoleGenerated,
+	".dart_tool": RoleGenerated, "zig-out": RoleGenerated, "zig-cache": RoleGenerated, ".zig-cache": RoleGenerated,
 	// Type declarations.
 	"typings": RoleStub, "@types": RoleStub, "stubs": RoleStub, "flow-typed": RoleStub,
 }
@@ -145,7 +149,8 @@ var roleDirsFold = newFoldMap(roleDirs)
 
 // dirAffixes name a role by how a folder's name (lowercase) begins or
 // ends: test_data/, integration_tests/, Foo.Tests/, e2e-tests/,
-// Foo.Benchmarks/, example-app/, requests-stubs/ (PEP 561).
+// Foo.Benchmarks/, example-app/, Xcode's Foo.playground/, requests-stubs/
+// (PEP 561).
 var dirAffixes = newAffixTable([]affix{
 	{"test_", "", RoleTest, true}, {"test-", "", RoleTest, true}, {"tests_", "", RoleTest, true}, {"tests-", "", RoleTest, true},
 	{"_test", "", RoleTest, false}, {"-test", "", RoleTest, false}, {".test", "", RoleTest, false},
@@ -154,7 +159,7 @@ var dirAffixes = newAffixTable([]affix{
 	{"_benchmarks", "", RoleBench, false}, {"-benchmarks", "", RoleBench, false},
 	{"example-", "", RoleExample, true}, {"example_", "", RoleExample, true}, {"examples-", "", RoleExample, true},
 	{"examples_", "", RoleExample, true}, {"-example", "", RoleExample, false}, {"_example", "", RoleExample, false},
-	{"-examples", "", RoleExample, false}, {"-stubs", "", RoleStub, false},
+	{"-examples", "", RoleExample, false}, {".playground", "", RoleExample, false}, {"-stubs", "", RoleStub, false},
 })
 
 // dirRole is the role a folder's name gives to the file base, or "". top:

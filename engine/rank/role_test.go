@@ -58,6 +58,7 @@ var roleCases = []struct {
 	{"api/v1/service.pb.gw.go", RoleGenerated}, {"pkg/apis/v1/zz_generated.deepcopy.go", RoleGenerated},
 	{"internal/msg_gen.go", RoleGenerated}, {"unix/zerrors_linux_amd64.go", RoleGenerated}, {"go.sum", RoleGenerated},
 	{"vendor/github.com/x/y.go", RoleVendored}, {"vendor/github.com/x/y_test.go", RoleVendored},
+	{"kubernetes/typed/core/v1/fake/fake_pod.go", RoleTest}, {"_build/dev/lib/plug/ebin/x.ex", RoleGenerated},
 	// Java, Kotlin, Scala (Maven, Gradle, Kotlin Multiplatform, protoc).
 	{"src/main/java/com/squareup/javapoet/TypeSpec.java", RoleSource}, {"src/main/java/x/Latest.java", RoleSource},
 	{"src/main/java/x/CipherSuite.java", RoleSource}, {"src/commonMain/kotlin/io/kotest/core/spec/style/FunSpec.kt", RoleSource},
@@ -85,6 +86,7 @@ var roleCases = []struct {
 	{"Example/Source/ViewController.swift", RoleExample}, {"Package.resolved", RoleGenerated},
 	{"Pods/Alamofire/Source/Session.swift", RoleVendored}, {"Sources/Proto/user.pb.swift", RoleGenerated},
 	{"Sources/App/R.generated.swift", RoleGenerated}, {"Benchmarks/Parse/Parse.swift", RoleBench},
+	{"Docs/Intro.playground/Contents.swift", RoleExample},
 	// Ruby (RSpec, minitest, Cucumber, Sorbet, RBS).
 	{"lib/rack/request.rb", RoleSource}, {"lib/rack/version.rb", RoleSource}, {"spec/models/user_spec.rb", RoleTest},
 	{"test/rack/test_request.rb", RoleTest}, {"spec/spec_helper.rb", RoleTest}, {"test/test_helper.rb", RoleTest},
@@ -116,7 +118,7 @@ var roleCases = []struct {
 	{"lib/phoenix/router.ex", RoleSource}, {"test/support/conn_case.ex", RoleTest}, {"mix.lock", RoleGenerated},
 	{"test/foo_SUITE.erl", RoleTest}, {"src/foo_suite.ex", RoleSource},
 	{"src/main.zig", RoleSource}, {"lib/std/testing.zig", RoleSource}, {"build.zig", RoleSource},
-	{"test/behavior/basic.zig", RoleTest}, {"lua/lspconfig/configs/lua_ls.lua", RoleSource}, {"spec/util_spec.lua", RoleTest},
+	{"test/behavior/basic.zig", RoleTest}, {"zig-out/lib/x.zig", RoleGenerated}, {"lua/lspconfig/configs/lua_ls.lua", RoleSource}, {"spec/util_spec.lua", RoleTest},
 	{"types/vim.lua", RoleStub}, {"lua/types/vim.lua", RoleStub},
 	// Docs and changelogs anywhere.
 	{"README.md", RoleDocs}, {"README", RoleDocs}, {"AUTHORS", RoleDocs}, {"docs/extract.md", RoleDocs},
