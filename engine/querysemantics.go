@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-718222d790c09f7067fea14accefe0c7"
+const QuerySemantics = "q-e3ba5f8d67cfbc54217a1381c7dc000c"
