@@ -25,12 +25,14 @@ const (
 //  1. a folder of vendored code anywhere in the path (vendor/,
 //     node_modules/, third_party/, ...): vendored, whatever the file;
 //  2. the file's own name (nameRole): a test, benchmark or example file,
-//     a changelog, generated code or a lock file, a type stub;
+//     a changelog, generated code or a lock file, a type stub, a docs
+//     site's configuration;
 //  3. a Lua file under a types/ folder: a type stub (LuaLS's ---@meta
 //     definition files);
 //  4. the innermost folder that names a role (dirRole): tests/,
 //     __tests__/, FooTests/, Foo.Tests/, src/jvmTest/, benches/, docs/,
-//     examples/, dist/ (of JavaScript and CSS), ...;
+//     examples/, dist/ (of JavaScript and CSS), ... (under a JVM main
+//     source set only generated folders: scanDirs);
 //  5. a text document (.md, .rst, .txt, ..., README, LICENSE): docs;
 //  6. anything else is source.
 //
