@@ -81,41 +81,6 @@ func TestSectionDefs(t *testing.T) {
 	}
 }
 
-func TestFileRole(t *testing.T) {
-	cases := map[string]Role{
-		"fastapi/openapi/utils.py":             RoleSource,
-		"tests/test_openapi.py":                RoleTest,
-		"internal/data/node_test.go":           RoleTest,
-		"src/test/java/x/StringUtilsTest.java": RoleTest,
-		"docs/extract.md":                      RoleDocs,
-		"README.md":                            RoleDocs,
-		"docs_src/security/tutorial.py":        RoleExample,
-		"examples/app.go":                      RoleExample,
-		"CHANGELOG.md":                         RoleChangelog,
-		"changelog/unreleased/issue-1":         RoleChangelog,
-		"api/v1/types.pb.go":                   RoleGenerated,
-		"vendor/github.com/x/y.go":             RoleVendored,
-		"types/index.d.ts":                     RoleStub,
-		"aiohttp/web.pyi":                      RoleStub,
-	}
-	for p, want := range cases {
-		if got := FileRole(p); got != want {
-			t.Errorf("FileRole(%q) = %s, want %s", p, got, want)
-		}
-	}
-	if a := AskedRoles(Words("test for the router")); !a[RoleTest] || a[RoleDocs] {
-		t.Errorf("AskedRoles %v", a)
-	}
-	for q, want := range map[string]bool{
-		"how to make a flag required": true, "How do I add a version flag?": true, "can my program read flags": true,
-		"how to_json serializes a custom type": false, "how routes are grouped and registered": false, "Engine": false,
-	} {
-		if got := AsksUsage(q); got != want {
-			t.Errorf("AsksUsage(%q) = %v, want %v", q, got, want)
-		}
-	}
-}
-
 func TestPathMatch(t *testing.T) {
 	stem := func(w string) string {
 		if w == "and" || w == "how" || w == "a" || w == "is" {

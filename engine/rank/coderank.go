@@ -19,11 +19,12 @@ import (
 // NamedCredit of the type names a question in words capitalizes), Stem
 // and Dir are PathMatchRare (file-name words weighed by their rarity in
 // the window, NameRarity; abbreviations counted), role demotes tests,
-// docs, examples, changelogs, generated, vendored code and type stubs
-// unless the query asks for them, variant demotes a file for a platform
-// the query does not name (Platform) and a header whose implementation is
-// in the window (Implemented), and the weights def, stem and dir depend
-// on the query's Kind. Then each file's best chunk gains a share of
+// benchmarks, docs, examples, changelogs, generated, vendored code and
+// type stubs (FileRole) unless the query asks for them (AskedRoles),
+// variant demotes a file for a platform the query does not name
+// (Platform) and a header whose implementation is in the window
+// (Implemented), and the weights def, stem and dir depend on the query's
+// Kind. Then each file's best chunk gains a share of
 // the scores of the file's other chunks, each counting for less
 // (FileBonus, FileDecay), and those other chunks lose as much. Every
 // weight here was chosen on codesearch-dev (docs/QUALITY.md).
@@ -50,7 +51,7 @@ var kindWeights = map[Kind][3]float64{
 // not ask for (AskedRoles).
 var roleFactors = map[Role]float64{
 	RoleTest: 0.7, RoleDocs: 0.6, RoleExample: 0.7, RoleChangelog: 0.4,
-	RoleGenerated: 0.5, RoleVendored: 0.5, RoleStub: 0.6,
+	RoleGenerated: 0.5, RoleVendored: 0.5, RoleStub: 0.6, RoleBench: 0.7,
 }
 
 // FileBonus is the share of its other chunks' scores a file's best chunk
