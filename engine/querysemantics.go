@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-23a4a94579bcc121c52d9da5c624d02d"
+const QuerySemantics = "q-d3de8d2ac0556d03bf8afac468a9b4e2"

@@ -19,7 +19,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 25
+const IndexSemanticsVersion = 26
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -29,12 +29,20 @@ const (
 	DefaultB  = 0.4
 )
 
+// DefaultPathWeight weighs the BM25 of a chunk's path words (its folders
+// and file name) against its text's: measured on the code-search dev set
+// (docs/QUALITY.md: the path field).
+const DefaultPathWeight = 1.0
+
 // Settings are the knobs of the engine. Chunk and MaxFileSize shape the
 // index (they are fingerprinted); K1 and B are query-time only.
 type Settings struct {
 	Chunk       chunk.Options
 	MaxFileSize int64
 	K1, B       float64
+	// PathWeight weighs the path field's BM25 against the body's (0: the
+	// path words are not searched). Query-time only.
+	PathWeight float64
 	// Analyzer is the text analysis of prose chunks: AnalyzerAuto (the
 	// default, "" too) analyzes each in its detected language,
 	// AnalyzerEnglish all with the English chain. It is fingerprinted.
@@ -76,6 +84,7 @@ func DefaultSettings() Settings {
 		Chunk:         chunk.Options{Size: chunk.DefaultSize, Overlap: chunk.DefaultOverlap},
 		K1:            DefaultK1,
 		B:             DefaultB,
+		PathWeight:    DefaultPathWeight,
 		EmbedCacheCap: 1 << 30,
 	}
 }
@@ -84,6 +93,9 @@ func DefaultSettings() Settings {
 func (s Settings) Validate() error {
 	if s.K1 < 0 || s.B < 0 || s.B > 1 {
 		return fmt.Errorf("bm25 parameters out of range: k1=%g (>= 0), b=%g (0..1)", s.K1, s.B)
+	}
+	if s.PathWeight < 0 {
+		return fmt.Errorf("bm25 path weight must not be negative: %g", s.PathWeight)
 	}
 	if s.MaxFileSize < 0 {
 		return fmt.Errorf("max file size must not be negative: %d", s.MaxFileSize)

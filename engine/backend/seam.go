@@ -83,6 +83,9 @@ type Query struct {
 	// K1 and B are the BM25 parameters of a backend that scores BM25
 	// itself (the local one).
 	K1, B float64
+	// PathWeight weighs the path field's BM25 (the words of a chunk's
+	// path, backend.PathText) against the body's; 0 leaves it out.
+	PathWeight float64
 }
 
 // Lists are one query's lists on a state and the stored fields of the

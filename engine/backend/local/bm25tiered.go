@@ -71,7 +71,7 @@ func (s *searcher) tieredTop(ctx context.Context, terms []queryTerm, m int) (hit
 // bounds of the exhaustive scorer's weights (over the chunks of qt's
 // languages for a scoped term, as scopedPostings).
 func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
-	m := s.model
+	m := s.modelOf(qt)
 	if qt.langs != allLangs {
 		m.n = float64(s.langs.chunks(qt.langs))
 	}

@@ -38,7 +38,8 @@ func (ls *State) Query(ctx context.Context, q backend.Query) (backend.Lists, err
 	if err != nil {
 		return nil, err
 	}
-	s := &searcher{r: r, model: modelOf(ls.sc, q.K1, q.B), exhaustive: ls.scorer == ScorerExhaustive, tiers: ls.tiers}
+	model := modelOf(ls.sc, q.K1, q.B)
+	s := &searcher{r: r, model: model, pathModel: model.pathModel(q.PathWeight), exhaustive: ls.scorer == ScorerExhaustive, tiers: ls.tiers}
 	filter, err := s.withFacets(ctx, q.Filter, q.Facets)
 	if err != nil {
 		r.Close()
@@ -56,7 +57,7 @@ func (l *lists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 	}
 	l.terms = terms
 	hits, err := l.s.bm25List(ctx, terms, l.filter, l.q.Mode, l.q.Want, l.q.K, l.q.PerFile)
-	return hits, len(terms), err
+	return hits, bodyCount(terms), err
 }
 
 // LexicalDeeper is Lexical's list filling k files.

@@ -1,0 +1,19 @@
+package backend
+
+import "testing"
+
+func TestPathText(t *testing.T) {
+	cases := map[string]string{
+		"lib/colors.bash":        "lib colors",
+		"src/UpdateStatement.kt": "src UpdateStatement",
+		"app/foo.test.ts":        "app foo test",
+		"README":                 "README",
+		".github/.bashrc":        " github  bashrc",
+		"a.b/c":                  "a b c",
+	}
+	for in, want := range cases {
+		if got := PathText(in); got != want {
+			t.Errorf("PathText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
