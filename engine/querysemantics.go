@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-d3de8d2ac0556d03bf8afac468a9b4e2"
+const QuerySemantics = "q-d91c8f92e178b7d66dd5f60031722aa1"

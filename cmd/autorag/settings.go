@@ -128,8 +128,8 @@ var settingTable = []setting{
 		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
 	{key: "bm25_path", flag: "bm25-path", env: "AUTORAG_BM25_PATH", group: groupSearch, kind: kindFloat,
-		def: fmtFloat(engine.DefaultPathWeight), usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's; 0: off",
-		set: func(d *draft, v string) error { return parseFloat(v, &d.s.PathWeight) }},
+		def: "auto", usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's: a number (0: off), or auto (" + fmtFloat(engine.PathWeightBM25) + " in bm25 mode, 0 in hybrid and vector mode)",
+		set: func(d *draft, v string) error { return parsePathWeight(v, &d.s.PathWeight) }},
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
@@ -197,6 +197,23 @@ func parseBool(v string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("%q is not true or false", v)
+}
+
+// parsePathWeight reads bm25_path: auto, or a weight of at least 0.
+func parsePathWeight(v string, dst *float64) error {
+	if v == "auto" {
+		*dst = engine.PathWeightAuto
+		return nil
+	}
+	var w float64
+	if err := parseFloat(v, &w); err != nil {
+		return err
+	}
+	if w < 0 {
+		return fmt.Errorf("want auto or a weight of at least 0, got %s", v)
+	}
+	*dst = w
+	return nil
 }
 
 func parseFloat(v string, dst *float64) error {

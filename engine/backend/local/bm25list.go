@@ -249,7 +249,7 @@ func (s *searcher) scoreTerm(ctx context.Context, qt queryTerm, acc *accumulator
 	}
 	defer p.close()
 	m := s.modelOf(qt)
-	idf := m.idf(p.count())
+	idf := m.idf(qt.df(p.count()))
 	for {
 		d, err := p.next(ctx)
 		if err != nil || d == nil {

@@ -119,7 +119,7 @@ func (s *searcher) pruneTerm(ctx context.Context, qt queryTerm) (prune.Term, *tf
 		return prune.Term{}, nil, 0, fmt.Errorf("postings of %q: %w", qt.term, err)
 	}
 	m := s.modelOf(qt)
-	idf := m.idf(tfr.Count())
+	idf := m.idf(qt.df(tfr.Count()))
 	p := &tfrPostings{ctx: ctx, tfr: tfr, term: qt.term, id: make([]byte, 8)}
 	w := func(tf uint64, dl int) float64 { return m.weight(idf, tf, dl) }
 	return prune.Term{Postings: p, Weight: w, Bound: m.bound(idf)}, p, int(tfr.Count()), nil

@@ -29,7 +29,7 @@ func (s *searcher) tieredTop(ctx context.Context, terms []queryTerm, m int) (hit
 	tts := make([]*termTiers, len(terms))
 	ok = true
 	for i, qt := range terms {
-		key := tierKey(qt)
+		key := tierKey{term: qt.term, langs: qt.langs, path: qt.path}
 		tt, build := c.lookup(key)
 		if tt == nil && build {
 			var fits bool
@@ -75,7 +75,7 @@ func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
 	if qt.langs != allLangs {
 		m.n = float64(s.langs.chunks(qt.langs))
 	}
-	idf := m.idf(tt.df)
+	idf := m.idf(qt.df(tt.df))
 	return prune.TieredTerm{
 		Code:    tt.code,
 		Buckets: tt.priced(m, idf),

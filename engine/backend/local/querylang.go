@@ -13,9 +13,21 @@ import (
 // analysis of the query produced it (bit i: genLangs.codes[i]), in the
 // body or, path set, in the path field (every language's chunks).
 type queryTerm struct {
-	term  string
-	langs uint64
-	path  bool
+	term   string
+	langs  uint64
+	path   bool
+	bodyDF uint64 // a path term's: the chunks whose body holds the term
+}
+
+// df is the document count of qt's idf, given its postings' count: a
+// path term weighs as rare as the term is in the chunks' text (BM25F's
+// one idf per term), not in their paths, where a word common in the code
+// ("thread", "loop") is rare.
+func (qt queryTerm) df(postings uint64) uint64 {
+	if qt.path {
+		return qt.bodyDF
+	}
+	return postings
 }
 
 // field is the bleve field qt scores in.
@@ -52,7 +64,14 @@ func (s *searcher) queryTerms(ctx context.Context, ls *State, text string) ([]qu
 		return terms, err
 	}
 	for _, t := range analyze.Terms(text) {
-		terms = append(terms, queryTerm{term: t, langs: allLangs, path: true})
+		p, err := openPostings(ctx, s.r, fieldBody, t, false, "chunks holding")
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, queryTerm{term: t, langs: allLangs, path: true, bodyDF: p.count()})
+		if err := p.close(); err != nil {
+			return nil, err
+		}
 	}
 	return terms, nil
 }

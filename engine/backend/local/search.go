@@ -57,12 +57,19 @@ func (l *lists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 	}
 	l.terms = terms
 	hits, err := l.s.bm25List(ctx, terms, l.filter, l.q.Mode, l.q.Want, l.q.K, l.q.PerFile)
+	if err == nil {
+		err = l.s.withPathParts(ctx, terms, hits)
+	}
 	return hits, bodyCount(terms), err
 }
 
 // LexicalDeeper is Lexical's list filling k files.
 func (l *lists) LexicalDeeper(ctx context.Context, k int) ([]rank.Hit, error) {
-	return l.s.bm25List(ctx, l.terms, l.filter, l.q.Mode, l.q.Want, k, l.q.PerFile)
+	hits, err := l.s.bm25List(ctx, l.terms, l.filter, l.q.Mode, l.q.Want, k, l.q.PerFile)
+	if err == nil {
+		err = l.s.withPathParts(ctx, l.terms, hits)
+	}
+	return hits, err
 }
 
 // Dense scans the generation's vectors (with a path filter, deeper, so
