@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-d91c8f92e178b7d66dd5f60031722aa1"
+const QuerySemantics = "q-c1100d72c1c38e2cb474983204e86528"

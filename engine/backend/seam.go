@@ -86,6 +86,9 @@ type Query struct {
 	// PathWeight weighs the path field's BM25 (the words of a chunk's
 	// path, backend.PathText) against the body's; 0 leaves it out.
 	PathWeight float64
+	// Explain asks the lexical list for the parts of its scores (a
+	// hit's Path), where the backend can tell them.
+	Explain bool
 }
 
 // Lists are one query's lists on a state and the stored fields of the

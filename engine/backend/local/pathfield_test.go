@@ -41,7 +41,7 @@ func TestPathField(t *testing.T) {
 	defer state.Close()
 	lexical := func(text string, w float64) map[string]rank.Hit {
 		t.Helper()
-		l, err := state.Query(context.Background(), backend.Query{Text: text, Mode: rank.ModeBM25, K: 10, PerFile: 2, Want: 50, K1: 0.9, B: 0.4, PathWeight: w})
+		l, err := state.Query(context.Background(), backend.Query{Text: text, Mode: rank.ModeBM25, K: 10, PerFile: 2, Want: 50, K1: 0.9, B: 0.4, PathWeight: w, Explain: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,10 @@ import (
 )
 
 // withPathParts sets each hit's Path: the share of its score the path
-// field's terms gave (explain shows it; hybrid fusion may leave it out).
-// It reads each path term's postings at the hits' documents only.
+// field's terms gave, which explain shows. It walks each path term's
+// postings beside the hits' documents in order (Next, not Advance:
+// bleve's Advance starts over from the segment's dictionary and cost
+// twice a one-word query's whole process).
 func (s *searcher) withPathParts(ctx context.Context, terms []queryTerm, hits []rank.Hit) error {
 	if len(hits) == 0 || bodyCount(terms) == len(terms) {
 		return nil
@@ -19,39 +21,51 @@ func (s *searcher) withPathParts(ctx context.Context, terms []queryTerm, hits []
 	for i, h := range hits {
 		at[h.ID] = i
 	}
-	type doc struct {
-		num uint64
-		hit int
-	}
-	docs := make([]doc, 0, len(hits))
+	docs := make([]pathDoc, 0, len(hits))
 	for n, id := range s.ids {
 		if i, ok := at[id]; ok {
-			docs = append(docs, doc{n, i})
+			docs = append(docs, pathDoc{n, i})
 		}
 	}
-	slices.SortFunc(docs, func(a, b doc) int { return cmp.Compare(a.num, b.num) })
+	slices.SortFunc(docs, func(a, b pathDoc) int { return cmp.Compare(a.num, b.num) })
 	for _, qt := range terms {
-		if !qt.path {
-			continue
-		}
-		t, p, _, err := s.pruneTerm(ctx, qt)
-		if err != nil {
-			return err
-		}
-		for _, d := range docs {
-			ok, err := p.Advance(d.num)
-			if err != nil {
-				p.tfr.Close()
+		if qt.path {
+			if err := s.addPathPart(ctx, qt, docs, hits); err != nil {
 				return err
 			}
-			if !ok {
-				break
-			}
-			if p.Doc() == d.num {
-				hits[d.hit].Path += t.Weight(p.Freq(), p.Len())
-			}
 		}
-		p.tfr.Close()
+	}
+	return nil
+}
+
+// pathDoc is a hit's document number and its index in the hits.
+type pathDoc struct {
+	num uint64
+	hit int
+}
+
+// addPathPart adds path term qt's weight to the hits of docs (by
+// increasing number) that hold it.
+func (s *searcher) addPathPart(ctx context.Context, qt queryTerm, docs []pathDoc, hits []rank.Hit) error {
+	p, err := openPostings(ctx, s.r, fieldPath, qt.term, true, "postings of")
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	m := s.pathModel
+	idf := m.idf(qt.df(p.count()))
+	for i := 0; i < len(docs); {
+		d, err := p.next(ctx)
+		if err != nil || d == nil {
+			return err
+		}
+		n := internalNum(d.ID)
+		for i < len(docs) && docs[i].num < n {
+			i++
+		}
+		if i < len(docs) && docs[i].num == n {
+			hits[docs[i].hit].Path += m.weight(idf, d.Freq, lengthFromNorm(d.Norm))
+		}
 	}
 	return nil
 }

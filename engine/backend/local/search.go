@@ -57,7 +57,7 @@ func (l *lists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 	}
 	l.terms = terms
 	hits, err := l.s.bm25List(ctx, terms, l.filter, l.q.Mode, l.q.Want, l.q.K, l.q.PerFile)
-	if err == nil {
+	if err == nil && l.q.Explain {
 		err = l.s.withPathParts(ctx, terms, hits)
 	}
 	return hits, bodyCount(terms), err
@@ -66,7 +66,7 @@ func (l *lists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 // LexicalDeeper is Lexical's list filling k files.
 func (l *lists) LexicalDeeper(ctx context.Context, k int) ([]rank.Hit, error) {
 	hits, err := l.s.bm25List(ctx, l.terms, l.filter, l.q.Mode, l.q.Want, k, l.q.PerFile)
-	if err == nil {
+	if err == nil && l.q.Explain {
 		err = l.s.withPathParts(ctx, l.terms, hits)
 	}
 	return hits, err
