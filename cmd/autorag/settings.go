@@ -49,6 +49,7 @@ const (
 	kindString
 	kindSize // a byte count, with or without a unit (parseSize)
 	kindBool // true/false, on/off, yes/no, 1/0 (parseBool)
+	kindAuto // auto or a number of at least 0 (parsePathWeight)
 )
 
 // setting is one row of the table.
@@ -127,7 +128,7 @@ var settingTable = []setting{
 	{key: "bm25_b", flag: "bm25-b", env: "AUTORAG_BM25_B", group: groupSearch, kind: kindFloat,
 		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
-	{key: "bm25_path", flag: "bm25-path", env: "AUTORAG_BM25_PATH", group: groupSearch, kind: kindFloat,
+	{key: "bm25_path", flag: "bm25-path", env: "AUTORAG_BM25_PATH", group: groupSearch, kind: kindAuto,
 		def: "auto", usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's: a number (0: off), or auto (" + fmtFloat(engine.PathWeightBM25) + " in bm25 mode, 0 in hybrid and vector mode)",
 		set: func(d *draft, v string) error { return parsePathWeight(v, &d.s.PathWeight) }},
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
@@ -401,6 +402,8 @@ func kindName(k kind) string {
 		return "a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)"
 	case kindBool:
 		return "true or false"
+	case kindAuto:
+		return "auto or a number of at least 0"
 	}
 	return "a string"
 }
