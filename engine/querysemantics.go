@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-c1100d72c1c38e2cb474983204e86528"
+const QuerySemantics = "q-3db148d8004849c44b60dad87259657f"

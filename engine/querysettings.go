@@ -164,20 +164,11 @@ func (e *Engine) ResolveOptions(sc *fingerprint.Sidecar, o QueryOptions) (QueryO
 }
 
 // QuerySettings names the query-time settings an answer depends on: BM25
-// k1, b and the path weight, the effective fusion and the embedder.
+// k1, b and path weight, the effective fusion and the embedder.
 func (e *Engine) QuerySettings() string {
 	s := e.Settings
-	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) +
-		" path=" + pathKey(s.PathWeight) +
+	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) + " path=" + rank.PathWeightName(s.PathWeight) +
 		" | " + e.fusion().String() + " | " + s.embedderID() + rerankKey(s)
-}
-
-// pathKey names the path weight: auto (by mode) or the weight.
-func pathKey(w float64) string {
-	if w < 0 {
-		return "auto"
-	}
-	return strconv.FormatFloat(w, 'g', -1, 64)
 }
 
 // rerankKey names the reranker and its depth for the query cache key.

@@ -11,7 +11,6 @@ import (
 	"github.com/autorag/autorag/engine/chunk"
 	"github.com/autorag/autorag/engine/embed"
 	"github.com/autorag/autorag/engine/progress"
-	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/engine/recorded"
 	"github.com/autorag/autorag/engine/split"
 	"github.com/autorag/autorag/fingerprint"
@@ -30,26 +29,12 @@ const (
 	DefaultB  = 0.4
 )
 
-// PathWeightAuto is the default path weight (Settings.PathWeight):
-// PathWeightBM25 in bm25 mode, 0 in the others. On the code-search dev
-// set the path field lifted bm25 mode (0.8604 -> 0.8691 NDCG@10, w = 1)
-// and no weight lifted hybrid mode, whose code signals already weigh the
-// file names of the candidates (docs/QUALITY.md: the path field).
-const (
-	PathWeightAuto = -1.0
-	PathWeightBM25 = 1.0
-)
-
 // Settings are the knobs of the engine. Chunk and MaxFileSize shape the
-// index (they are fingerprinted); K1 and B are query-time only.
+// index (they are fingerprinted); K1, B and PathWeight are query-time only.
 type Settings struct {
-	Chunk       chunk.Options
-	MaxFileSize int64
-	K1, B       float64
-	// PathWeight weighs the path field's BM25 against the body's (0: the
-	// path words are not searched; negative: PathWeightAuto). Query-time
-	// only.
-	PathWeight float64
+	Chunk             chunk.Options
+	MaxFileSize       int64
+	K1, B, PathWeight float64
 	// Analyzer is the text analysis of prose chunks: AnalyzerAuto (the
 	// default, "" too) analyzes each in its detected language,
 	// AnalyzerEnglish all with the English chain. It is fingerprinted.
@@ -85,24 +70,12 @@ type Settings struct {
 	OCRCommand string
 }
 
-// pathWeight is the path weight of a query in mode.
-func (s Settings) pathWeight(mode string) float64 {
-	switch {
-	case s.PathWeight >= 0:
-		return s.PathWeight
-	case mode == rank.ModeBM25:
-		return PathWeightBM25
-	}
-	return 0
-}
-
 // DefaultSettings returns the built-in defaults.
 func DefaultSettings() Settings {
 	return Settings{
 		Chunk:         chunk.Options{Size: chunk.DefaultSize, Overlap: chunk.DefaultOverlap},
 		K1:            DefaultK1,
 		B:             DefaultB,
-		PathWeight:    PathWeightAuto,
 		EmbedCacheCap: 1 << 30,
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/chunk"
+	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/mirror/parse/ocr"
 	"github.com/autorag/autorag/models"
 )
@@ -127,7 +128,7 @@ var settingTable = []setting{
 		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
 	{key: "bm25_path", flag: "bm25-path", env: "AUTORAG_BM25_PATH", group: groupSearch, kind: kindAuto,
-		def: "auto", usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's: a number (0: off), or auto (" + fmtFloat(engine.PathWeightBM25) + " in bm25 mode, 0 in hybrid and vector mode)",
+		def: "auto", usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's: a number (0: off), or auto (" + fmtFloat(rank.PathWeightBM25) + " in bm25 mode, 0 in hybrid and vector mode)",
 		set: func(d *draft, v string) error { return parsePathWeight(v, &d.s.PathWeight) }},
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",

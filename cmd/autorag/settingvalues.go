@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/autorag/autorag/engine"
+	"github.com/autorag/autorag/engine/rank"
 )
 
 // The values of settings: how each kind is read from a flag, the
@@ -62,18 +62,22 @@ func parseBool(v string) (bool, error) {
 	return false, fmt.Errorf("%q is not true or false", v)
 }
 
-// parsePathWeight reads bm25_path: auto, or a weight of at least 0.
+// parsePathWeight reads bm25_path: auto (the setting 0), 0 (off:
+// rank.PathWeightOff) or a positive weight.
 func parsePathWeight(v string, dst *float64) error {
-	if v == "auto" {
-		*dst = engine.PathWeightAuto
+	if v == "auto" || v == "" {
+		*dst = 0
 		return nil
 	}
 	var w float64
 	if err := parseFloat(v, &w); err != nil {
 		return err
 	}
-	if w < 0 {
+	switch {
+	case w < 0:
 		return fmt.Errorf("want auto or a weight of at least 0, got %s", v)
+	case w == 0:
+		w = rank.PathWeightOff
 	}
 	*dst = w
 	return nil

@@ -84,7 +84,7 @@ type Query struct {
 	// itself (the local one).
 	K1, B float64
 	// PathWeight weighs the path field's BM25 (the words of a chunk's
-	// path, backend.PathText) against the body's; 0 leaves it out.
+	// path, analyze.PathText) against the body's; 0 leaves it out.
 	PathWeight float64
 	// Explain asks the lexical list for the parts of its scores (a
 	// hit's Path), where the backend can tell them.

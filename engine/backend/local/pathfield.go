@@ -10,7 +10,7 @@ import (
 
 //semguard:begin bleve-path
 
-// pathField is the indexed path words of a chunk (backend.PathText),
+// pathField is the indexed path words of a chunk (analyze.PathText),
 // analyzed with the English chain: identifiers split, words stemmed, as a
 // code chunk's body. Its length is its chunk's body length, not its own
 // token count: the path field scores without length normalization
@@ -26,7 +26,7 @@ var _ index.Field = (*pathField)(nil)
 
 func newPathField(c *backend.Chunk, body *bodyField) *pathField {
 	return &pathField{
-		TextField: document.NewTextFieldCustom(fieldPath, nil, []byte(backend.PathText(c.Path)), index.IndexField, analyze.Analyzer()),
+		TextField: document.NewTextFieldCustom(fieldPath, nil, []byte(analyze.PathText(c.Path)), index.IndexField, analyze.Analyzer()),
 		body:      body,
 	}
 }

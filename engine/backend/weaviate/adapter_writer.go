@@ -119,10 +119,10 @@ func chunkObject(d, first *backend.Chunk) Object {
 		Meta: string(meta), Facets: facets, Lang: d.Lang}
 }
 
-// pathTokens is the words of path (backend.PathText) analyzed in English,
+// pathTokens is the words of path (analyze.PathText) analyzed in English,
 // as the local backend's path field holds them, joined by spaces.
 func pathTokens(path string) string {
-	ts := analyze.Analyzer().Analyze([]byte(backend.PathText(path)))
+	ts := analyze.Analyzer().Analyze([]byte(analyze.PathText(path)))
 	terms := make([]string, len(ts))
 	for i, t := range ts {
 		terms[i] = string(t.Term)

@@ -19,7 +19,7 @@ type Object struct {
 	Text    string
 	// Tokens is the text analyzed by autorag's analyzer, joined by spaces.
 	Tokens string
-	// PathTokens are the words of the path (backend.PathText) analyzed
+	// PathTokens are the words of the path (analyze.PathText) analyzed
 	// in English, joined by spaces.
 	PathTokens string
 	// Meta is opaque JSON the caller keeps with the chunk.

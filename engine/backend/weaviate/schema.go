@@ -78,7 +78,7 @@ const (
 	propPath       = "path"
 	propText       = "text"
 	propTokens     = "tokens"
-	propPathTokens = "pathTokens" // the path's words, analyzed (backend.PathText)
+	propPathTokens = "pathTokens" // the path's words, analyzed (analyze.PathText)
 	propMeta       = "meta"
 	propFacets     = "facets" // filter terms ("type=pdf"): whole strings, filterable
 	propLang       = "lang"   // analysis language of the tokens, filterable
