@@ -18,7 +18,7 @@ import (
 // where Def is DefinitionMatch (of the query's identifiers, or at
 // NamedCredit of the type names a question in words capitalizes), Stem
 // and Dir are PathMatchRare (file-name words weighed by their rarity in
-// the window, NameRarity; abbreviations counted), role demotes tests,
+// the window, NameRarity; abbreviations and agent nouns counted), role demotes tests,
 // benchmarks, docs, examples, changelogs, generated, vendored code and
 // type stubs (FileRole) unless the query asks for them (AskedRoles),
 // variant demotes a file for a platform the query does not name

@@ -5,7 +5,7 @@
 // (Floor, FloorRatio, DropBelowFloor), dense feedback's vector arithmetic (UseFeedback,
 // AddFeedback, Turn), the code signals that re-score a search of code
 // (CodeRerank: QueryKind, DefinitionMatch with SectionDefs and NamedTypes,
-// PathMatchRare with abbreviations and NameRarity, FileRole, Platform and
+// PathMatchRare with abbreviations, agent nouns and NameRarity, FileRole, Platform and
 // Implemented, per-file evidence), and the walk of a ranking into results (Page.Walk):
 // the per-file limit, the collapse of identical and near-identical
 // passages (collapseKey) and of copies of one document across version or

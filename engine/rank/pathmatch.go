@@ -9,9 +9,17 @@ import (
 
 // PathQuery is a query as path matching reads it (NewPathQuery).
 type PathQuery struct {
-	terms map[string]bool // the stemmed terms
-	words []string        // the query's words, stop words left out, in order
-	stems []string        // their stems, one for each of words
+	terms map[string]bool     // the stemmed terms
+	names map[string]nameWord // the terms and the stems derived from them (derivedStems)
+	words []string            // the query's words, stop words left out, in order
+	stems []string            // their stems, one for each of words
+}
+
+// nameWord is what a stem found in a path stands for: the query's term,
+// itself or derived from it.
+type nameWord struct {
+	term    string
+	derived bool
 }
 
 // NewPathQuery splits text into words at identifier boundaries (Words),
@@ -27,6 +35,13 @@ func NewPathQuery(text string, stem func(string) string) *PathQuery {
 		q.terms[s] = true
 		q.words = append(q.words, w)
 		q.stems = append(q.stems, s)
+	}
+	q.names = make(map[string]nameWord, len(q.terms))
+	for t := range q.terms {
+		q.names[t] = nameWord{term: t}
+	}
+	for s, t := range derivedStems(q, stem) {
+		q.names[s] = nameWord{term: t, derived: true}
 	}
 	return q
 }
@@ -47,10 +62,13 @@ func stemWord(w string, stem func(string) string) string {
 // is the share of the words of the file's name (without its extensions)
 // that the query has (router.ts and "how a router is created": 1;
 // UpdateStatement.kt and "update and delete statement builders": 1;
-// StatementBuilders.kt: 0.5), a word the query only abbreviates
-// (Abbreviation: fs.c and "file system", client_ws.py and "WebSocket")
-// counting AbbrevCredit; dir is the share of the query's terms found
-// among the folders' words.
+// StatementBuilders.kt: 0.5), a word that is an agent noun of a query
+// word or whose agent noun the query has (derivedStems: logger.go and
+// "logging", route.ts and "router") counting DerivedCredit, a word the
+// query only abbreviates (Abbreviation: fs.c and "file system",
+// client_ws.py and "WebSocket") counting AbbrevCredit; dir is the share
+// of the query's terms found among the folders' words, or their agent
+// nouns and verbs.
 func PathMatch(q *PathQuery, p string, stem func(string) string) (stemScore, dirScore float64) {
 	return PathMatchRare(q, p, stem, nil)
 }
@@ -72,8 +90,10 @@ func PathMatchRare(q *PathQuery, p string, stem func(string) string, rare func(s
 		if rare != nil {
 			r = rare(s)
 		}
-		if q.terms[s] {
+		if m, ok := q.names[s]; ok && !m.derived {
 			hit += r
+		} else if ok {
+			hit += DerivedCredit * r
 		} else if q.Abbreviation(w) {
 			hit += AbbrevCredit * r
 		}
@@ -85,8 +105,8 @@ func PathMatchRare(q *PathQuery, p string, stem func(string) string, rare func(s
 	if d := path.Dir(p); d != "." {
 		for _, w := range Words(d) {
 			s := stemWord(w, stem)
-			if q.terms[s] {
-				inDirs[s] = true
+			if m, ok := q.names[s]; ok {
+				inDirs[m.term] = true
 			}
 		}
 	}

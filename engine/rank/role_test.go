@@ -59,6 +59,26 @@ var roleCases = []struct {
 	{"internal/msg_gen.go", RoleGenerated}, {"unix/zerrors_linux_amd64.go", RoleGenerated}, {"go.sum", RoleGenerated},
 	{"vendor/github.com/x/y.go", RoleVendored}, {"vendor/github.com/x/y_test.go", RoleVendored},
 	{"kubernetes/typed/core/v1/fake/fake_pod.go", RoleTest}, {"_build/dev/lib/plug/ebin/x.ex", RoleGenerated},
+	// A Go folder is a package, yet one under docs, test, testing, e2e or
+	// a playground serves that role: the docs' generators (cobra's doc,
+	// weaviate's docs generator, go/doc, go doc), the tests' helpers
+	// (smithy-go's and logr's testing, grpc's e2e), the playground
+	// clients of x/tools and graphql; a query about one names its folder
+	// ("documentation generation", "playground"), which asks for the role
+	// (AskedRoles). Made source, cobra's doc generator crowded its flag
+	// and error questions (docs/QUALITY.md). A _test.go file there is a test.
+	{"doc/man_docs.go", RoleDocs}, {"doc/util.go", RoleDocs}, {"doc/man_docs_test.go", RoleTest},
+	{"src/go/doc/reader.go", RoleDocs}, {"src/go/doc/example.go", RoleDocs},
+	{"src/cmd/go/internal/doc/doc.go", RoleDocs}, {"usecases/auth/authorization/docs/generator.go", RoleDocs},
+	{"usecases/auth/authorization/docs/auth_calls.md", RoleDocs}, {"internal/docs/README.src.md", RoleDocs},
+	{"playground/playground.go", RoleExample}, {"playground/handler.go", RoleExample},
+	{"testing/struct.go", RoleTest}, {"testing/test.go", RoleTest}, {"internal/testutils/xds/e2e/server.go", RoleTest},
+	{"examples/tab_logger.go", RoleExample}, {"examples/documentation_examples/examples.go", RoleExample},
+	{"windows/svc/example/main.go", RoleExample},
+	// Elsewhere too a docs folder's code is the docs' (libuv's guide
+	// programs, the Rust books' listings).
+	{"docs/code/tcp-echo-server/main.c", RoleDocs},
+	{"src/doc/book/listings/ch02-guessing-game-tutorial/listing-02-01/src/main.rs", RoleDocs},
 	// Java, Kotlin, Scala (Maven, Gradle, Kotlin Multiplatform, protoc).
 	{"src/main/java/com/squareup/javapoet/TypeSpec.java", RoleSource}, {"src/main/java/x/Latest.java", RoleSource},
 	{"src/main/java/x/CipherSuite.java", RoleSource}, {"src/commonMain/kotlin/io/kotest/core/spec/style/FunSpec.kt", RoleSource},
@@ -164,6 +184,8 @@ func TestAskedRoles(t *testing.T) {
 		{"how snapshots are pruned", nil},
 		{"end of the e2ee handshake", nil},
 		{"how routes are grouped and registered", nil},
+		{"documentation generation for man pages and markdown", []Role{RoleDocs}},
+		{"how the playground sends a snippet to compile", []Role{RoleExample}},
 	} {
 		got := AskedRoles(Words(c.q))
 		if len(got) != len(c.want) {
