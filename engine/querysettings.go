@@ -164,10 +164,10 @@ func (e *Engine) ResolveOptions(sc *fingerprint.Sidecar, o QueryOptions) (QueryO
 }
 
 // QuerySettings names the query-time settings an answer depends on: BM25
-// k1, b and path weight, the effective fusion and the embedder.
+// k1 and b, the effective fusion and the embedder.
 func (e *Engine) QuerySettings() string {
 	s := e.Settings
-	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) + " path=" + rank.PathWeightName(s.PathWeight) +
+	return "k1=" + strconv.FormatFloat(s.K1, 'g', -1, 64) + " b=" + strconv.FormatFloat(s.B, 'g', -1, 64) +
 		" | " + e.fusion().String() + " | " + s.embedderID() + rerankKey(s)
 }
 

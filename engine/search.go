@@ -31,7 +31,7 @@ func (e *Engine) search(ctx context.Context, g *Generation, o QueryOptions, filt
 	_, perFile := defaults(o)
 	fetch := max(o.K, FetchK) // each list is oversampled before fusion
 	q := backend.Query{Text: o.Text, Facets: facets, Filter: filter, Mode: mode, K: fetch, PerFile: perFile,
-		Want: 5 * fetch * perFile, K1: e.Settings.K1, B: e.Settings.B, PathWeight: rank.PathWeight(e.Settings.PathWeight, mode), Explain: o.Explain}
+		Want: 5 * fetch * perFile, K1: e.Settings.K1, B: e.Settings.B}
 	ls, err := g.st.Query(ctx, q)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 // IndexSemanticsVersion versions what the engine stores in a generation.
 // Bump it whenever a change alters what an artifact holds for the same
 // input; the fingerprint includes it, so the next refresh rebuilds.
-const IndexSemanticsVersion = 26
+const IndexSemanticsVersion = 25
 
 // Default BM25 parameters: k1 = 0.9, b = 0.4 matched the published Lucene
 // baselines on BEIR sets (FINDINGS.md); bleve's own defaults (1.2/0.75)
@@ -30,11 +30,11 @@ const (
 )
 
 // Settings are the knobs of the engine. Chunk and MaxFileSize shape the
-// index (they are fingerprinted); K1, B and PathWeight are query-time only.
+// index (they are fingerprinted); K1 and B are query-time only.
 type Settings struct {
-	Chunk             chunk.Options
-	MaxFileSize       int64
-	K1, B, PathWeight float64
+	Chunk       chunk.Options
+	MaxFileSize int64
+	K1, B       float64
 	// Analyzer is the text analysis of prose chunks: AnalyzerAuto (the
 	// default, "" too) analyzes each in its detected language,
 	// AnalyzerEnglish all with the English chain. It is fingerprinted.

@@ -40,7 +40,6 @@ var Project = Config{
 	QueryTime: []string{
 		// BM25 parameters and scoring.
 		"engine.DefaultK1", "engine.DefaultB", "engine.Settings.K1", "engine.Settings.B", "engine/backend/local.bm25",
-		"engine/rank.PathWeightBM25", "engine/rank.PathWeightOff", "engine/rank.PathWeight", "engine.Settings.PathWeight",
 		// Fusion.
 		"engine.Settings.Fusion", "engine/rank.Fusion", "engine.DefaultFusion", "engine/rank.Fuse",
 		// Query analysis and options.

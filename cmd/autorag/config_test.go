@@ -69,7 +69,6 @@ func TestConfigSources(t *testing.T) {
 		"chunk_overlap": "60 env",
 		"bm25_k1":       "1.1 flag",
 		"bm25_b":        "0.4 default",
-		"bm25_path":     "auto default",
 		"fusion":        "rrf env",
 		"embedder":      "local default",
 	}

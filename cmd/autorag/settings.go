@@ -3,15 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/pflag"
 
 	"github.com/autorag/autorag/engine"
 	"github.com/autorag/autorag/engine/chunk"
-	"github.com/autorag/autorag/engine/rank"
 	"github.com/autorag/autorag/mirror/parse/ocr"
 	"github.com/autorag/autorag/models"
 )
@@ -48,7 +49,6 @@ const (
 	kindString
 	kindSize // a byte count, with or without a unit (parseSize)
 	kindBool // true/false, on/off, yes/no, 1/0 (parseBool)
-	kindAuto // auto or a number of at least 0 (parsePathWeight)
 )
 
 // setting is one row of the table.
@@ -127,9 +127,6 @@ var settingTable = []setting{
 	{key: "bm25_b", flag: "bm25-b", env: "AUTORAG_BM25_B", group: groupSearch, kind: kindFloat,
 		def: fmtFloat(engine.DefaultB), usage: "BM25 b",
 		set: func(d *draft, v string) error { return parseFloat(v, &d.s.B) }},
-	{key: "bm25_path", flag: "bm25-path", env: "AUTORAG_BM25_PATH", group: groupSearch, kind: kindAuto,
-		def: "auto", usage: "weight of the BM25 of a chunk's path words (folders and file name) against its text's: a number (0: off), or auto (" + fmtFloat(rank.PathWeightBM25) + " in bm25 mode, 0 in hybrid and vector mode)",
-		set: func(d *draft, v string) error { return parsePathWeight(v, &d.s.PathWeight) }},
 	{key: "fusion", flag: "fusion", env: "AUTORAG_FUSION", group: groupSearch, kind: kindString,
 		def: "", usage: "hybrid fusion: adaptive, convex or rrf (default: measured best for the embedder)",
 		set: func(d *draft, v string) error { d.fusion = v; return nil }},
@@ -148,6 +145,64 @@ var settingTable = []setting{
 			return err
 		}},
 }
+
+func parseInt(v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	*dst = n
+	return err
+}
+
+// parsePositive reads a count that must be at least 1.
+func parsePositive(v string, dst *int) error {
+	if err := parseInt(v, dst); err != nil {
+		return err
+	}
+	if *dst < 1 {
+		return fmt.Errorf("must be at least 1, got %d", *dst)
+	}
+	return nil
+}
+
+// sizeUnits are the units parseSize knows, longest first.
+var sizeUnits = []struct {
+	name string
+	n    int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+
+// parseSize reads a byte count, "16777216", "16MiB" or "16 MiB".
+func parseSize(v string) (int64, error) {
+	num, mult := strings.TrimSpace(v), int64(1)
+	for _, u := range sizeUnits {
+		if len(num) > len(u.name) && strings.EqualFold(num[len(num)-len(u.name):], u.name) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.name)]), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)", v)
+	}
+	return n * mult, nil
+}
+
+// parseBool reads a switch: true/false, on/off, yes/no or 1/0.
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "on", "yes", "1":
+		return true, nil
+	case "false", "off", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not true or false", v)
+}
+
+func parseFloat(v string, dst *float64) error {
+	f, err := strconv.ParseFloat(v, 64)
+	*dst = f
+	return err
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // settingFlags holds the flag sets the setting flags were added to; only
 // the running command's set is ever parsed.
@@ -314,4 +369,18 @@ func chosen(vals []settingValue, key string) bool {
 		}
 	}
 	return false
+}
+
+func kindName(k kind) string {
+	switch k {
+	case kindInt:
+		return "an integer"
+	case kindFloat:
+		return "a number"
+	case kindSize:
+		return "a size (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)"
+	case kindBool:
+		return "true or false"
+	}
+	return "a string"
 }

@@ -10,9 +10,7 @@ import (
 // FastAPI's layout (docs/en/docs/..., docs/de/docs/...), and its German
 // docker page ranks first for an English query while the English one ranks
 // third, past -k 2. The English page is shown in its place, the German one
-// in also_in; a German query keeps the German page. The path words are
-// left out (--bm25-path 0): in bm25 mode they rank https.md, whose name
-// is a word of the English query, first, and no copy is swapped in.
+// in also_in; a German query keeps the German page.
 func TestCopyInQueryLanguageSwappedIn(t *testing.T) {
 	root := copyTree(t, filepath.Join("..", "..", "testdata", "translations"))
 	refreshJSON(t, root)
@@ -24,7 +22,7 @@ func TestCopyInQueryLanguageSwappedIn(t *testing.T) {
 		{"bm25", "der Proxy erneuert das Zertifikat für HTTPS", "docs/de/docs/deployment/docker.md", ""},
 		{"hybrid", "der Proxy erneuert das Zertifikat für HTTPS", "docs/de/docs/deployment/docker.md", ""},
 	} {
-		res := mustOK(t, "--root", root, "query", "--json", "--no-cache", "--bm25-path", "0", "--mode", tt.mode, "-k", "2", tt.query).json(t)["results"].([]any)
+		res := mustOK(t, "--root", root, "query", "--json", "--no-cache", "--mode", tt.mode, "-k", "2", tt.query).json(t)["results"].([]any)
 		first := res[0].(map[string]any)
 		var also []string
 		for _, a := range asList(first["also_in"]) {

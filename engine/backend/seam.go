@@ -83,12 +83,6 @@ type Query struct {
 	// K1 and B are the BM25 parameters of a backend that scores BM25
 	// itself (the local one).
 	K1, B float64
-	// PathWeight weighs the path field's BM25 (the words of a chunk's
-	// path, analyze.PathText) against the body's; 0 leaves it out.
-	PathWeight float64
-	// Explain asks the lexical list for the parts of its scores (a
-	// hit's Path), where the backend can tell them.
-	Explain bool
 }
 
 // Lists are one query's lists on a state and the stored fields of the

@@ -127,9 +127,6 @@ func (f Fusion) Validate() error {
 type Hit struct {
 	ID    string
 	Score float64
-	// Path is the part of a BM25 Score that the words of the chunk's
-	// path gave (the local backend's path field); 0 otherwise.
-	Path float64
 }
 
 // Fused is a chunk of the combined ranking with what each list said.
@@ -137,7 +134,6 @@ type Fused struct {
 	ID                  string
 	Score               float64
 	BM25, Dense         float64
-	BM25Path            float64 // the part of BM25 the chunk's path words gave
 	BM25Rank, DenseRank int     // 1-based; 0 = not in that list
 	WDense              float64 // adaptive: the dense weight of this chunk
 	// FileDense and FileDenseRank (adaptive, a code chunk) are the
@@ -168,7 +164,7 @@ func Fuse(f Fusion, q Query, bm25, dense []Hit) []Fused {
 	}
 	for i, h := range bm25 {
 		x := get(h.ID)
-		x.BM25, x.BM25Path, x.BM25Rank = h.Score, h.Path, i+1
+		x.BM25, x.BM25Rank = h.Score, i+1
 	}
 	for i, h := range dense {
 		x := get(h.ID)

@@ -17,8 +17,8 @@ func ids(fs []Fused) []string {
 
 func TestFuseRRF(t *testing.T) {
 	f := Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
-	bm := []Hit{{ID: "a\x000", Score: 9}, {ID: "b\x000", Score: 5}, {ID: "c\x000", Score: 1}}
-	de := []Hit{{ID: "c\x000", Score: 0.9}, {ID: "a\x000", Score: 0.8}, {ID: "d\x000", Score: 0.1}}
+	bm := []Hit{{"a\x000", 9}, {"b\x000", 5}, {"c\x000", 1}}
+	de := []Hit{{"c\x000", 0.9}, {"a\x000", 0.8}, {"d\x000", 0.1}}
 	got := fuse(f, bm, de)
 	// a: 1/61 + 1/62; c: 1/63 + 1/61; b: 1/62; d: 1/63.
 	want := []string{"a\x000", "c\x000", "b\x000", "d\x000"}
@@ -36,8 +36,8 @@ func TestFuseRRF(t *testing.T) {
 func TestFuseConvex(t *testing.T) {
 	f := Fusion{Method: FusionConvex, Alpha: 0.95}
 	// Only two BM25 matches: the second must not be scored like a non-match.
-	bm := []Hit{{ID: "a\x000", Score: 10}, {ID: "b\x000", Score: 8}}
-	de := []Hit{{ID: "c\x000", Score: 0.9}, {ID: "b\x000", Score: 0.5}, {ID: "a\x000", Score: 0.1}}
+	bm := []Hit{{"a\x000", 10}, {"b\x000", 8}}
+	de := []Hit{{"c\x000", 0.9}, {"b\x000", 0.5}, {"a\x000", 0.1}}
 	got := fuse(f, bm, de)
 	score := map[string]float64{}
 	for _, x := range got {
@@ -60,8 +60,8 @@ func TestFuseConvex(t *testing.T) {
 func TestFuseTiesAreDeterministic(t *testing.T) {
 	f := Fusion{Method: FusionRRF, K: 60, WBM25: 1, WDense: 1}
 	// b#10 and b#2 tie; ordinal order must be numeric, not textual.
-	bm := []Hit{{ID: "b\x0010", Score: 1}}
-	de := []Hit{{ID: "b\x002", Score: 1}}
+	bm := []Hit{{"b\x0010", 1}}
+	de := []Hit{{"b\x002", 1}}
 	for i := 0; i < 20; i++ {
 		got := ids(fuse(f, bm, de))
 		if got[0] != "b\x002" || got[1] != "b\x0010" {
@@ -119,8 +119,8 @@ func TestFuseAdaptiveFileDense(t *testing.T) {
 	f := Fusion{Method: FusionAdaptive, Alpha: 0.7, Code: 1, FileDense: true}
 	isCode := func(id string) bool { return !strings.HasPrefix(id, "doc.md") }
 	q := Query{IsCode: isCode}
-	bm := []Hit{{ID: "a.go\x000", Score: 10}, {ID: "b.go\x000", Score: 9.5}, {ID: "doc.md\x000", Score: 9.5}}
-	de := []Hit{{ID: "a.go\x001", Score: 0.9}, {ID: "doc.md\x001", Score: 0.9}, {ID: "b.go\x000", Score: 0.6}, {ID: "c.go\x000", Score: 0.1}}
+	bm := []Hit{{"a.go\x000", 10}, {"b.go\x000", 9.5}, {"doc.md\x000", 9.5}}
+	de := []Hit{{"a.go\x001", 0.9}, {"doc.md\x001", 0.9}, {"b.go\x000", 0.6}, {"c.go\x000", 0.1}}
 	got := Fuse(f, q, bm, de)
 	score := map[string]float64{}
 	for _, x := range got {
@@ -157,10 +157,10 @@ func BenchmarkFuseAdaptiveCode(b *testing.B) {
 	q := Query{IsCode: func(string) bool { return true }}
 	var bm, de []Hit
 	for i := range 300 {
-		bm = append(bm, Hit{ID: fmt.Sprintf("src/f%d.go\x00%d", i/3, i%3), Score: float64(300 - i)})
+		bm = append(bm, Hit{fmt.Sprintf("src/f%d.go\x00%d", i/3, i%3), float64(300 - i)})
 	}
 	for i := range DenseRef {
-		de = append(de, Hit{ID: fmt.Sprintf("src/f%d.go\x00%d", (i*7)%250, i%4), Score: 1 - float64(i)/DenseRef})
+		de = append(de, Hit{fmt.Sprintf("src/f%d.go\x00%d", (i*7)%250, i%4), 1 - float64(i)/DenseRef})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -6,7 +6,7 @@ import (
 )
 
 func TestLexicalFloor(t *testing.T) {
-	hits := []Hit{{ID: "a\x000", Score: 1}}
+	hits := []Hit{{"a\x000", 1}}
 	for _, tc := range []struct {
 		name      string
 		mode      string

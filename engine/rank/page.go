@@ -162,9 +162,6 @@ func (x Fused) explain(mode string, f Fusion, q Query) string {
 		if rank == 0 {
 			return name + " absent"
 		}
-		if name == "bm25" && x.BM25Path > 0 {
-			return fmt.Sprintf("%s rank %d score %.4f (file and folder names %.4f)", name, rank, score, x.BM25Path)
-		}
 		return fmt.Sprintf("%s rank %d score %.4f", name, rank, score)
 	}
 	switch mode {

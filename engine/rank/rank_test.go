@@ -14,8 +14,8 @@ import (
 // fuses both and drops the vector-only hits below the floor.
 func TestRankModes(t *testing.T) {
 	convex := Fusion{Method: FusionConvex, Alpha: 0.5}
-	bm := []Hit{{ID: "a\x000", Score: 4}, {ID: "b\x000", Score: 2}}
-	de := []Hit{{ID: "c\x000", Score: 0.9}, {ID: "a\x000", Score: 0.5}, {ID: "d\x000", Score: 0.1}}
+	bm := []Hit{{"a\x000", 4}, {"b\x000", 2}}
+	de := []Hit{{"c\x000", 0.9}, {"a\x000", 0.5}, {"d\x000", 0.1}}
 	for _, tc := range []struct {
 		name        string
 		mode        string
@@ -40,7 +40,7 @@ func TestRankModes(t *testing.T) {
 
 // TestRankSingleListScores: a single list's ranks and scores are the list's.
 func TestRankSingleListScores(t *testing.T) {
-	got, _ := Rank(ModeVector, Fusion{}, Query{}, 0, nil, []Hit{{ID: "x\x001", Score: 0.7}, {ID: "y\x000", Score: 0.2}})
+	got, _ := Rank(ModeVector, Fusion{}, Query{}, 0, nil, []Hit{{"x\x001", 0.7}, {"y\x000", 0.2}})
 	want := []Fused{{ID: "x\x001", Score: 0.7, Dense: 0.7, DenseRank: 1}, {ID: "y\x000", Score: 0.2, Dense: 0.2, DenseRank: 2}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
@@ -56,7 +56,7 @@ func TestFloor(t *testing.T) {
 		knowsNone bool
 		want      float64
 	}{
-		{"bm25 matched", f, []Hit{{ID: "a\x000", Score: 1}}, true, 0.2},
+		{"bm25 matched", f, []Hit{{"a\x000", 1}}, true, 0.2},
 		{"embedder knows a word", f, nil, false, 0.2},
 		{"nothing known", f, nil, true, 0.5},
 		{"unknown floor lower", Fusion{Floor: 0.6, FloorUnknown: 0.5}, nil, true, 0.6},
@@ -78,7 +78,7 @@ func TestTurn(t *testing.T) {
 	lookup := func([]Hit) (func(string) ([]float32, bool), error) {
 		return func(id string) ([]float32, bool) { v, ok := stored[id]; return v, ok }, nil
 	}
-	bm := []Hit{{ID: "a\x000", Score: 3}, {ID: "b\x000", Score: 2}, {ID: "missing\x000", Score: 1}}
+	bm := []Hit{{"a\x000", 3}, {"b\x000", 2}, {"missing\x000", 1}}
 	for _, tc := range []struct {
 		name    string
 		f       Fusion
@@ -164,7 +164,7 @@ func TestTurnCode(t *testing.T) {
 	lookup := func([]Hit) (func(string) ([]float32, bool), error) {
 		return func(string) ([]float32, bool) { return []float32{0, 1}, true }, nil
 	}
-	bm := []Hit{{ID: "a.md\x000", Score: 3}, {ID: "b.go\x000", Score: 2}, {ID: "c.go\x000", Score: 1}}
+	bm := []Hit{{"a.md\x000", 3}, {"b.go\x000", 2}, {"c.go\x000", 1}}
 	got, fed, err := Turn(Fusion{Feedback: 3}, code, []float32{1, 0}, bm, lookup)
 	if err != nil || fed != 0 || got[0] != 1 || got[1] != 0 {
 		t.Fatalf("vector %v fed %d err %v, want the query's own", got, fed, err)
@@ -178,7 +178,7 @@ func TestTurnCode(t *testing.T) {
 // code factor for code chunks and by the foreign factor for the query.
 func TestFuseAdaptiveWeights(t *testing.T) {
 	f := Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 0.5, Foreign: 0.2}
-	de := []Hit{{ID: "a.go\x000", Score: 0.9}, {ID: "b.md\x000", Score: 0.1}}
+	de := []Hit{{"a.go\x000", 0.9}, {"b.md\x000", 0.1}}
 	isGo := func(id string) bool { return id == "a.go\x000" }
 	for _, tc := range []struct {
 		name string
@@ -234,8 +234,8 @@ func TestPageCopiesOnlyForSiblings(t *testing.T) {
 // model); a German query keeps the foreign factor, an English one all.
 func TestFuseLatinOnly(t *testing.T) {
 	f := Fusion{Method: FusionAdaptive, Alpha: 0.5, Code: 1, Foreign: 0.5, LatinOnly: true}
-	bm := []Hit{{ID: "b.md\x000", Score: 2}, {ID: "a.md\x000", Score: 1}}
-	de := []Hit{{ID: "a.md\x000", Score: 0.9}, {ID: "b.md\x000", Score: 0.1}}
+	bm := []Hit{{"b.md\x000", 2}, {"a.md\x000", 1}}
+	de := []Hit{{"a.md\x000", 0.9}, {"b.md\x000", 0.1}}
 	for _, tc := range []struct {
 		name string
 		q    Query

@@ -66,7 +66,7 @@ func single(l []Hit, isBM25 bool) []Fused {
 	for i, h := range l {
 		out[i] = Fused{ID: h.ID, Score: h.Score}
 		if isBM25 {
-			out[i].BM25, out[i].BM25Path, out[i].BM25Rank = h.Score, h.Path, i+1
+			out[i].BM25, out[i].BM25Rank = h.Score, i+1
 		} else {
 			out[i].Dense, out[i].DenseRank = h.Score, i+1
 		}

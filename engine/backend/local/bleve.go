@@ -24,8 +24,8 @@ import (
 
 //semguard:begin bleve-doc
 
-// Fields of a chunk document. The body and the path words are indexed
-// for BM25; text and meta are stored for the results a query prints.
+// Fields of a chunk document. Only the body is indexed; text and meta are
+// stored for the results a query prints.
 const (
 	fieldBody  = "b" // title, section and text, analyzed; no stored value, no term vectors
 	fieldText  = "t" // the chunk text, stored only
@@ -33,7 +33,6 @@ const (
 	fieldFacet = "f" // filter terms ("type=pdf", "author=ada"): a file's on its first chunk; an e-mail entry's on each of its chunks
 	fieldLang  = "l" // the language the body was analyzed in (multilingual analysis only)
 	fieldDefs  = "d" // the definitions a code chunk holds: stored, and indexed by name (defsField)
-	fieldPath  = "p" // the words of the chunk's path, indexed only (pathField)
 	stampKey   = "autorag.generation"
 	bleveDir   = "bleve"
 )
@@ -61,7 +60,6 @@ func bleveDoc(c *backend.Chunk) (*document.Document, *bodyField) {
 	body := newBodyField(c)
 	meta := strings.Join([]string{strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Section, c.Title, strconv.Itoa(c.Page), c.Attach}, backend.MetaSep)
 	d.AddField(body)
-	d.AddField(newPathField(c, body))
 	if len(c.Facets) > 0 {
 		d.AddField(facetField(c.Facets))
 	}

@@ -12,34 +12,22 @@ type bm25 struct {
 	n     float64 // live chunks in the generation
 	avgdl float64 // mean analyzed chunk length
 	k1, b float64
-	scale float64 // multiplies every weight: 1 for the body, the path field's weight for it
 }
 
 // modelOf is the BM25 model of the generation sc names with parameters
 // k1 and b: the exact collection statistics the sidecar keeps.
 func modelOf(sc *fingerprint.Sidecar, k1, b float64) bm25 {
-	m := bm25{n: float64(sc.Counts.Chunks), k1: k1, b: b, avgdl: 1, scale: 1}
+	m := bm25{n: float64(sc.Counts.Chunks), k1: k1, b: b, avgdl: 1}
 	if sc.Counts.Chunks > 0 && sc.Counts.Tokens > 0 {
 		m.avgdl = float64(sc.Counts.Tokens) / float64(sc.Counts.Chunks)
 	}
 	return m
 }
 
-// idf is Lucene's BM25 idf: ln(1 + (N - df + 0.5) / (df + 0.5)), never
-// negative, times the model's scale.
+// idf is Lucene's BM25 idf: ln(1 + (N - df + 0.5) / (df + 0.5)), never negative.
 func (m bm25) idf(df uint64) float64 {
 	d := float64(df)
-	return m.scale * math.Log(1+(m.n-d+0.5)/(d+0.5))
-}
-
-// pathModel is the model of the path field's terms, from the body's: the
-// same k1 and chunk count, weights scaled by w and no length
-// normalization (b = 0). Paths are a few words long, and their total is
-// not kept with the generation: a folder word weighs as much in a deep
-// path as in a shallow one.
-func (m bm25) pathModel(w float64) bm25 {
-	m.scale, m.b = w, 0
-	return m
+	return math.Log(1 + (m.n-d+0.5)/(d+0.5))
 }
 
 // weight is one term's contribution for a document with term frequency tf

@@ -8,7 +8,7 @@ import (
 )
 
 func TestBM25MatchesLuceneFormula(t *testing.T) {
-	m := bm25{n: 1000, avgdl: 100, k1: 0.9, b: 0.4, scale: 1}
+	m := bm25{n: 1000, avgdl: 100, k1: 0.9, b: 0.4}
 	idf := m.idf(10)
 	if want := math.Log(1 + (1000-10+0.5)/(10+0.5)); math.Abs(idf-want) > 1e-12 {
 		t.Fatalf("idf = %v, want %v", idf, want)

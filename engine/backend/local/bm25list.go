@@ -28,14 +28,13 @@ type hit struct {
 
 // searcher answers one query from one reader of a generation.
 type searcher struct {
-	r         index.IndexReader
-	model     bm25
-	pathModel bm25              // the path field's terms' (scale 0: the query has none)
-	ids       map[uint64]string // external IDs resolved so far
-	nums      map[string]uint64 // and the other way (defsof.go)
-	offsets   []uint64          // each segment's first document number (defsof.go)
-	langs     *genLangs         // the generation's analysis languages (querylang.go)
-	postings  []posting         // scoreTermIn's buffer
+	r        index.IndexReader
+	model    bm25
+	ids      map[uint64]string // external IDs resolved so far
+	nums     map[string]uint64 // and the other way (defsof.go)
+	offsets  []uint64          // each segment's first document number (defsof.go)
+	langs    *genLangs         // the generation's analysis languages (querylang.go)
+	postings []posting         // scoreTermIn's buffer
 	// exhaustive scores every posting instead of pruning (ScorerExhaustive).
 	exhaustive bool
 	// tiers are the State's tiered postings (tiers.go), nil without;
@@ -243,28 +242,19 @@ func (s *searcher) scoreTerm(ctx context.Context, qt queryTerm, acc *accumulator
 	if qt.langs != allLangs {
 		return s.scoreTermIn(ctx, qt, acc)
 	}
-	p, err := openPostings(ctx, s.r, qt.field(), qt.term, true, "postings of")
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
 	if err != nil {
 		return err
 	}
 	defer p.close()
-	m := s.modelOf(qt)
-	idf := m.idf(qt.df(p.count()))
+	idf := s.model.idf(p.count())
 	for {
 		d, err := p.next(ctx)
 		if err != nil || d == nil {
 			return err
 		}
-		acc.add(internalNum(d.ID), m.weight(idf, d.Freq, lengthFromNorm(d.Norm)))
+		acc.add(internalNum(d.ID), s.model.weight(idf, d.Freq, lengthFromNorm(d.Norm)))
 	}
-}
-
-// modelOf is the model qt scores with: the body's or the path field's.
-func (s *searcher) modelOf(qt queryTerm) bm25 {
-	if qt.path {
-		return s.pathModel
-	}
-	return s.model
 }
 
 func internalNum(id index.IndexInternalID) uint64 { return binary.BigEndian.Uint64(id) }

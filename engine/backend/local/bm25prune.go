@@ -114,12 +114,12 @@ func (s *searcher) pruneTerm(ctx context.Context, qt queryTerm) (prune.Term, *tf
 		t, n, err := s.scopedTerm(ctx, qt)
 		return t, nil, n, err
 	}
-	tfr, err := s.r.TermFieldReader(ctx, []byte(qt.term), qt.field(), true, true, false)
+	tfr, err := s.r.TermFieldReader(ctx, []byte(qt.term), fieldBody, true, true, false)
 	if err != nil {
 		return prune.Term{}, nil, 0, fmt.Errorf("postings of %q: %w", qt.term, err)
 	}
-	m := s.modelOf(qt)
-	idf := m.idf(qt.df(tfr.Count()))
+	m := s.model
+	idf := m.idf(tfr.Count())
 	p := &tfrPostings{ctx: ctx, tfr: tfr, term: qt.term, id: make([]byte, 8)}
 	w := func(tf uint64, dl int) float64 { return m.weight(idf, tf, dl) }
 	return prune.Term{Postings: p, Weight: w, Bound: m.bound(idf)}, p, int(tfr.Count()), nil

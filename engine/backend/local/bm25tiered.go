@@ -29,7 +29,7 @@ func (s *searcher) tieredTop(ctx context.Context, terms []queryTerm, m int) (hit
 	tts := make([]*termTiers, len(terms))
 	ok = true
 	for i, qt := range terms {
-		key := tierKey{term: qt.term, langs: qt.langs, path: qt.path}
+		key := tierKey(qt)
 		tt, build := c.lookup(key)
 		if tt == nil && build {
 			var fits bool
@@ -71,11 +71,11 @@ func (s *searcher) tieredTop(ctx context.Context, terms []queryTerm, m int) (hit
 // bounds of the exhaustive scorer's weights (over the chunks of qt's
 // languages for a scoped term, as scopedPostings).
 func (s *searcher) tieredTerm(qt queryTerm, tt *termTiers) prune.TieredTerm {
-	m := s.modelOf(qt)
+	m := s.model
 	if qt.langs != allLangs {
 		m.n = float64(s.langs.chunks(qt.langs))
 	}
-	idf := m.idf(qt.df(tt.df))
+	idf := m.idf(tt.df)
 	return prune.TieredTerm{
 		Code:    tt.code,
 		Buckets: tt.priced(m, idf),

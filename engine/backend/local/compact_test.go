@@ -135,7 +135,7 @@ func compactCorpus(t *testing.T, st Storage) pruneCorpus {
 		}
 	}
 	for i := 7; i < 300; i += 10 { // f…7.md replaced: new text, as many chunks or fewer
-		path := pruneFilePath(i)
+		path := fmt.Sprintf("%s/f%04d.md", []string{"a", "b"}[i%2], i)
 		for id, ch := range c {
 			if ch.Path == path {
 				delete(c, id)

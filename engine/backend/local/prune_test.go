@@ -30,13 +30,12 @@ var (
 // pruneCorpus is the live chunks of a random generation, by chunk ID.
 type pruneCorpus map[string]*backend.Chunk
 
-// addFiles adds files files named f<from+i> under a/<word>/ and
-// b/<word>/, of 1-12 chunks each (the word, one of the vocabulary's, is a
-// path term); with german, every third file is German.
+// addFiles adds files files named f<from+i> under a/ and b/, of 1-12
+// chunks each; with german, every third file is German.
 func (c pruneCorpus) addFiles(r *rand.Rand, from, files int, german bool) []*backend.Chunk {
 	var out []*backend.Chunk
 	for i := from; i < from+files; i++ {
-		path := pruneFilePath(i)
+		path := fmt.Sprintf("%s/f%04d.md", []string{"a", "b"}[i%2], i)
 		for ord := range 1 + r.IntN(12) {
 			ch := &backend.Chunk{Path: path, Ord: ord, Title: path}
 			var sb strings.Builder
@@ -59,11 +58,6 @@ func (c pruneCorpus) addFiles(r *rand.Rand, from, files int, german bool) []*bac
 		}
 	}
 	return out
-}
-
-// pruneFilePath is the path of addFiles' file i.
-func pruneFilePath(i int) string {
-	return fmt.Sprintf("%s/%s/f%04d.md", []string{"a", "b"}[i%2], pruneWords[(i*7)%len(pruneWords)], i)
 }
 
 // buildGen writes generation gen from base (cloned) with the deletes and
@@ -91,9 +85,8 @@ func buildGen(t *testing.T, st Storage, base, gen string, c pruneCorpus, deletes
 // documents and several segments) and requires MaxScore, the tiered
 // scorer (its tiers kept across the queries of a generation) and the
 // exhaustive scorer to return identical lists (chunks, scores, order) for
-// random queries, in both modes, with and without the path field's terms,
-// with per-file limits and path filters narrow enough to make the list
-// refill.
+// random queries, in both modes, with per-file limits and path filters
+// narrow enough to make the list refill.
 func TestPrunedListMatchesExhaustive(t *testing.T) {
 	for seed := range 6 {
 		r := rand.New(rand.NewPCG(uint64(seed), 25))
@@ -149,7 +142,7 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 		case 1:
 			patterns = []string{"a/**"}
 		case 2: // a few files: refills, and the exhaustive fallback
-			patterns = []string{"a/**/f001*"}
+			patterns = []string{"a/f001*"}
 		}
 		filter, err := backend.NewPathFilter(patterns)
 		if err != nil {
@@ -161,8 +154,7 @@ func compareScorers(t *testing.T, r *rand.Rand, st Storage, sc *fingerprint.Side
 				t.Fatal(err)
 			}
 			defer r.Close()
-			m := modelOf(sc, 0.9, 0.4)
-			s := &searcher{r: r, model: m, pathModel: m.pathModel([]float64{0, 1, 0.5}[q%3]), exhaustive: exhaustive, tiers: tiers}
+			s := &searcher{r: r, model: modelOf(sc, 0.9, 0.4), exhaustive: exhaustive, tiers: tiers}
 			defer func() { tieredRuns += s.tieredRuns }()
 			terms, err := s.queryTerms(ctx, ls, text)
 			if err != nil {

@@ -10,32 +10,10 @@ import (
 )
 
 // queryTerm is one term of an analyzed query and the languages whose
-// analysis of the query produced it (bit i: genLangs.codes[i]), in the
-// body or, path set, in the path field (every language's chunks).
+// analysis of the query produced it (bit i: genLangs.codes[i]).
 type queryTerm struct {
-	term   string
-	langs  uint64
-	path   bool
-	bodyDF uint64 // a path term's: the chunks whose body holds the term
-}
-
-// df is the document count of qt's idf, given its postings' count: a
-// path term weighs as rare as the term is in the chunks' text (BM25F's
-// one idf per term), not in their paths, where a word common in the code
-// ("thread", "loop") is rare.
-func (qt queryTerm) df(postings uint64) uint64 {
-	if qt.path {
-		return qt.bodyDF
-	}
-	return postings
-}
-
-// field is the bleve field qt scores in.
-func (qt queryTerm) field() string {
-	if qt.path {
-		return fieldPath
-	}
-	return fieldBody
+	term  string
+	langs uint64
 }
 
 // allLangs marks a term that scores in chunks of every language.
@@ -55,29 +33,7 @@ func (q queryTerm) has(lang int) bool { return q.langs&(1<<lang) != 0 }
 // so that "what" and "is" of an English query do not become rare, heavily
 // weighted terms among Romanian chunks. Without multilingual analysis, or
 // when the generation holds one language, the terms score everywhere.
-// With a path weight, the English analysis of the query (identifiers
-// split, words stemmed, as the path field's) follows, scored in the path
-// field of every chunk.
 func (s *searcher) queryTerms(ctx context.Context, ls *State, text string) ([]queryTerm, error) {
-	terms, err := s.bodyTerms(ctx, ls, text)
-	if err != nil || s.pathModel.scale <= 0 {
-		return terms, err
-	}
-	for _, t := range analyze.Terms(text) {
-		p, err := openPostings(ctx, s.r, fieldBody, t, false, "chunks holding")
-		if err != nil {
-			return nil, err
-		}
-		terms = append(terms, queryTerm{term: t, langs: allLangs, path: true, bodyDF: p.count()})
-		if err := p.close(); err != nil {
-			return nil, err
-		}
-	}
-	return terms, nil
-}
-
-// bodyTerms are the query's terms in the body (queryTerms).
-func (s *searcher) bodyTerms(ctx context.Context, ls *State, text string) ([]queryTerm, error) {
 	if !ls.multilingual {
 		return everywhere(analyze.Terms(text)), nil
 	}
@@ -135,18 +91,6 @@ type genLangs struct {
 	counts   []uint64 // chunks of each language
 	majority int
 	minority []uint8
-}
-
-// bodyCount is the number of body terms of terms (queryTerms puts the
-// path field's after them).
-func bodyCount(terms []queryTerm) int {
-	n := 0
-	for _, t := range terms {
-		if !t.path {
-			n++
-		}
-	}
-	return n
 }
 
 // maxLangs bounds the languages of one generation (queryTerm.langs is a

@@ -38,8 +38,7 @@ func (ls *State) Query(ctx context.Context, q backend.Query) (backend.Lists, err
 	if err != nil {
 		return nil, err
 	}
-	model := modelOf(ls.sc, q.K1, q.B)
-	s := &searcher{r: r, model: model, pathModel: model.pathModel(q.PathWeight), exhaustive: ls.scorer == ScorerExhaustive, tiers: ls.tiers}
+	s := &searcher{r: r, model: modelOf(ls.sc, q.K1, q.B), exhaustive: ls.scorer == ScorerExhaustive, tiers: ls.tiers}
 	filter, err := s.withFacets(ctx, q.Filter, q.Facets)
 	if err != nil {
 		r.Close()
@@ -57,19 +56,12 @@ func (l *lists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
 	}
 	l.terms = terms
 	hits, err := l.s.bm25List(ctx, terms, l.filter, l.q.Mode, l.q.Want, l.q.K, l.q.PerFile)
-	if err == nil && l.q.Explain {
-		err = l.s.withPathParts(ctx, terms, hits)
-	}
-	return hits, bodyCount(terms), err
+	return hits, len(terms), err
 }
 
 // LexicalDeeper is Lexical's list filling k files.
 func (l *lists) LexicalDeeper(ctx context.Context, k int) ([]rank.Hit, error) {
-	hits, err := l.s.bm25List(ctx, l.terms, l.filter, l.q.Mode, l.q.Want, k, l.q.PerFile)
-	if err == nil && l.q.Explain {
-		err = l.s.withPathParts(ctx, l.terms, hits)
-	}
-	return hits, err
+	return l.s.bm25List(ctx, l.terms, l.filter, l.q.Mode, l.q.Want, k, l.q.PerFile)
 }
 
 // Dense scans the generation's vectors (with a path filter, deeper, so

@@ -112,11 +112,10 @@ func buildTiers(postings []posting, df uint64) (*termTiers, bool) {
 	return tt, true
 }
 
-// tierKey names a term's tiers: the term, its languages and its field.
+// tierKey names a term's tiers: the term and its languages.
 type tierKey struct {
 	term  string
 	langs uint64
-	path  bool
 }
 
 // tierCache is a State's tiers, built from a term's second use on, up to
@@ -182,7 +181,7 @@ func (s *searcher) readTiers(ctx context.Context, qt queryTerm) (*termTiers, boo
 		tt, ok := buildTiers(docs, uint64(len(docs)))
 		return tt, ok, nil
 	}
-	p, err := openPostings(ctx, s.r, qt.field(), qt.term, true, "postings of")
+	p, err := openPostings(ctx, s.r, fieldBody, qt.term, true, "postings of")
 	if err != nil {
 		return nil, false, err
 	}

@@ -81,7 +81,7 @@ func (w *weaviateState) Query(ctx context.Context, q backend.Query) (backend.Lis
 }
 
 func (l *weaviateLists) Lexical(ctx context.Context) ([]rank.Hit, int, error) {
-	return l.w.lexical(ctx, l.q.Text, l.q.Facets, l.q.PathWeight, l.q.Filter, l.depth)
+	return l.w.lexical(ctx, l.q.Text, l.q.Facets, l.q.Filter, l.depth)
 }
 
 func (l *weaviateLists) Dense(ctx context.Context, v []float32) ([]rank.Hit, error) {
@@ -147,14 +147,11 @@ func (w *weaviateState) vectors(ctx context.Context, hits []rank.Hit) (func(id s
 // language's terms score in another's chunks, as locally (local/querylang.go).
 // One difference remains: Weaviate computes a term's idf over the whole
 // shard, where the local backend counts only the chunks of the term's
-// languages. With a path weight the search ranks the path tokens too,
-// boosted by it: Weaviate's BM25F adds the two properties' term
-// frequencies before saturating them, where the local backend adds two
-// BM25 scores (and tells the path's part, which this list does not).
-func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, pathWeight float64, filter *backend.PathFilter, depth int) ([]rank.Hit, int, error) {
+// languages.
+func (w *weaviateState) lexical(ctx context.Context, text string, facets []string, filter *backend.PathFilter, depth int) ([]rank.Hit, int, error) {
 	if !w.perLanguage() {
 		terms := analyze.TermsIn(text, w.langs)
-		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), PathWeight: pathWeight, K: depth, Facets: facets}
+		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets}
 		l, err := w.list(ctx, q, filter, depth)
 		return l, len(terms), err
 	}
@@ -167,7 +164,7 @@ func (w *weaviateState) lexical(ctx context.Context, text string, facets []strin
 		for _, t := range terms {
 			distinct[t] = true
 		}
-		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), PathWeight: pathWeight, K: depth, Facets: facets, Lang: code}
+		q := Query{Mode: BM25, Tokens: strings.Join(terms, " "), K: depth, Facets: facets, Lang: code}
 		wg.Go(func() { lists[i], errs[i] = w.list(ctx, q, filter, depth) })
 	}
 	wg.Wait()

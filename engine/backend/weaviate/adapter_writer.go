@@ -89,11 +89,11 @@ func (w *weaviateWriter) Close() error { return nil }
 //semguard:begin weaviate-object
 
 // Schema versions what a Weaviate chunk object holds: 2 added the filter
-// terms and the language (facets, lang), 3 the path tokens (pathTokens). An index's backend id names it
+// terms and the language (facets, lang). An index's backend id names it
 // (engine's Backend.id), so that a collection holding fewer properties
 // than the reader asks for is rebuilt by the next refresh; an id without
 // it is 1.
-const Schema = 3
+const Schema = 2
 
 // chunkObject is a chunk as a Weaviate object: its analyzed body joined
 // by spaces (the collection tokenizes on whitespace, so BM25 sees the local
@@ -115,19 +115,7 @@ func chunkObject(d, first *backend.Chunk) Object {
 		facets = d.Facets
 	}
 	return Object{ChunkID: wireID(record.ChunkID(d.Path, d.Ord)), Path: d.Path, Text: d.Text,
-		Tokens: strings.Join(terms, " "), PathTokens: pathTokens(d.Path),
-		Meta: string(meta), Facets: facets, Lang: d.Lang}
-}
-
-// pathTokens is the words of path (analyze.PathText) analyzed in English,
-// as the local backend's path field holds them, joined by spaces.
-func pathTokens(path string) string {
-	ts := analyze.Analyzer().Analyze([]byte(analyze.PathText(path)))
-	terms := make([]string, len(ts))
-	for i, t := range ts {
-		terms[i] = string(t.Term)
-	}
-	return strings.Join(terms, " ")
+		Tokens: strings.Join(terms, " "), Meta: string(meta), Facets: facets, Lang: d.Lang}
 }
 
 // chunkMeta is the stored metadata of a chunk object.

@@ -34,8 +34,7 @@ func TestBuildPicksVectorIndexBySize(t *testing.T) {
 
 // TestSchemaIndexesOnlyWhatQueriesUse checks what an import makes the
 // servers index per object: a filter index only on the properties a
-// search filters by (where: facets, lang), a BM25 index only on the tokens
-// and the path tokens.
+// search filters by (where: facets, lang), a BM25 index only on the tokens.
 // Fetches and deletes select by object id, which Weaviate always indexes.
 func TestSchemaIndexesOnlyWhatQueriesUse(t *testing.T) {
 	c, ctx, _, name := testCollection(t)
@@ -51,14 +50,13 @@ func TestSchemaIndexesOnlyWhatQueriesUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	filtered := map[string]bool{propFacets: true, propLang: true}
-	searched := map[string]bool{propTokens: true, propPathTokens: true}
 	for _, p := range out.Properties {
-		if p.Filterable != filtered[p.Name] || p.Searchable != searched[p.Name] || p.Range {
+		if p.Filterable != filtered[p.Name] || p.Searchable != (p.Name == propTokens) || p.Range {
 			t.Errorf("%s: filterable %v searchable %v range %v; want filterable %v searchable %v range false",
-				p.Name, p.Filterable, p.Searchable, p.Range, filtered[p.Name], searched[p.Name])
+				p.Name, p.Filterable, p.Searchable, p.Range, filtered[p.Name], p.Name == propTokens)
 		}
 	}
-	if len(out.Properties) != 8 {
-		t.Errorf("%d properties, want 8", len(out.Properties))
+	if len(out.Properties) != 7 {
+		t.Errorf("%d properties, want 7", len(out.Properties))
 	}
 }

@@ -138,11 +138,6 @@ func TestQuoteEscapes(t *testing.T) {
 	if got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
-	got = searchArgsOrDie(t, Query{Mode: BM25, Tokens: "color", PathWeight: 0.5})
-	want = `bm25:{query:"color", properties:["tokens","pathTokens^0.5"]}`
-	if got != want {
-		t.Fatalf("with a path weight: got %s, want %s", got, want)
-	}
 }
 
 func searchArgsOrDie(t *testing.T, q Query) string {

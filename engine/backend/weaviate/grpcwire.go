@@ -77,7 +77,7 @@ func batchRequest(collection string, batch []Object, level string) ([]byte, erro
 func (o Object) appendProto(obj, props, scratch []byte, collection string) ([]byte, []byte, []byte, error) {
 	fields := [...][2]string{
 		{propChunkID, o.ChunkID}, {propPath, o.Path}, {propText, o.Text},
-		{propTokens, o.Tokens}, {propPathTokens, o.PathTokens}, {propMeta, o.Meta}, {propLang, o.Lang},
+		{propTokens, o.Tokens}, {propMeta, o.Meta}, {propLang, o.Lang},
 	}
 	var nonRef []byte
 	for _, f := range fields {

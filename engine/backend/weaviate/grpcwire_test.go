@@ -24,7 +24,7 @@ func referenceRequest(t *testing.T, collection string, batch []Object, level str
 	for i, o := range batch {
 		props, err := structpb.NewStruct(map[string]any{
 			propChunkID: o.ChunkID, propPath: o.Path, propText: o.Text,
-			propTokens: o.Tokens, propPathTokens: o.PathTokens, propMeta: o.Meta, propLang: o.Lang,
+			propTokens: o.Tokens, propMeta: o.Meta, propLang: o.Lang,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +64,6 @@ func wireObjects(n int, seed uint64) []Object {
 			objs[i].Meta = ""
 		}
 		objs[i].Lang = []string{"", "de", "ja"}[i%3]
-		objs[i].PathTokens = []string{"doc", "", "lib color"}[i%3]
 	}
 	return objs
 }

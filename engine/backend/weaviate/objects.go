@@ -19,9 +19,6 @@ type Object struct {
 	Text    string
 	// Tokens is the text analyzed by autorag's analyzer, joined by spaces.
 	Tokens string
-	// PathTokens are the words of the path (analyze.PathText) analyzed
-	// in English, joined by spaces.
-	PathTokens string
 	// Meta is opaque JSON the caller keeps with the chunk.
 	Meta string
 	// Facets are the filter terms a search's Query.Facets selects by.
@@ -55,7 +52,7 @@ func (o Object) wire(class string) map[string]any {
 		"id":    ObjectID(o.ChunkID),
 		"properties": map[string]any{
 			propChunkID: o.ChunkID, propPath: o.Path, propText: o.Text,
-			propTokens: o.Tokens, propPathTokens: o.PathTokens, propMeta: o.Meta,
+			propTokens: o.Tokens, propMeta: o.Meta,
 			propFacets: nonNil(o.Facets), propLang: o.Lang,
 		},
 	}

@@ -74,14 +74,13 @@ const defaultRetries = 4
 
 // Property names of a chunk object.
 const (
-	propChunkID    = "chunkId"
-	propPath       = "path"
-	propText       = "text"
-	propTokens     = "tokens"
-	propPathTokens = "pathTokens" // the path's words, analyzed (analyze.PathText)
-	propMeta       = "meta"
-	propFacets     = "facets" // filter terms ("type=pdf"): whole strings, filterable
-	propLang       = "lang"   // analysis language of the tokens, filterable
+	propChunkID = "chunkId"
+	propPath    = "path"
+	propText    = "text"
+	propTokens  = "tokens"
+	propMeta    = "meta"
+	propFacets  = "facets" // filter terms ("type=pdf"): whole strings, filterable
+	propLang    = "lang"   // analysis language of the tokens, filterable
 )
 
 func property(name, tokenization string, filterable, searchable bool) map[string]any {
@@ -116,7 +115,6 @@ func classDef(name string, s Settings) map[string]any {
 			property(propPath, "field", false, false),
 			property(propText, "", false, false),
 			property(propTokens, "whitespace", false, true),
-			property(propPathTokens, "whitespace", false, true),
 			property(propMeta, "", false, false),
 			textArray(property(propFacets, "field", true, false)),
 			property(propLang, "field", true, false),

@@ -26,10 +26,7 @@ type Query struct {
 	Mode Mode
 	// Tokens is the query analyzed by autorag's analyzer, joined by spaces.
 	Tokens string
-	// PathWeight, when positive, has BM25 search the objects' path
-	// tokens too, with this boost (Weaviate's BM25F over both).
-	PathWeight float64
-	Vector     []float32
+	Vector []float32
 	// K is the number of hits; 0 means 10.
 	K int
 	// Alpha weighs the vector side of a hybrid search (0 = BM25 only).
@@ -98,7 +95,7 @@ func (c *Client) Search(ctx context.Context, collection string, q Query, s Setti
 func searchArgs(q Query) (string, error) {
 	switch q.Mode {
 	case BM25:
-		return fmt.Sprintf("bm25:{query:%s, properties:[%s]}", quote(q.Tokens), q.properties()), nil
+		return fmt.Sprintf("bm25:{query:%s, properties:[%q]}", quote(q.Tokens), propTokens), nil
 	case Vector:
 		if len(q.Vector) == 0 {
 			return "", fmt.Errorf("vector search: %w: no vector", ErrRefused)
@@ -108,19 +105,10 @@ func searchArgs(q Query) (string, error) {
 		if len(q.Vector) == 0 {
 			return "", fmt.Errorf("hybrid search: %w: no vector", ErrRefused)
 		}
-		return fmt.Sprintf("hybrid:{query:%s, vector:%s, alpha:%s, properties:[%s], fusionType:relativeScoreFusion}",
-			quote(q.Tokens), vectorLiteral(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), q.properties()), nil
+		return fmt.Sprintf("hybrid:{query:%s, vector:%s, alpha:%s, properties:[%q], fusionType:relativeScoreFusion}",
+			quote(q.Tokens), vectorLiteral(q.Vector), strconv.FormatFloat(q.Alpha, 'g', -1, 64), propTokens), nil
 	}
 	return "", fmt.Errorf("search mode %d: %w", q.Mode, ErrRefused)
-}
-
-// properties are the properties a BM25 search of q ranks by: the tokens,
-// and the path tokens boosted by PathWeight.
-func (q Query) properties() string {
-	if q.PathWeight <= 0 {
-		return strconv.Quote(propTokens)
-	}
-	return strconv.Quote(propTokens) + "," + strconv.Quote(propPathTokens+"^"+strconv.FormatFloat(q.PathWeight, 'g', -1, 64))
 }
 
 // where is the filter argument of q: the search ranks only the objects it
@@ -212,7 +200,7 @@ func (c *Client) Vectors(ctx context.Context, collection string, chunkIDs []stri
 type fetchFields string
 
 const (
-	fieldsAll    fetchFields = propChunkID + " " + propPath + " " + propText + " " + propMeta + " " + propTokens + " " + propPathTokens + " " + propFacets + " " + propLang + " _additional{vector}"
+	fieldsAll    fetchFields = propChunkID + " " + propPath + " " + propText + " " + propMeta + " " + propTokens + " " + propFacets + " " + propLang + " _additional{vector}"
 	fieldsShown  fetchFields = propChunkID + " " + propPath + " " + propText + " " + propMeta
 	fieldsVector fetchFields = propChunkID + " _additional{vector}"
 )
@@ -252,7 +240,6 @@ func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string
 		Path       string   `json:"path"`
 		Text       string   `json:"text"`
 		Tokens     string   `json:"tokens"`
-		PathTokens string   `json:"pathTokens"`
 		Meta       string   `json:"meta"`
 		Facets     []string `json:"facets"`
 		Lang       string   `json:"lang"`
@@ -265,7 +252,7 @@ func (c *Client) fetch(ctx context.Context, collection string, chunkIDs []string
 	}
 	objs := make([]Object, 0, len(out[collection]))
 	for _, r := range out[collection] {
-		objs = append(objs, Object{ChunkID: r.ChunkID, Path: r.Path, Text: r.Text, Tokens: r.Tokens, PathTokens: r.PathTokens, Meta: r.Meta,
+		objs = append(objs, Object{ChunkID: r.ChunkID, Path: r.Path, Text: r.Text, Tokens: r.Tokens, Meta: r.Meta,
 			Facets: r.Facets, Lang: r.Lang, Vector: r.Additional.Vector})
 	}
 	return objs, nil
