@@ -50,6 +50,20 @@ func TestWordsAndIdentifiers(t *testing.T) {
 	if got := Identifiers("def Router.include_router()", KindIdentifier); !reflect.DeepEqual(got, []string{"include_router"}) {
 		t.Errorf("declaration identifiers %q", got)
 	}
+	// A path names a file: its stem may name a definition, its extension
+	// does not.
+	paths := map[string][]string{
+		"binding/json.go":      {"json"},
+		"TypeAdapter.java":     {"TypeAdapter"},
+		"src/server/router.ts": {"router"},
+		"lib/colors.bash":      {"colors"},
+		"Router.add":           {"add"},
+	}
+	for in, want := range paths {
+		if got := Identifiers(in, QueryKind(in)); !reflect.DeepEqual(got, want) {
+			t.Errorf("Identifiers(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestSectionDefs(t *testing.T) {

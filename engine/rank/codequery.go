@@ -129,8 +129,10 @@ func CodeLike(tok string) bool {
 	return false
 }
 
-// Identifiers are the tokens of text a definition may be named by, with punctuation around them and a qualifier before the
-// last '.', "::" or ':' dropped ("Router.add" is add): every token but
+// Identifiers are the tokens of text a definition may be named by, with
+// punctuation around them and a qualifier before the last '.', "::" or ':'
+// dropped ("Router.add" is add), and a path token's folders and file
+// extension dropped ("binding/json.go" is json): every token but
 // declaration keywords for an identifier query, only the code-like ones
 // (CodeLike) otherwise.
 func Identifiers(text string, kind Kind) []string {
@@ -140,7 +142,9 @@ func Identifiers(text string, kind Kind) []string {
 			continue
 		}
 		f = strings.TrimSuffix(strings.Trim(f, "`'\",;:()[]{}<>"), "()")
-		if i := strings.LastIndexAny(f, ".:"); i >= 0 {
+		if isPathToken(f) {
+			f = pathStem(f) // binding/json.go: json, not go
+		} else if i := strings.LastIndexAny(f, ".:"); i >= 0 {
 			f = f[i+1:]
 		}
 		if f != "" {
@@ -148,6 +152,15 @@ func Identifiers(text string, kind Kind) []string {
 		}
 	}
 	return out
+}
+
+// pathStem is the last name of a path token without its file extension.
+func pathStem(f string) string {
+	f = f[strings.LastIndexAny(f, "/\\")+1:]
+	if i := strings.LastIndexByte(f, '.'); i > 0 && fileExts[f[i+1:]] {
+		f = f[:i]
+	}
+	return f
 }
 
 // Words splits s into lowercase words: at every character that is not a
