@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-4d300c8da73b2c986c6e7d39b9452823"
+const QuerySemantics = "q-0873caf294bf1d6c4c2f3c9f677957db"
