@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "minmax_amd64.h"
 
 // Whole-matrix quantizing of the AVX2 path, eight lanes: what quantRows16
 // and packCols16 (quant_amd64.s) compute with AVX-512, and the portable
@@ -54,18 +55,7 @@ rminmax:
 	JNZ  rminmax
 	VMINPS Y8, Y0, Y0
 	VMAXPS Y9, Y1, Y1
-	VEXTRACTF128 $1, Y0, X2
-	VMINPS X2, X0, X0
-	VEXTRACTF128 $1, Y1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0x4e, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0x4e, X1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0xb1, X0, X2
-	VMINPS X2, X0, X0 // lo
-	VPSHUFD $0xb1, X1, X3
-	VMAXPS X3, X1, X1 // hi
+	MINMAX_Y01 // X0 = lo, X1 = hi
 	VSUBSS X0, X1, X2
 	VDIVSS q3<>+0(SB), X2, X2 // s = (hi - lo)/255
 	VMOVSS X2, (R10)

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "minmax_amd64.h"
 
 // func quantRow16(dst *uint8, x *float32, n int, lo, inv float32)
 //
@@ -51,18 +52,7 @@ mloop:
 	VMINPS Y2, Y0, Y0
 	VEXTRACTF32X8 $1, Z1, Y3
 	VMAXPS Y3, Y1, Y1
-	VEXTRACTF128 $1, Y0, X2
-	VMINPS X2, X0, X0
-	VEXTRACTF128 $1, Y1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0x4e, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0x4e, X1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0xb1, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0xb1, X1, X3
-	VMAXPS X3, X1, X1
+	MINMAX_Y01 // X0 = lo, X1 = hi
 	VMOVSS X0, lo+16(FP)
 	VMOVSS X1, hi+20(FP)
 	VZEROUPPER
@@ -236,18 +226,7 @@ rminmax:
 	VMINPS Y2, Y0, Y0
 	VEXTRACTF32X8 $1, Z1, Y3
 	VMAXPS Y3, Y1, Y1
-	VEXTRACTF128 $1, Y0, X2
-	VMINPS X2, X0, X0
-	VEXTRACTF128 $1, Y1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0x4e, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0x4e, X1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0xb1, X0, X2
-	VMINPS X2, X0, X0 // lo
-	VPSHUFD $0xb1, X1, X3
-	VMAXPS X3, X1, X1 // hi
+	MINMAX_Y01 // X0 = lo, X1 = hi
 	VSUBSS X0, X1, X2
 	VDIVSS qc<>+0(SB), X2, X2 // s = (hi - lo)/255
 	VMOVSS X2, (R10)

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "minmax_amd64.h"
 
 // The quantizing helpers of the AVX2 path, eight lanes: each computes what
 // its sixteen-lane version in quant_amd64.s computes (and the portable Go
@@ -28,18 +29,7 @@ mloop:
 	ADDQ $32, SI
 	DECQ CX
 	JNZ  mloop
-	VEXTRACTF128 $1, Y0, X2
-	VMINPS X2, X0, X0
-	VEXTRACTF128 $1, Y1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0x4e, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0x4e, X1, X3
-	VMAXPS X3, X1, X1
-	VPSHUFD $0xb1, X0, X2
-	VMINPS X2, X0, X0
-	VPSHUFD $0xb1, X1, X3
-	VMAXPS X3, X1, X1
+	MINMAX_Y01 // X0 = lo, X1 = hi
 	VMOVSS X0, lo+16(FP)
 	VMOVSS X1, hi+20(FP)
 	VZEROUPPER
