@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-0873caf294bf1d6c4c2f3c9f677957db"
+const QuerySemantics = "q-5afa63cd134793c420c6967d6e910975"

@@ -6,7 +6,7 @@ import "strings"
 // it is an agent noun of a query word or the query word is one of it
 // (derivedStems; a word the query has counts 1), chosen on
 // codesearch-dev (docs/QUALITY.md).
-var DerivedCredit = 0.8
+const DerivedCredit = 0.8
 
 // minDerivedBase is the fewest letters an agent noun keeps without its
 // -er or -or (and a stem has) for the two to be joined: user (us) is not

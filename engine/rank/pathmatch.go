@@ -125,7 +125,7 @@ func fileStem(p string) string {
 // AbbrevCredit is what a word of a file's name the query abbreviates
 // counts in PathMatch (a word it has counts 1), chosen on codesearch-dev
 // (docs/QUALITY.md).
-var AbbrevCredit = 0.8
+const AbbrevCredit = 0.8
 
 // Abbreviation reports a word of a file name that the query spells out
 // rather than names: the initials of two to four consecutive query words (fs:
