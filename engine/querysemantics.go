@@ -5,4 +5,4 @@ package engine
 // QuerySemantics is the digest of the query-time code (what turns an index and a
 // question into an answer). It is part of every query-cache key, so a binary
 // whose query path differs never serves another's cached answers.
-const QuerySemantics = "q-5afa63cd134793c420c6967d6e910975"
+const QuerySemantics = "q-1fe7ee6668e303ece3414f4c45899296"

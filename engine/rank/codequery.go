@@ -290,4 +290,4 @@ func NamedTypes(text string, stem func(string) string) []string {
 // NamedCredit is what defining a word of NamedTypes counts in the
 // definition match (defining an identifier counts 1), chosen on
 // codesearch-dev (docs/QUALITY.md).
-var NamedCredit = 0.5
+const NamedCredit = 0.5

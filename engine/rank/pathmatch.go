@@ -215,4 +215,4 @@ func NameRarity(paths []string, stem func(string) string) func(string) float64 {
 
 // RarityWeight is how much a word common to the window's file names
 // loses in PathMatchRare, chosen on codesearch-dev (docs/QUALITY.md).
-var RarityWeight = 1.0
+const RarityWeight = 1.0
